@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/demo"
+)
+
+// Shutdown and server limits.
+const (
+	shutdownTimeout   = 10 * time.Second
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+	// The demo house fills in up to a day it missed, so that extremes,
+	// trends and rain sums mean something from the first call.
+	demoBackfill = 24 * time.Hour
+)
+
+func parseServe(args []string, stderr io.Writer) (Config, error) {
+	cfg := defaultConfig()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "YAML configuration `FILE`")
+	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+DefaultListen+")")
+	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
+	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
+	if err := fs.Parse(args); err != nil {
+		return cfg, errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated serve: unexpected argument %q\n", fs.Arg(0))
+		return cfg, errUsage
+	}
+	if *configPath != "" {
+		if err := loadConfig(*configPath, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	if *db != "" {
+		cfg.Database = *db
+	}
+	if *demoFlag {
+		cfg.Demo.Enabled = true
+	}
+	return cfg, cfg.validate()
+}
+
+// hub is what serve started, for tests to reach.
+type hub struct {
+	Addr  net.Addr
+	Store *history.Store
+}
+
+// serve runs the hub until ctx ends, then shuts down in reverse order:
+// sources stop, history is flushed and closed, the HTTP server drains.
+// ready, if not nil, is called once everything is up.
+func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) error {
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	loc, _ := cfg.location()
+	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")})
+	if err != nil {
+		return err
+	}
+	storeOpen := true
+	defer func() {
+		if storeOpen {
+			store.Close(context.Background())
+		}
+	}()
+	log.Info("history open", "database", store.Path())
+
+	// No sensor source exists yet, so the demo house is the embedded
+	// default whether or not it was asked for.
+	house := demo.New(&demo.Options{
+		Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: loc,
+		Backfill: backfill(store.Latest(), time.Now()),
+		Logger:   log.With("source", "demo"),
+	})
+	if !cfg.Demo.Enabled {
+		log.Info("no sensors configured: running the demo house")
+	}
+	sources := []sensors.Source{house}
+
+	srv := mcp.New(store, &mcp.Options{
+		Version:   buildVersion(),
+		Zones:     house.Zones(),
+		Simulated: true,
+		Health:    nil,
+		Logger:    log.With("component", "mcp"),
+	})
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- httpSrv.Serve(ln) }()
+
+	srcCtx, stopSources := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, src := range sources {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := src.Run(srcCtx, store); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("source stopped", "source", src.Name(), "err", err)
+			}
+		}()
+	}
+
+	base := "http://" + ln.Addr().String()
+	log.Info("serving MCP", "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
+	if ready != nil {
+		ready(hub{Addr: ln.Addr(), Store: store})
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err := <-httpErr:
+		runErr = fmt.Errorf("http server: %w", err)
+	}
+
+	stopSources()
+	wg.Wait()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	storeOpen = false
+	if err := store.Close(sctx); err != nil {
+		log.Error("close history", "err", err)
+		runErr = errors.Join(runErr, err)
+	}
+	srv.Close()
+	if err := httpSrv.Shutdown(sctx); err != nil {
+		log.Warn("http shutdown", "err", err)
+	}
+	log.Info("stopped")
+	return runErr
+}
+
+// backfill is how much of the past the demo house fills in: the gap since
+// the newest recorded reading, at most a day.
+func backfill(latest, now time.Time) time.Duration {
+	if latest.IsZero() {
+		return demoBackfill
+	}
+	return min(max(now.Sub(latest), 0), demoBackfill)
+}

@@ -1,0 +1,120 @@
+package history
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Point is one recorded value at a Unix time in seconds.
+type Point struct {
+	T int64
+	V float64
+}
+
+// Trend words of the get_climate structure.
+const (
+	Up     = "up"
+	Down   = "down"
+	Stable = "stable"
+)
+
+// TrendRule says over which window a trend is judged and how large the change
+// over that window must be to count as up or down.
+type TrendRule struct {
+	Window    time.Duration
+	Threshold float64
+}
+
+// The trend rules of the get_climate structure (see the package comment).
+var (
+	TemperatureTrend = TrendRule{Window: time.Hour, Threshold: 0.5}
+	PressureTrend    = TrendRule{Window: 3 * time.Hour, Threshold: 1.0}
+)
+
+// since returns the suffix of pts (sorted by time) with T >= t.
+func since(pts []Point, t int64) []Point {
+	i := sort.Search(len(pts), func(i int) bool { return pts[i].T >= t })
+	return pts[i:]
+}
+
+// between returns the points with from < T <= to.
+func between(pts []Point, from, to int64) []Point {
+	lo := sort.Search(len(pts), func(i int) bool { return pts[i].T > from })
+	hi := sort.Search(len(pts), func(i int) bool { return pts[i].T > to })
+	if hi < lo {
+		return nil
+	}
+	return pts[lo:hi]
+}
+
+// Extremes returns the lowest and highest points at or after since, each the
+// earliest point that reached its value; ok is false when there is none.
+func Extremes(pts []Point, from int64) (lo, hi Point, ok bool) {
+	pts = since(pts, from)
+	if len(pts) == 0 {
+		return Point{}, Point{}, false
+	}
+	lo, hi = pts[0], pts[0]
+	for _, p := range pts[1:] {
+		if p.V < lo.V {
+			lo = p
+		}
+		if p.V > hi.V {
+			hi = p
+		}
+	}
+	return lo, hi, true
+}
+
+// Trend judges the points in (now-window, now] by rule; ok is false when
+// they are fewer than two or span less than half the window.
+func Trend(pts []Point, now int64, rule TrendRule) (word string, ok bool) {
+	w := int64(rule.Window / time.Second)
+	pts = between(pts, now-w, now)
+	if len(pts) < 2 || 2*(pts[len(pts)-1].T-pts[0].T) < w {
+		return "", false
+	}
+	// Least squares over times relative to the first point keeps the sums small.
+	n := float64(len(pts))
+	var st, sv, stt, stv float64
+	for _, p := range pts {
+		t := float64(p.T - pts[0].T)
+		st += t
+		sv += p.V
+		stt += t * t
+		stv += t * p.V
+	}
+	den := n*stt - st*st
+	if den == 0 {
+		return "", false
+	}
+	slope := (n*stv - st*sv) / den
+	// Rounded to micro-units so that a change exactly at the threshold is
+	// judged the same whatever the floating-point noise of the sums.
+	change := math.Round(slope*float64(w)*1e6) / 1e6
+	switch {
+	case change >= rule.Threshold:
+		return Up, true
+	case change <= -rule.Threshold:
+		return Down, true
+	default:
+		return Stable, true
+	}
+}
+
+// Sum adds the values of the points in (from, to].
+func Sum(pts []Point, from, to int64) float64 {
+	var s float64
+	for _, p := range between(pts, from, to) {
+		s += p.V
+	}
+	return s
+}
+
+// LocalMidnight returns the start of the local day that contains t.
+func LocalMidnight(t time.Time, loc *time.Location) time.Time {
+	t = t.In(loc)
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, loc)
+}

@@ -1,0 +1,343 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/climated/climated/sensors"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// Tunables; Options fields left zero take these.
+const (
+	DefaultFlushInterval = time.Second
+	DefaultBatchSize     = 2000
+	DefaultBusyTimeout   = 5 * time.Second
+	DefaultReaders       = 4
+	// DefaultMaxPending bounds what the writer holds while the disk refuses
+	// writes; beyond it the oldest readings are dropped, with a log line.
+	DefaultMaxPending = 200_000
+)
+
+// Options configure a Store; nil means all defaults.
+type Options struct {
+	FlushInterval time.Duration    // flush at least this often
+	BatchSize     int              // flush as soon as this many readings wait
+	Window        time.Duration    // recent past kept in memory (DefaultWindow)
+	Location      *time.Location   // local time for "since midnight"; nil means time.Local
+	Now           func() time.Time // clock; nil means time.Now
+	Logger        *slog.Logger     // nil discards
+}
+
+// Store is the history of every zone: a SQLite file, the recent window in
+// memory, and the writer goroutine between them.
+type Store struct {
+	opts Options
+	log  *slog.Logger
+	path string
+
+	wdb *sql.DB // the writer's single connection
+	rdb *sql.DB // readers' pool, query-only
+
+	live   *live
+	snap   atomic.Pointer[Snapshot]
+	snapMu sync.Mutex
+
+	statusMu sync.Mutex
+	status   map[string]sensors.Status
+
+	// Shutdown: quit releases blocked Records, closing (under recMu) keeps
+	// new ones out, then in is closed and the writer drains it.
+	in         chan []sensors.Reading
+	quit       chan struct{}
+	recMu      sync.RWMutex
+	closing    bool
+	closeOnce  sync.Once
+	writerDone chan struct{}
+
+	w *writer
+}
+
+var _ sensors.Sink = (*Store)(nil)
+
+// Open opens (creating if needed) the database at path, brings its schema up
+// to date, rebuilds the recent window from it and starts the writer.
+func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	s := &Store{path: path, status: make(map[string]sensors.Status)}
+	if opts != nil {
+		s.opts = *opts
+	}
+	o := &s.opts
+	if o.FlushInterval <= 0 {
+		o.FlushInterval = DefaultFlushInterval
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.Window <= 0 {
+		o.Window = DefaultWindow
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s.log = o.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := s.open(ctx); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	s.live = newLive(o.Window)
+	if err := s.rebuild(ctx); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: rebuild recent state: %w", path, err)
+	}
+	w, err := newWriter(ctx, s)
+	if err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	s.w = w
+	s.in = make(chan []sensors.Reading, 64)
+	s.quit = make(chan struct{})
+	s.writerDone = make(chan struct{})
+	go s.w.loop(s.in, s.writerDone)
+	return s, nil
+}
+
+func dsn(path string, query url.Values) string {
+	u := url.URL{Scheme: "file", Path: path, RawQuery: query.Encode()}
+	return u.String()
+}
+
+func (s *Store) open(ctx context.Context) error {
+	abs, err := filepath.Abs(s.path)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
+		return fmt.Errorf("create database directory: %w", err)
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory, not a database file", abs)
+	}
+	busy := fmt.Sprint(DefaultBusyTimeout.Milliseconds())
+	// NORMAL is safe in WAL mode: a power cut can lose the last commits
+	// but never corrupts the file, and it spares the SD card a sync per commit.
+	s.wdb, err = sql.Open("sqlite", dsn(abs, url.Values{
+		"_busy_timeout": {busy}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"},
+	}))
+	if err != nil {
+		return err
+	}
+	s.wdb.SetMaxOpenConns(1)
+	s.wdb.SetConnMaxIdleTime(0)
+	if err := s.wdb.PingContext(ctx); err != nil {
+		return explainOpen(err)
+	}
+	var mode string
+	if err := s.wdb.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return explainOpen(err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("journal mode is %q, want wal (is the file on a file system without shared memory?)", mode)
+	}
+	if err := migrate(ctx, s.wdb); err != nil {
+		return explainOpen(err)
+	}
+	s.rdb, err = sql.Open("sqlite", dsn(abs, url.Values{"_busy_timeout": {busy}, "_query_only": {"1"}}))
+	if err != nil {
+		return err
+	}
+	s.rdb.SetMaxOpenConns(DefaultReaders)
+	return s.rdb.PingContext(ctx)
+}
+
+// explainOpen turns SQLite's terse codes into what a user can act on.
+func explainOpen(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "file is not a database"), strings.Contains(msg, "SQLITE_NOTADB"):
+		return fmt.Errorf("the file exists but is not an SQLite database (%w)", err)
+	case strings.Contains(msg, "unable to open database file"), strings.Contains(msg, "SQLITE_CANTOPEN"):
+		return fmt.Errorf("cannot open or create the file: check the path and its permissions (%w)", err)
+	case strings.Contains(msg, "readonly"), strings.Contains(msg, "SQLITE_READONLY"):
+		return fmt.Errorf("the file or its directory is read-only (%w)", err)
+	}
+	return err
+}
+
+// rebuild loads the latest point and the recent window of every series.
+func (s *Store) rebuild(ctx context.Context) error {
+	rows, err := s.rdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id     int64
+		k      seriesKey
+		source string
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		var m string
+		if err := rows.Scan(&r.id, &r.k.zone, &m, &r.source); err != nil {
+			rows.Close()
+			return err
+		}
+		r.k.m = sensors.Measurement(m)
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	keep := int64(s.opts.Window / time.Second)
+	for _, r := range all {
+		var latest Point
+		err := s.rdb.QueryRowContext(ctx, "SELECT t, v FROM raw WHERE series = ? ORDER BY t DESC LIMIT 1", r.id).Scan(&latest.T, &latest.V)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
+		}
+		pts, err := s.points(ctx, r.id, latest.T-keep, latest.T)
+		if err != nil {
+			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
+		}
+		s.live.load(r.k, r.source, pts, latest)
+	}
+	return nil
+}
+
+// points reads the raw points of one series with from <= t <= to.
+func (s *Store) points(ctx context.Context, id, from, to int64) ([]Point, error) {
+	rows, err := s.rdb.QueryContext(ctx, "SELECT t, v FROM raw WHERE series = ? AND t >= ? AND t <= ? ORDER BY t", id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pts []Point
+	for rows.Next() {
+		var p Point
+		if err := rows.Scan(&p.T, &p.V); err != nil {
+			return nil, err
+		}
+		pts = append(pts, p)
+	}
+	return pts, rows.Err()
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Record validates readings, keeps the valid ones in the recent state at
+// once and queues them for the writer. It blocks while the writer's queue is
+// full, returns ctx.Err() if ctx ends first and ErrStopped after Close. An
+// error names every invalid reading; the valid ones are kept all the same.
+func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
+	valid := make([]sensors.Reading, 0, len(readings))
+	var errs []error
+	for _, r := range readings {
+		if err := r.Validate(); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		r.Time = r.Time.Truncate(time.Second)
+		valid = append(valid, r)
+	}
+	if len(valid) > 0 {
+		if err := s.enqueue(ctx, valid); err != nil {
+			return err
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
+	s.recMu.RLock()
+	defer s.recMu.RUnlock()
+	if s.closing {
+		return sensors.ErrStopped
+	}
+	select {
+	case s.in <- rs:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.quit:
+		return sensors.ErrStopped
+	}
+	s.live.add(rs)
+	return nil
+}
+
+// Report keeps the latest status of a source.
+func (s *Store) Report(st sensors.Status) {
+	s.statusMu.Lock()
+	defer s.statusMu.Unlock()
+	s.status[st.Source] = st
+}
+
+// Statuses returns the latest status of every source that reported one.
+func (s *Store) Statuses() []sensors.Status {
+	s.statusMu.Lock()
+	defer s.statusMu.Unlock()
+	out := make([]sensors.Status, 0, len(s.status))
+	for _, st := range s.status {
+		out = append(out, st)
+	}
+	return out
+}
+
+// Close stops taking readings, flushes what waits, and closes the database.
+// It returns ctx.Err() if the final flush does not finish in time.
+func (s *Store) Close(ctx context.Context) error {
+	var err error
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		s.recMu.Lock()
+		s.closing = true
+		s.recMu.Unlock()
+		close(s.in)
+		select {
+		case <-s.writerDone:
+		case <-ctx.Done():
+			err = fmt.Errorf("close history: final flush: %w", ctx.Err())
+			return
+		}
+		err = s.closeDBs()
+	})
+	return err
+}
+
+func (s *Store) closeDBs() error {
+	var errs []error
+	if s.w != nil {
+		errs = append(errs, s.w.close())
+	}
+	if s.rdb != nil {
+		errs = append(errs, s.rdb.Close())
+	}
+	if s.wdb != nil {
+		errs = append(errs, s.wdb.Close())
+	}
+	return errors.Join(errs...)
+}

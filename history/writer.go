@@ -1,0 +1,179 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// writer is the one goroutine that writes to the database. It owns the
+// series ids and the prepared statements.
+type writer struct {
+	db    *sql.DB
+	log   *slog.Logger
+	opts  *Options
+	ids   map[seriesKey]int64
+	srcs  map[int64]string
+	stmts struct{ series, gauge, amount, source *sql.Stmt }
+
+	failures  int
+	lastLog   time.Time
+	flushedAt time.Time
+}
+
+// errLogEvery limits how often a persistent write failure is logged.
+const errLogEvery = 30 * time.Second
+
+func newWriter(ctx context.Context, s *Store) (*writer, error) {
+	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
+		ids: make(map[seriesKey]int64), srcs: make(map[int64]string)}
+	rows, err := s.wdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
+	if err != nil {
+		return nil, fmt.Errorf("load series: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var k seriesKey
+		var m, src string
+		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("load series: %w", err)
+		}
+		k.m = sensors.Measurement(m)
+		w.ids[k], w.srcs[id] = id, src
+	}
+	rows.Close()
+	prep := []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) RETURNING id"},
+		{&w.stmts.gauge, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = excluded.v"},
+		{&w.stmts.amount, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = v + excluded.v"},
+		{&w.stmts.source, "UPDATE series SET source = ? WHERE id = ?"},
+	}
+	for _, p := range prep {
+		if *p.dst, err = s.wdb.PrepareContext(ctx, p.sql); err != nil {
+			w.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+	}
+	return w, nil
+}
+
+func (w *writer) close() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.amount, w.stmts.source} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// loop batches what arrives on in and flushes it every FlushInterval or as
+// soon as BatchSize readings wait; when in is closed it flushes the rest.
+func (w *writer) loop(in <-chan []sensors.Reading, done chan<- struct{}) {
+	defer close(done)
+	tick := time.NewTicker(w.opts.FlushInterval)
+	defer tick.Stop()
+	var pending []sensors.Reading
+	for {
+		select {
+		case rs, ok := <-in:
+			if !ok {
+				if pending = w.flush(pending); len(pending) > 0 {
+					w.log.Error("readings lost at shutdown: the database refused them", "count", len(pending))
+				}
+				return
+			}
+			pending = append(pending, rs...)
+			if len(pending) >= w.opts.BatchSize {
+				pending = w.flush(pending)
+			}
+		case <-tick.C:
+			pending = w.flush(pending)
+		}
+	}
+}
+
+// flush writes pending in one transaction and returns what is still to be
+// written: nothing on success, everything (bounded) on failure so the next
+// tick retries.
+func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
+	if len(pending) == 0 {
+		return pending
+	}
+	err := w.write(pending)
+	if err == nil {
+		if w.failures > 0 {
+			w.log.Info("writing history again", "after_failures", w.failures)
+		}
+		w.failures = 0
+		w.flushedAt = time.Now()
+		return pending[:0]
+	}
+	w.failures++
+	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
+		w.lastLog = now
+		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures)
+	}
+	if over := len(pending) - DefaultMaxPending; over > 0 {
+		w.log.Error("dropping oldest readings: the database has refused writes too long", "dropped", over)
+		pending = append(pending[:0], pending[over:]...)
+	}
+	return pending
+}
+
+func (w *writer) write(rs []sensors.Reading) error {
+	ctx := context.Background()
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	created := map[seriesKey]int64{}
+	sources := map[int64]string{}
+	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
+	for _, r := range rs {
+		k := seriesKey{r.Zone, r.Measurement}
+		id, ok := w.ids[k]
+		if !ok {
+			if id, ok = created[k]; !ok {
+				if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
+					return fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
+				}
+				created[k] = id
+				sources[id] = r.Source
+			}
+		}
+		if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && w.srcs[id] != r.Source) {
+			if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
+				return fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
+			}
+			sources[id] = r.Source
+		}
+		st := gauge
+		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
+			st = amount
+		}
+		if _, err := st.ExecContext(ctx, id, r.Time.Unix(), r.Value); err != nil {
+			return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, r.Time.Unix(), err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	for k, id := range created {
+		w.ids[k] = id
+	}
+	for id, src := range sources {
+		w.srcs[id] = src
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const callBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`
+
+// BenchmarkGetClimate measures a get_climate call over Streamable HTTP side
+// by side with a bare net/http handler that returns the same JSON: the
+// ceiling any HTTP server reaches on this machine. Compare the ratio.
+func BenchmarkGetClimate(b *testing.B) {
+	h := newTestHub(b)
+	data := h.store.ClimateJSON()
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(data)
+	}))
+	defer bare.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+
+	do := func(b *testing.B, url string, hdr http.Header) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(callBody))
+		req.Header = hdr.Clone()
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || n < int64(len(data)) {
+			b.Fatalf("%s: %s, %d bytes", url, resp.Status, n)
+		}
+	}
+	plain := http.Header{"Content-Type": {"application/json"}}
+
+	b.Run("bare-net-http", func(b *testing.B) {
+		for b.Loop() {
+			do(b, bare.URL, plain)
+		}
+	})
+	b.Run("streamable-http", func(b *testing.B) {
+		resp, _ := mcpPost(&testing.T{}, h.http.URL, "", initBody)
+		hdr := http.Header{
+			"Content-Type":         {"application/json"},
+			"Accept":               {"application/json, text/event-stream"},
+			"Mcp-Session-Id":       {resp.Header.Get("Mcp-Session-Id")},
+			"Mcp-Protocol-Version": {"2025-06-18"},
+		}
+		for b.Loop() {
+			do(b, h.http.URL+"/mcp", hdr)
+		}
+	})
+	b.Run("streamable-http-go-sdk-client", func(b *testing.B) {
+		cs := connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
+		ctx := context.Background()
+		for b.Loop() {
+			if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

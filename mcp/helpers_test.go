@@ -1,0 +1,59 @@
+package mcp
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// testHub is a real history store on a temporary SQLite file behind a real
+// HTTP server on loopback.
+type testHub struct {
+	store *history.Store
+	srv   *Server
+	http  *httptest.Server
+}
+
+func newTestHub(t testing.TB) *testHub {
+	t.Helper()
+	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := store.Record(context.Background(), []sensors.Reading{
+		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: now.Add(-time.Minute), Source: "test"},
+		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.7, Time: now, Source: "test"},
+		{Zone: "Indoor", Measurement: sensors.CO2, Value: 612, Time: now, Source: "test"},
+		{Zone: "Rain", Measurement: sensors.Rain, Value: 0.3, Time: now, Source: "test"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	srv := New(store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
+	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
+	t.Cleanup(func() {
+		srv.Close()
+		h.http.Close()
+		store.Close(context.Background())
+	})
+	return h
+}
+
+func connect(t testing.TB, transport sdk.Transport) *sdk.ClientSession {
+	t.Helper()
+	// The SSE client ties its event stream to this context, so it must
+	// outlive the session.
+	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}

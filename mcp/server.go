@@ -1,0 +1,141 @@
+package mcp
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultMaxBodyBytes   = 1 << 20
+)
+
+// Climate is what the server needs of the house: the get_climate structure,
+// already encoded as JSON. history.Store provides it.
+type Climate interface {
+	ClimateJSON() []byte
+}
+
+// Options configure a Server; nil means defaults.
+type Options struct {
+	Version        string        // reported to clients as the server version
+	Zones          []string      // zone names, named in the tool description
+	Simulated      bool          // the data comes from the demo house
+	SessionTimeout time.Duration // idle Streamable HTTP sessions end after this
+	MaxBodyBytes   int64         // largest request body accepted
+	Health         func() error  // extra readiness check for /healthz; nil means always ready
+	Logger         *slog.Logger  // nil discards
+}
+
+// Server is climated's MCP server and the HTTP endpoints beside it.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	climate Climate
+	mcp     *sdk.Server
+	sse     *sseHandler
+}
+
+// New builds the server; it serves nothing until its Handler is mounted or
+// its MCP server is connected to a transport.
+func New(c Climate, opts *Options) *Server {
+	s := &Server{climate: c}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.SessionTimeout <= 0 {
+		s.opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if s.opts.MaxBodyBytes <= 0 {
+		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if s.opts.Version == "" {
+		s.opts.Version = "dev"
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s.mcp = sdk.NewServer(&sdk.Implementation{
+		Name:    "climated",
+		Title:   "climated home-climate hub",
+		Version: s.opts.Version,
+	}, &sdk.ServerOptions{
+		Instructions: instructions(s.opts.Simulated),
+		Logger:       s.log.With("component", "mcp-sdk"),
+	})
+	s.addClimateTool()
+	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.log.With("transport", "sse"))
+	return s
+}
+
+func instructions(simulated bool) string {
+	text := "climated is a home-climate hub: it records the house's zone sensors (rooms, outdoors, rain gauge). " +
+		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone."
+	if simulated {
+		text += " This hub runs its demo house: all values are SIMULATED, not measured; say so when you report them."
+	}
+	return text
+}
+
+// MCP is the underlying go-sdk server, for transports other than HTTP.
+func (s *Server) MCP() *sdk.Server { return s.mcp }
+
+// Handler serves every HTTP endpoint of the hub.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
+		SessionTimeout:      s.opts.SessionTimeout,
+		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
+		Logger:              s.log.With("transport", "streamable"),
+	})
+	mux.Handle("/mcp", streaming(streamable))
+	mux.Handle("GET /sse", streaming(http.HandlerFunc(s.sse.serveStream)))
+	mux.HandleFunc("POST /message", s.sse.serveMessage)
+	mux.HandleFunc("GET /api/climate", s.serveClimate)
+	mux.HandleFunc("GET /healthz", s.serveHealth)
+	return mux
+}
+
+// Close ends the open SSE streams; Streamable HTTP sessions end with the
+// HTTP server's shutdown.
+func (s *Server) Close() { s.sse.closeAll() }
+
+// streaming lifts the server-wide read and write deadlines from requests
+// that may legitimately stay open for long: event streams.
+func streaming(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(s.climate.ClimateJSON())
+}
+
+func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	status := map[string]string{"status": "ok"}
+	code := http.StatusOK
+	if s.opts.Health != nil {
+		if err := s.opts.Health(); err != nil {
+			status = map[string]string{"status": "unhealthy", "error": err.Error()}
+			code = http.StatusServiceUnavailable
+		}
+	}
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(status)
+}

@@ -1,0 +1,173 @@
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sseEvent is one server-sent event.
+type sseEvent struct{ name, data string }
+
+// sseStream reads events from an open GET /sse response.
+type sseStream struct {
+	t    *testing.T
+	resp *http.Response
+	r    *bufio.Reader
+}
+
+func openSSE(t *testing.T, base string) *sseStream {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+"/sse", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("GET /sse: %s, Content-Type %q", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	return &sseStream{t: t, resp: resp, r: bufio.NewReader(resp.Body)}
+}
+
+func (s *sseStream) next() sseEvent {
+	s.t.Helper()
+	var ev sseEvent
+	done := make(chan error, 1)
+	go func() {
+		for {
+			line, err := s.r.ReadString('\n')
+			if err != nil {
+				done <- err
+				return
+			}
+			line = strings.TrimRight(line, "\r\n")
+			switch {
+			case line == "" && (ev.name != "" || ev.data != ""):
+				done <- nil
+				return
+			case strings.HasPrefix(line, "event:"):
+				ev.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
+			case strings.HasPrefix(line, "data:"):
+				ev.data += strings.TrimSpace(strings.TrimPrefix(line, "data:"))
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			s.t.Fatalf("read event: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("no event within 10 s")
+	}
+	return ev
+}
+
+func post(t *testing.T, url, contentType, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, contentType, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	bufio.NewReader(resp.Body).WriteTo(&b)
+	return resp.StatusCode, b.String()
+}
+
+// TestSSEFlowOfSeed follows seed 000 step by step with plain HTTP.
+func TestSSEFlowOfSeed(t *testing.T) {
+	h := newTestHub(t)
+	stream := openSSE(t, h.http.URL)
+	ev := stream.next()
+	if ev.name != "endpoint" || !strings.HasPrefix(ev.data, "/message?session_id=") {
+		t.Fatalf("first event = %+v, want endpoint /message?session_id=…", ev)
+	}
+	endpoint := h.http.URL + ev.data
+
+	call := func(id int, method, params string) map[string]any {
+		t.Helper()
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params)
+		if code, text := post(t, endpoint, "application/json", body); code != http.StatusAccepted {
+			t.Fatalf("POST %s: %d %s, want 202", method, code, text)
+		}
+		ev := stream.next()
+		if ev.name != "message" {
+			t.Fatalf("event %+v, want a message", ev)
+		}
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(ev.data), &msg); err != nil {
+			t.Fatalf("event data %q: %v", ev.data, err)
+		}
+		if msg["id"] != float64(id) {
+			t.Fatalf("response id %v, want %d: %s", msg["id"], id, ev.data)
+		}
+		return msg
+	}
+	init := call(1, "initialize", `{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain-http","version":"1"}}`)
+	if v := init["result"].(map[string]any)["protocolVersion"]; v != "2024-11-05" {
+		t.Errorf("negotiated %v", v)
+	}
+	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+		t.Fatalf("initialized: %d %s", code, text)
+	}
+	list := call(7, "tools/list", `{}`)
+	tools := list["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != 1 || tools[0].(map[string]any)["name"] != "get_climate" {
+		t.Fatalf("tools = %v", tools)
+	}
+	res := call(8, "tools/call", `{"name":"get_climate","arguments":{}}`)
+	sc := res["result"].(map[string]any)["structuredContent"].(map[string]any)
+	if sc["Indoor"].(map[string]any)["Temperature"] != 21.7 {
+		t.Errorf("structuredContent = %v", sc)
+	}
+	// An unknown method is refused at once, naming it.
+	code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":9,"method":"tools/frobnicate","params":{}}`)
+	if code != http.StatusBadRequest || !strings.Contains(text, "tools/frobnicate") {
+		t.Errorf("unknown method: %d %q, want 400 naming it", code, text)
+	}
+	// An unknown tool is a JSON-RPC error on the stream.
+	unknown := call(10, "tools/call", `{"name":"get_weather","arguments":{}}`)
+	if e, ok := unknown["error"].(map[string]any); !ok || !strings.Contains(fmt.Sprint(e["message"]), "get_weather") {
+		t.Errorf("unknown tool answered %v, want an error naming it", unknown)
+	}
+}
+
+func TestSSEBadRequests(t *testing.T) {
+	h := newTestHub(t)
+	stream := openSSE(t, h.http.URL)
+	endpoint := h.http.URL + stream.next().data
+	cases := []struct {
+		name, url, ctype, body string
+		code                   int
+		want                   string
+	}{
+		{"missing session_id", h.http.URL + "/message", "application/json", `{}`, 400, "missing session_id"},
+		{"unknown session_id", h.http.URL + "/message?session_id=nope", "application/json", `{}`, 404, `unknown session_id "nope"`},
+		{"malformed JSON", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,`, 400, "not a JSON-RPC 2.0 message"},
+		{"not JSON-RPC", endpoint, "application/json", `[1,2,3]`, 400, "not a JSON-RPC 2.0 message"},
+		{"wrong content type", endpoint, "text/plain", `{}`, 415, "application/json"},
+		{"oversized body", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}}`, 413, "exceeds"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, text := post(t, c.url, c.ctype, c.body)
+			if code != c.code || !strings.Contains(text, c.want) {
+				t.Errorf("got %d %q, want %d containing %q", code, text, c.code, c.want)
+			}
+		})
+	}
+	// The session survived all of it.
+	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`); code != 202 {
+		t.Fatalf("initialize after bad requests: %d %s", code, text)
+	}
+	if ev := stream.next(); !strings.Contains(ev.data, `"protocolVersion"`) {
+		t.Errorf("initialize response = %+v", ev)
+	}
+}

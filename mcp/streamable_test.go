@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// mcpPost sends one JSON-RPC body to /mcp as a Streamable HTTP client would.
+func mcpPost(t *testing.T, base, session, body string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`
+
+func TestStreamableBadRequests(t *testing.T) {
+	h := newTestHub(t)
+	resp, body := mcpPost(t, h.http.URL, "", initBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: %s %s", resp.Status, body)
+	}
+	mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	cases := []struct {
+		name, session, body string
+		code                int
+		want                string
+	}{
+		{"malformed JSON", session, `{"jsonrpc":"2.0","id":2,`, 400, "malformed payload"},
+		{"unknown method", session, `{"jsonrpc":"2.0","id":3,"method":"climate/now","params":{}}`, 400, "climate/now"},
+		{"unknown tool", session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather","arguments":{}}}`, 200, "get_weather"},
+		{"arguments of the wrong type", session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_climate","arguments":"now"}}`, 200, "arguments"},
+		{"unknown session", "no-such-session", `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}`, 404, "session not found"},
+		{"oversized body", session, `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}}`, 413, "exceeds 1048576 bytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := mcpPost(t, h.http.URL, c.session, c.body)
+			if resp.StatusCode < 400 && !strings.Contains(body, `"error"`) && !strings.Contains(body, `"isError":true`) {
+				t.Errorf("%s: %s %q is not an error", c.name, resp.Status, body)
+			}
+			if c.code != 0 && resp.StatusCode != c.code {
+				t.Errorf("status %d, want %d", resp.StatusCode, c.code)
+			}
+			if !strings.Contains(body, c.want) {
+				t.Errorf("body %q does not say %q", body, c.want)
+			}
+		})
+	}
+	resp, body = mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"Indoor"`) {
+		t.Fatalf("after bad requests: %s %s", resp.Status, body)
+	}
+}

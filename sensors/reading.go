@@ -1,0 +1,63 @@
+package sensors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Reading is one value of one measurement in one zone, as a source saw it.
+type Reading struct {
+	Zone        string      // configured zone name, e.g. "Bedroom"
+	Measurement Measurement // what was measured
+	Value       float64     // in the measurement's unit (see Info)
+	Time        time.Time   // when it was measured
+	Source      string      // the source that produced it, e.g. "demo/Bedroom" or "i2c1/0x76"
+}
+
+// Validate reports what is wrong with r, naming the zone, measurement and source.
+func (r Reading) Validate() error {
+	if r.Zone == "" {
+		return fmt.Errorf("reading from %q: empty zone", r.Source)
+	}
+	if r.Time.IsZero() {
+		return fmt.Errorf("reading %s/%s from %q: no time", r.Zone, r.Measurement, r.Source)
+	}
+	if err := r.Measurement.Check(r.Value); err != nil {
+		return fmt.Errorf("reading %s from %q: %w", r.Zone, r.Source, err)
+	}
+	return nil
+}
+
+// Status is what a source says about itself rather than about the room: when
+// it last produced readings and the last error it met. Battery and signal
+// levels travel as Health readings so they have a history like any other
+// measurement.
+type Status struct {
+	Source   string    // the source's name
+	Zones    []string  // the zones it feeds
+	LastSeen time.Time // time of its latest successful reading
+	Err      error     // the latest error, nil once it reads again
+	ErrTime  time.Time // when Err happened
+}
+
+// Sink receives what sources produce. Record may block while the sink is
+// busy; it returns ctx.Err() when ctx ends first, and an error naming the
+// offending reading when a reading is invalid (the valid ones are kept).
+type Sink interface {
+	Record(ctx context.Context, readings []Reading) error
+	Report(status Status)
+}
+
+// Source is anything that produces readings: an I²C chip, the GPIO rain
+// gauge, an MQTT subscription, the demo house. Run produces readings into
+// sink until ctx ends, then returns nil; it returns an error only when it
+// cannot go on at all.
+type Source interface {
+	Name() string
+	Run(ctx context.Context, sink Sink) error
+}
+
+// ErrStopped is returned by sinks that no longer accept readings.
+var ErrStopped = errors.New("sink stopped")
