@@ -93,11 +93,20 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	// default whether or not it was asked for.
 	house := demo.New(&demo.Options{
 		Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: loc,
-		Backfill: backfill(store.Latest(), time.Now()),
-		Logger:   log.With("source", "demo"),
+		Logger: log.With("source", "demo"),
 	})
 	if !cfg.Demo.Enabled {
-		log.Info("no sensors configured: running the demo house")
+		log.Info("no sensors configured: running the demo house (simulated data)")
+	}
+	// Fill the gap since the last run before serving, so that the first
+	// get_climate already has its extremes, trends and rain sums.
+	now := time.Now()
+	if from := backfillFrom(store.Latest(), now); from.Before(now) {
+		t0 := time.Now()
+		if err := house.Backfill(ctx, store, from, now); err != nil {
+			return fmt.Errorf("demo house: fill in history: %w", err)
+		}
+		log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
 	}
 	sources := []sensors.Source{house}
 
@@ -167,11 +176,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	return runErr
 }
 
-// backfill is how much of the past the demo house fills in: the gap since
-// the newest recorded reading, at most a day.
-func backfill(latest, now time.Time) time.Duration {
-	if latest.IsZero() {
-		return demoBackfill
+// backfillFrom is where the demo house starts filling in: just after the
+// newest recorded reading (recording it again would add its rain twice),
+// and at most a day back.
+func backfillFrom(latest, now time.Time) time.Time {
+	from := now.Add(-demoBackfill)
+	if latest.After(from) {
+		from = latest.Add(time.Second)
 	}
-	return min(max(now.Sub(latest), 0), demoBackfill)
+	return from
 }

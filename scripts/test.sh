@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls exactly this).
+# It installs what the tests need on a fresh Debian 12 machine with Go.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# go test -race needs cgo, hence a C compiler.
+if ! command -v gcc >/dev/null; then
+	echo "== installing gcc (for go test -race)"
+	apt-get update -qq && apt-get install -y -qq gcc >/dev/null
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== static builds (CGO_ENABLED=0): linux/amd64, linux/arm64"
+for arch in amd64 arm64; do
+	CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/climated
+done
+
+echo "== go test -race"
+go test -race -count=1 -timeout 20m ./...

@@ -1,0 +1,68 @@
+package demo
+
+import (
+	"math"
+	"time"
+)
+
+// The devices' health.
+const (
+	batteryFull  = 100.0  // %, a fresh battery
+	batteryEmpty = 50.0   // %, the level at which the demo's batteries are replaced
+	voltsFull    = 6000.0 // mV at batteryFull
+	voltsEmpty   = 4000.0 // mV at batteryEmpty; linear in between: 40 mV per %
+	rfBest       = 55.0   // rf_status is clamped to this range (lower is better)
+	rfWorst      = 80.0
+	wifiBest     = 50.0 // wifi_status is clamped to this range (lower is better)
+	wifiWorst    = 65.0
+)
+
+// module is a wireless module of the station.
+type module struct {
+	index    int64   // distinguishes the modules' noise
+	lifeDays float64 // days a battery takes from full to empty
+	rfBase   float64 // typical rf_status
+	rfSpread float64 // rf_status varies by up to this much per seed
+}
+
+// stream is the module's own copy of a noise stream.
+func (mod module) stream(s stream) stream { return stream(mod.index<<8) + s }
+
+// modules are the station's wireless modules by zone.
+var modules = map[string]module{
+	zoneBedroom: {index: 1, lifeDays: 540, rfBase: 58, rfSpread: 6},
+	zoneBalcony: {index: 2, lifeDays: 365, rfBase: 64, rfSpread: 8}, // the cold drains it faster
+	zoneRain:    {index: 3, lifeDays: 450, rfBase: 66, rfSpread: 8},
+}
+
+// battery is the battery level of mod in %: it falls linearly from
+// batteryFull to batteryEmpty over the module's life, then the battery is
+// replaced. Where in that cycle a module is depends on the seed.
+func (h *House) battery(mod module, t time.Time) float64 {
+	days := float64(t.Unix()) / 86400
+	cycle := days/mod.lifeDays + h.unit(mod.stream(sBattery), 0)
+	_, used := math.Modf(cycle)
+	if used < 0 {
+		used++
+	}
+	return batteryFull - (batteryFull-batteryEmpty)*used
+}
+
+// volts is the battery voltage in mV at a battery level of pc %.
+func volts(pc float64) float64 {
+	return voltsEmpty + (voltsFull-voltsEmpty)*(pc-batteryEmpty)/(batteryFull-batteryEmpty)
+}
+
+// rf is the radio signal of mod on Netatmo's scale (lower is better).
+func (h *House) rf(mod module, t time.Time) float64 {
+	base := mod.rfBase + mod.rfSpread*h.unit(mod.stream(sRFBase), 0)
+	v := base + 3*h.smooth(mod.stream(sRFJitter), t, 10*time.Minute) +
+		h.signed(mod.stream(sRFFlicker), floorDiv(t.Unix(), 60))
+	return clamp(v, rfBest, rfWorst)
+}
+
+// wifi is the main station's Wi-Fi signal on Netatmo's scale (lower is better).
+func (h *House) wifi(t time.Time) float64 {
+	v := 53 + 5*h.unit(sWiFiBase, 0) + 3*h.smooth(sWiFiJitter, t, 10*time.Minute)
+	return clamp(v, wifiBest, wifiWorst)
+}

@@ -1,0 +1,94 @@
+// Package demo is the demo house that climated runs when no sensor is
+// configured. Its data is SIMULATED: every value comes from the model below,
+// none was measured. It exists so that a fresh installation has something to
+// show, and the logs and every reading's source ("demo/<Zone>") say so.
+//
+// The house looks like the Netatmo station of seed 000: a main station in
+// the living room (zone Indoor), an indoor module in the Bedroom, an outdoor
+// module on the Balcony and a Rain gauge:
+//
+//	Indoor   Temperature Humidity CO2 Noise Pressure AbsolutePressure wifi_status
+//	Bedroom  Temperature Humidity CO2 battery_vp battery_percent rf_status
+//	Balcony  Temperature Humidity battery_vp battery_percent rf_status
+//	Rain     Rain battery_vp battery_percent rf_status
+//
+// # Determinism
+//
+// A reading is a pure function of the seed, the location and the instant:
+// House.At keeps no state, so a backfilled day, a restart and a test that
+// steps through a day all see the same values. The randomness is hash
+// noise: SplitMix64 of the seed, a stream number and a time bucket gives a
+// value per bucket, and smoothstep curves join neighbouring buckets, so every
+// quantity moves continuously. Values are rounded to the decimals the
+// sensors catalogue shows them with.
+//
+// # Time
+//
+// People live by the local wall clock (with daylight saving time); the
+// weather follows the sun, for which the model uses the location's local
+// standard time. In summer the afternoon maximum therefore comes an hour
+// later by the clock, and the weather does not jump when the clocks change.
+//
+// # Weather (Balcony, pressure, rain)
+//
+// Outdoor temperature = seasonal mean + weather drift + daily cycle + noise:
+//   - seasonal mean 10 ± 9 °C, coldest on 19 January, warmest on 20 July;
+//   - drift ±2.5 °C over 4-day periods plus ±1 °C from day to day;
+//   - daily cycle: minimum at 05:30 and maximum at 15:00 local standard
+//     time, joined by half cosines (a faster morning rise), with a half range
+//     of 2.5 °C in midwinter to 5.5 °C in midsummer, times 0.7…1.2 for cloudy
+//     or clear days;
+//   - noise ±0.15 °C over 15 minutes.
+//
+// The dew point follows the day's mean temperature (mean minus 2…5 °C), not
+// the daily cycle, so relative humidity (Magnus formula) falls as the
+// afternoon warms the air; outdoor humidity is clamped to 40…95 %.
+//
+// Sea-level pressure = 1013 hPa ± 12 hPa over 60-hour periods (weather
+// systems) ± 5 hPa over 10-hour periods (fronts) + a 0.5 hPa semidiurnal tide,
+// so it stays within about 996…1031 hPa. AbsolutePressure is the pressure at
+// the station, 120 m above sea level, by the barometric formula of the
+// International Standard Atmosphere:
+//
+//	p_station = p_sea · (1 − 0.0065·h/288.15)^5.2559 = 0.98585 · p_sea at h = 120 m
+//
+// which is about 14.3 hPa less.
+//
+// Rain: each hour has a shower with a chance of 14 % at 1010 hPa, 1.5 % more
+// per hPa below that and less above it (clamped to 0…50 %), so wet spells
+// come with low pressure; over a year about 9…11 % of the hours are wet. A
+// shower lasts 5 to 20 minutes within its hour, swells and ebbs, and brings
+// 0.1…3 mm per 5 minutes with heavy showers rare (roughly 650…950 mm a year).
+// The gauge reports the rain of the 5 minutes ending at each multiple of
+// RainInterval, at a resolution of 0.1 mm.
+//
+// # Rooms (Indoor, Bedroom)
+//
+// The living room is 21 °C plus 0.12 × (outdoor temperature 3 hours earlier −
+// 10 °C), plus 0.6 °C from people and cooking from 17:30 to 23:00. The
+// bedroom is 19.5 °C plus 0.10 × (outdoor temperature 4 hours earlier −
+// 10 °C), plus 0.8 °C from two sleepers from 22:30 to 07:00, minus up to
+// 1.5 °C (0.3 °C in summer) when it is aired at 07:00…08:00. The indoor dew
+// point is 0.4 × the outdoor one + 5.5 °C plus moisture from people, so
+// indoor humidity falls as the room warms; it is clamped to 35…60 %.
+//
+// CO2 starts from fresh air at 420 ppm. The bedroom rises from about
+// 450…550 ppm while people sleep (time constant 2.5 h) towards a night's
+// level of 1300…1650 ppm and falls back within the hour when the window is
+// opened at 07:00 (time constant 20 min). The living room is 440…520 ppm,
+// plus 100 ppm at breakfast (06:30…08:30), 150 ppm in the daytime at
+// weekends and 260…380 ppm in the evening (17:30…23:00).
+//
+// Noise in the living room is 34 ± 2 dB at night and 47 ± 6 dB from 07:00 to
+// 22:30.
+//
+// # Devices
+//
+// A module's battery_percent falls linearly from 100 % to 50 % over its
+// battery's life (Bedroom 540 days, Balcony 365, Rain 450), then the battery
+// is replaced; the seed decides where in that cycle each module is.
+// battery_vp is linear in the percentage: 4000 mV at 50 %, 6000 mV at 100 %,
+// 40 mV per %. rf_status is about 58…64 (Bedroom), 64…72 (Balcony) and
+// 66…74 (Rain) with ±4 of noise, within 55…80; wifi_status is about 53…58
+// ± 3, within 50…65 (on Netatmo's scales lower is better).
+package demo
