@@ -182,3 +182,26 @@ func TestRecordAfterClose(t *testing.T) {
 		t.Errorf("Record after Close = %v, want ErrStopped", err)
 	}
 }
+
+// TestSnapshotRainWindows checks the rain keys at the edges of their windows
+// through the whole path: Record, the recent window, Snapshot.
+func TestSnapshotRainWindows(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: fixedClock(now)})
+	rain := func(ago time.Duration, mm float64) sensors.Reading {
+		return sensors.Reading{Zone: "Rain", Measurement: sensors.Rain, Value: mm, Time: now.Add(-ago), Source: "gauge"}
+	}
+	if err := s.Record(context.Background(), []sensors.Reading{
+		rain(24*time.Hour, 100), // just outside the day
+		rain(24*time.Hour-time.Second, 1),
+		rain(time.Hour, 10), // just outside the hour
+		rain(time.Hour-time.Second, 0.2),
+		rain(0, 0.4),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	z := s.Snapshot().Climate["Rain"]
+	if z[KeySumRain1] != 0.6 || z[KeySumRain24] != 11.6 || z["Rain"] != 0.4 || z[KeyWhen] != now.Unix() {
+		t.Errorf("Rain zone = %v; want sum_rain_1 0.6, sum_rain_24 11.6, Rain 0.4, When %d", z, now.Unix())
+	}
+}

@@ -121,7 +121,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
+	// Cancelling baseCtx ends every request's context, so that event
+	// streams that clients hold open do not hold up the shutdown.
+	baseCtx, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
 	httpSrv := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -169,6 +174,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 		runErr = errors.Join(runErr, err)
 	}
 	srv.Close()
+	cancelRequests()
 	if err := httpSrv.Shutdown(sctx); err != nil {
 		log.Warn("http shutdown", "err", err)
 	}

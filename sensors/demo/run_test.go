@@ -351,3 +351,32 @@ func TestRunClockJump(t *testing.T) {
 		})
 	}
 }
+
+// TestBackfill fills a range and nothing outside it: every Interval boundary
+// in [from, to) once, equal to At, with the boundary at to left for Run.
+func TestBackfill(t *testing.T) {
+	h := demo.New(&demo.Options{Seed: 3, Location: time.UTC})
+	from := time.Date(2026, 6, 1, 10, 0, 30, 0, time.UTC)
+	to := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	s := &sink{}
+	if err := h.Backfill(context.Background(), s, from, to); err != nil {
+		t.Fatal(err)
+	}
+	calls, _ := s.snapshot()
+	var got []sensors.Reading
+	for _, c := range calls {
+		got = append(got, c...)
+	}
+	var want []sensors.Reading
+	for ts := time.Date(2026, 6, 1, 10, 1, 0, 0, time.UTC); ts.Before(to); ts = ts.Add(time.Minute) {
+		want = append(want, h.At(ts)...)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("backfill recorded %d readings, want %d (the steps 10:01…11:59)", len(got), len(want))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := h.Backfill(ctx, &sink{}, from, to); err != context.Canceled {
+		t.Errorf("Backfill with a cancelled context = %v, want context.Canceled", err)
+	}
+}

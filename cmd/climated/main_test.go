@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The test binary doubles as climated: with CLIMATED_RUN_MAIN=1 it runs
+// main, so these tests exercise the real process, flags, signals and exit codes.
+func TestMain(m *testing.M) {
+	if os.Getenv("CLIMATED_RUN_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func climated(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1")
+	return cmd
+}
+
+func TestVersion(t *testing.T) {
+	out, err := climated("version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^climated \S+ .*go1\.\d+.* linux/\w+\n$`).Match(out) {
+		t.Errorf("version printed %q", out)
+	}
+}
+
+var servingURL = regexp.MustCompile(`msg="serving MCP" streamable_http=(\S+)`)
+
+// TestSIGTERMFlushesHistory starts the real process, waits until it
+// serves, stops it with SIGTERM and checks that it exited cleanly with its
+// latest state on disk.
+func TestSIGTERMFlushesHistory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "state", "climated.db")
+	cmd := climated("serve", "--listen", "127.0.0.1:0", "--db", db)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var logBuf bytes.Buffer
+	lines := bufio.NewScanner(stderr)
+	var mcpURL string
+	for mcpURL == "" && lines.Scan() {
+		logBuf.WriteString(lines.Text() + "\n")
+		if m := servingURL.FindStringSubmatch(lines.Text()); m != nil {
+			mcpURL = m[1]
+		}
+	}
+	if mcpURL == "" {
+		t.Fatalf("never said where it serves:\n%s", logBuf.String())
+	}
+	for _, want := range []string{"database=" + db, "simulated"} {
+		if !strings.Contains(logBuf.String(), want) {
+			t.Errorf("start-up log does not say %q:\n%s", want, logBuf.String())
+		}
+	}
+	resp, err := http.Get(strings.TrimSuffix(mcpURL, "/mcp") + "/api/climate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served history.Climate
+	json.NewDecoder(resp.Body).Decode(&served)
+	resp.Body.Close()
+
+	// A client that holds a session (and its event stream) open must not
+	// hold up the shutdown.
+	client := sdk.NewClient(&sdk.Implementation{Name: "holder", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: mcpURL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for lines.Scan() {
+			logBuf.WriteString(lines.Text() + "\n")
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatalf("exit: %v\n%s", err, logBuf.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit within 20 s of SIGTERM")
+	}
+
+	if strings.Contains(logBuf.String(), "http shutdown") || !strings.Contains(logBuf.String(), `msg=stopped`) {
+		t.Errorf("unclean shutdown:\n%s", logBuf.String())
+	}
+	s, err := history.Open(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	onDisk := s.Snapshot().Climate
+	if got, want := onDisk["Indoor"]["When"], served["Indoor"]["When"]; got == nil || want == nil || float64(got.(int64)) < want.(float64) {
+		t.Errorf("after SIGTERM the database has Indoor When %v, the hub served %v", got, want)
+	}
+}
+
+func TestBadInvocations(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.db")
+	content := []byte(strings.Repeat("not sqlite\n", 500))
+	os.WriteFile(garbage, content, 0o600)
+	aFile := filepath.Join(dir, "file")
+	os.WriteFile(aFile, nil, 0o600)
+	badYAML := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(badYAML, []byte("listen: 127.0.0.1:0\ncolour: blue\n"), 0o600)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	db := filepath.Join(dir, "ok.db")
+
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"not a database", []string{"--listen", "127.0.0.1:0", "--db", garbage}, []string{garbage, "not an SQLite database"}},
+		{"database under a file", []string{"--listen", "127.0.0.1:0", "--db", filepath.Join(aFile, "x.db")}, []string{"create database directory"}},
+		{"non-loopback without a token", []string{"--listen", "0.0.0.0:8473", "--db", db}, []string{`listen "0.0.0.0:8473"`, "loopback"}},
+		{"listen without a port", []string{"--listen", "localhost", "--db", db}, []string{"want HOST:PORT"}},
+		{"port in use", []string{"--listen", busy.Addr().String(), "--db", db}, []string{"listen on " + busy.Addr().String(), "address already in use"}},
+		{"unknown config key", []string{"--config", badYAML, "--db", db}, []string{badYAML, "line 2", "field colour not found"}},
+		{"missing config", []string{"--config", filepath.Join(dir, "none.yaml")}, []string{"none.yaml", "no such file"}},
+		{"unknown command", []string{"frobnicate"}, []string{`unknown command "frobnicate"`, "usage"}},
+		{"unknown flag", []string{"serve", "--colour"}, []string{"flag provided but not defined: -colour"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := climated(c.args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			done := make(chan error, 1)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+					t.Errorf("exit %v, want status 2", err)
+				}
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("still running after 20 s")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr does not say %q:\n%s", w, stderr.String())
+				}
+			}
+		})
+	}
+	if got, _ := os.ReadFile(garbage); !bytes.Equal(got, content) {
+		t.Error("a file that is not a database was changed")
+	}
+}

@@ -1,0 +1,74 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+)
+
+// waitFor polls cond every 10 ms for at most 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestIdleStreamableSessionsAreReclaimed: a client that initialises and
+// goes away leaves nothing behind once the idle timeout has passed.
+func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
+	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close(context.Background())
+	srv := New(store, &Options{SessionTimeout: 100 * time.Millisecond})
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+
+	resp, _ := mcpPost(t, ts.URL, "", initBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if session == "" {
+		t.Fatal("no session id")
+	}
+	if resp, body := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != 200 {
+		t.Fatalf("ping within the timeout: %s %s", resp.Status, body)
+	}
+	waitFor(t, "abandoned session reclaimed", func() bool {
+		resp, _ := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		if resp.StatusCode == http.StatusOK {
+			// The ping itself counted as activity: wait longer than the timeout.
+			time.Sleep(200 * time.Millisecond)
+			return false
+		}
+		return resp.StatusCode == http.StatusNotFound
+	})
+}
+
+// TestSSESessionEndsWithItsStream: when the client drops the event stream,
+// its session_id is no longer accepted.
+func TestSSESessionEndsWithItsStream(t *testing.T) {
+	h := newTestHub(t)
+	stream := openSSE(t, h.http.URL)
+	endpoint := h.http.URL + stream.next().data
+	stream.resp.Body.Close()
+	waitFor(t, "session gone after the stream closed", func() bool {
+		code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		return code == http.StatusNotFound
+	})
+	h.srv.sse.mu.Lock()
+	n := len(h.srv.sse.sessions)
+	h.srv.sse.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d SSE sessions left", n)
+	}
+}

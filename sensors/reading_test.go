@@ -1,0 +1,57 @@
+package sensors
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadingValidate(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	ok := Reading{Zone: "Indoor", Measurement: Temperature, Value: 21.5, Time: now, Source: "i2c1/0x76"}
+	cases := []struct {
+		name string
+		edit func(*Reading)
+		want string // "" means valid
+	}{
+		{"valid", func(*Reading) {}, ""},
+		{"lowest valid", func(r *Reading) { r.Value = -60 }, ""},
+		{"empty zone", func(r *Reading) { r.Zone = "" }, `reading from "i2c1/0x76": empty zone`},
+		{"no time", func(r *Reading) { r.Time = time.Time{} }, "Indoor/Temperature from \"i2c1/0x76\": no time"},
+		{"unknown measurement", func(r *Reading) { r.Measurement = "Radon" }, `unknown measurement "Radon"`},
+		{"NaN", func(r *Reading) { r.Value = math.NaN() }, "Temperature: value is not a number"},
+		{"too hot", func(r *Reading) { r.Value = 120 }, "Temperature: 120 °C is outside -60…85"},
+		{"humidity over 100", func(r *Reading) { r.Measurement, r.Value = Humidity, 101 }, "Humidity: 101 % is outside 0…100"},
+		{"negative rain", func(r *Reading) { r.Measurement, r.Value = Rain, -0.2 }, "Rain: -0.2 mm is outside"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := ok
+			c.edit(&r)
+			err := r.Validate()
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestCatalogue(t *testing.T) {
+	ms := Measurements()
+	if len(ms) != 11 {
+		t.Errorf("%d measurements, want the 11 of the get_climate contract", len(ms))
+	}
+	for _, m := range ms {
+		info, ok := Lookup(m)
+		if !ok || info.Name != m || info.Min >= info.Max || info.Description == "" {
+			t.Errorf("%s: bad catalogue entry %+v", m, info)
+		}
+	}
+	if info, _ := Lookup(Rain); info.Kind != Amount {
+		t.Error("Rain must add up (Amount)")
+	}
+}
