@@ -68,3 +68,26 @@ func TestStreamableBadRequests(t *testing.T) {
 		t.Fatalf("after bad requests: %s %s", resp.Status, body)
 	}
 }
+
+func TestVersionNegotiation(t *testing.T) {
+	h := newTestHub(t)
+	for _, c := range []struct{ asked, want string }{
+		{"2025-11-25", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+		{"2025-03-26", "2025-03-26"},
+	} {
+		body := strings.Replace(initBody, "2025-06-18", c.asked, 1)
+		resp, text := mcpPost(t, h.http.URL, "", body)
+		if resp.StatusCode != 200 || !strings.Contains(text, `"protocolVersion":"`+c.want+`"`) {
+			t.Errorf("asked %s: %s %s, want protocolVersion %s", c.asked, resp.Status, text, c.want)
+		}
+		if !strings.Contains(text, `"tools":{`) || !strings.Contains(text, `"name":"climated"`) {
+			t.Errorf("asked %s: capabilities or server info missing: %s", c.asked, text)
+		}
+	}
+	// A version the server does not know is answered with one it does.
+	resp, text := mcpPost(t, h.http.URL, "", strings.Replace(initBody, "2025-06-18", "1999-01-01", 1))
+	if resp.StatusCode != 200 || strings.Contains(text, "1999-01-01") || !strings.Contains(text, `"protocolVersion":"20`) {
+		t.Errorf("unknown version: %s %s", resp.Status, text)
+	}
+}
