@@ -76,13 +76,15 @@ func newLive(window time.Duration) *live {
 	return &live{series: make(map[seriesKey]*recent), keep: int64(window / time.Second)}
 }
 
-func (l *live) add(rs []sensors.Reading) {
+// add merges rs and reports whether it created a series.
+func (l *live) add(rs []sensors.Reading) (added bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, r := range rs {
 		k := seriesKey{r.Zone, r.Measurement}
 		s := l.series[k]
 		if s == nil {
+			added = true
 			info, _ := sensors.Lookup(r.Measurement)
 			s = &recent{kind: info.Kind}
 			l.series[k] = s
@@ -93,6 +95,7 @@ func (l *live) add(rs []sensors.Reading) {
 		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.keep)
 	}
 	l.gen.Add(1)
+	return added
 }
 
 // load installs a series read back from the database at start-up.

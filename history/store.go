@@ -58,6 +58,9 @@ type Store struct {
 	statusMu sync.Mutex
 	status   map[string]sensors.Status
 
+	listenMu  sync.Mutex
+	listeners []func(zones []string, added bool)
+
 	// Shutdown: quit releases blocked Records, closing (under recMu) keeps
 	// new ones out, then in is closed and the writer drains it.
 	in         chan []sensors.Reading
@@ -285,7 +288,8 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 	case <-s.quit:
 		return sensors.ErrStopped
 	}
-	s.live.add(rs)
+	added := s.live.add(rs)
+	s.notify(rs, added)
 	return nil
 }
 

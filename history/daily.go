@@ -1,0 +1,112 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// MaxDays bounds a daily summary request.
+const MaxDays = 366
+
+// DayStats summarises one measurement over one local day. Sum is set for
+// amounts (rain) only.
+type DayStats struct {
+	Min     float64  `json:"min"`
+	MinTime int64    `json:"min_time"`
+	Max     float64  `json:"max"`
+	MaxTime int64    `json:"max_time"`
+	Mean    float64  `json:"mean"`
+	Sum     *float64 `json:"sum,omitempty"`
+	Count   int      `json:"count"`
+}
+
+// Day is one local calendar day of a zone.
+type Day struct {
+	Date         string              `json:"date"` // YYYY-MM-DD in the hub's time zone
+	Measurements map[string]DayStats `json:"measurements"`
+}
+
+// Daily summarises every measurement of zone per local day, for the days
+// that overlap [from, to). Days without readings are left out.
+func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]Day, error) {
+	if !from.Before(to) {
+		return nil, fmt.Errorf("from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
+	}
+	var zi *ZoneInfo
+	for _, z := range s.Describe() {
+		if z.Name == zone {
+			zi = &z
+			break
+		}
+	}
+	if zi == nil {
+		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, s.Zones())
+	}
+	loc := s.opts.Location
+	var starts []time.Time
+	for d := LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
+		if len(starts) == MaxDays {
+			return nil, fmt.Errorf("range of more than %d days: ask for a shorter one", MaxDays)
+		}
+		starts = append(starts, d)
+	}
+	days := make([]Day, len(starts))
+	for i, d := range starts {
+		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]DayStats{}}
+	}
+	for _, mi := range zi.Measurements {
+		info, id, err := s.series(ctx, zone, mi.Name)
+		if err != nil {
+			return nil, err
+		}
+		for i, d := range starts {
+			st, ok, err := s.dayStats(ctx, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
+			if err != nil {
+				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, mi.Name, days[i].Date, err)
+			}
+			if ok {
+				days[i].Measurements[string(mi.Name)] = st
+			}
+		}
+	}
+	out := days[:0]
+	for _, d := range days {
+		if len(d.Measurements) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) dayStats(ctx context.Context, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (DayStats, bool, error) {
+	var st DayStats
+	var mean, sum float64
+	err := s.rdb.QueryRowContext(ctx, "SELECT count(*), coalesce(avg(v), 0), coalesce(sum(v), 0) FROM raw WHERE series = ? AND t >= ? AND t < ?",
+		id, from, to).Scan(&st.Count, &mean, &sum)
+	if err != nil || st.Count == 0 {
+		return st, false, err
+	}
+	if err := s.extreme(ctx, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
+		return st, false, err
+	}
+	if err := s.extreme(ctx, "max", id, from, to, &st.MaxTime, &st.Max); err != nil {
+		return st, false, err
+	}
+	st.Min, st.Max, st.Mean = round(m, st.Min), round(m, st.Max), roundMore(m, mean)
+	if kind == sensors.Amount {
+		total := round(m, sum)
+		st.Sum = &total
+	}
+	return st, true, nil
+}
+
+// nextMidnight is the start of the local day after the one starting at d;
+// days of 23 or 25 hours come out right because the date is advanced, not
+// the clock.
+func nextMidnight(d time.Time, loc *time.Location) time.Time {
+	y, m, day := d.In(loc).Date()
+	return time.Date(y, m, day+1, 0, 0, 0, 0, loc)
+}

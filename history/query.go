@@ -1,0 +1,211 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Limits of a range query: every answer fits in a model's context.
+const (
+	DefaultMaxPoints = 500
+	MaxPoints        = 2000
+)
+
+// Query asks for one measurement of one zone over [From, To).
+type Query struct {
+	Zone        string
+	Measurement sensors.Measurement
+	From, To    time.Time
+	Step        time.Duration // bucket width; 0 chooses one that fits MaxPoints
+	MaxPoints   int           // 0 means DefaultMaxPoints; at most MaxPoints
+}
+
+// Summary describes a whole range. Sum is set for amounts (rain) only.
+type Summary struct {
+	Count   int      `json:"count"`
+	Min     float64  `json:"min"`
+	MinTime int64    `json:"min_time"`
+	Max     float64  `json:"max"`
+	MaxTime int64    `json:"max_time"`
+	Mean    float64  `json:"mean"`
+	Sum     *float64 `json:"sum,omitempty"`
+}
+
+// Series is the answer to a Query: the summary first, then one row per
+// bucket that has readings, laid out as Columns says.
+type Series struct {
+	Zone        string              `json:"zone"`
+	Measurement sensors.Measurement `json:"measurement"`
+	Unit        string              `json:"unit"`
+	From        int64               `json:"from"`
+	To          int64               `json:"to"`
+	Step        string              `json:"step"`
+	StepSeconds int64               `json:"step_seconds"`
+	Note        string              `json:"note,omitempty"`
+	Summary     *Summary            `json:"summary"`
+	Columns     []string            `json:"columns"`
+	Points      [][]float64         `json:"points"`
+}
+
+// niceSteps are the bucket widths an automatic or coarsened step rounds up to.
+var niceSteps = []time.Duration{
+	time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour,
+	12 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour,
+}
+
+func niceStep(min time.Duration) time.Duration {
+	for _, s := range niceSteps {
+		if s >= min {
+			return s
+		}
+	}
+	return min.Round(24 * time.Hour)
+}
+
+// fitStep returns the step to answer with and a note when it is coarser
+// than the one asked for.
+func fitStep(span, asked time.Duration, maxPoints int) (time.Duration, string) {
+	need := time.Duration(math.Ceil(float64(span) / float64(maxPoints)))
+	if asked == 0 {
+		return niceStep(max(need, time.Second)), ""
+	}
+	if asked >= need {
+		return asked, ""
+	}
+	step := niceStep(need)
+	return step, fmt.Sprintf("step %s would give up to %d points, more than the limit of %d: answered at %s",
+		asked, int64(span/asked), maxPoints, step)
+}
+
+// Range answers q from the raw readings.
+func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
+	info, id, err := s.series(ctx, q.Zone, q.Measurement)
+	if err != nil {
+		return nil, err
+	}
+	if !q.From.Before(q.To) {
+		return nil, fmt.Errorf("from %s is not before to %s", q.From.UTC().Format(time.RFC3339), q.To.UTC().Format(time.RFC3339))
+	}
+	if q.Step < 0 || (q.Step > 0 && q.Step < time.Second) {
+		return nil, fmt.Errorf("step %s: want at least 1s, or none to choose one", q.Step)
+	}
+	if q.MaxPoints <= 0 {
+		q.MaxPoints = DefaultMaxPoints
+	}
+	q.MaxPoints = min(q.MaxPoints, MaxPoints)
+	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
+	sec := int64(step / time.Second)
+	from, to := q.From.Unix(), q.To.Unix()
+
+	out := &Series{Zone: q.Zone, Measurement: q.Measurement, Unit: info.Unit, From: from, To: to,
+		Step: formatStep(step), StepSeconds: sec, Note: note, Points: [][]float64{}}
+	amount := info.Kind == sensors.Amount
+	if amount {
+		out.Columns = []string{"t", "sum"}
+	} else {
+		out.Columns = []string{"t", "mean", "min", "max"}
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT t / ?1 * ?1 AS b, avg(v), min(v), max(v), sum(v), count(*)
+		FROM raw WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b ORDER BY b`, sec, id, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("query %s/%s: %w", q.Zone, q.Measurement, err)
+	}
+	defer rows.Close()
+	var total, sum float64
+	var count int
+	for rows.Next() {
+		var b int64
+		var mean, lo, hi, sm float64
+		var n int
+		if err := rows.Scan(&b, &mean, &lo, &hi, &sm, &n); err != nil {
+			return nil, err
+		}
+		if amount {
+			out.Points = append(out.Points, []float64{float64(b), round(q.Measurement, sm)})
+		} else {
+			out.Points = append(out.Points, []float64{float64(b), roundMore(q.Measurement, mean), round(q.Measurement, lo), round(q.Measurement, hi)})
+		}
+		total += mean * float64(n)
+		sum += sm
+		count += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if count == 0 {
+		return out, nil
+	}
+	sm := &Summary{Count: count, Mean: roundMore(q.Measurement, total/float64(count))}
+	if err := s.extreme(ctx, "min", id, from, to, &sm.MinTime, &sm.Min); err != nil {
+		return nil, err
+	}
+	if err := s.extreme(ctx, "max", id, from, to, &sm.MaxTime, &sm.Max); err != nil {
+		return nil, err
+	}
+	sm.Min, sm.Max = round(q.Measurement, sm.Min), round(q.Measurement, sm.Max)
+	if amount {
+		total := round(q.Measurement, sum)
+		sm.Sum = &total
+	}
+	out.Summary = sm
+	return out, nil
+}
+
+// extreme finds the first reading with the lowest or highest value in the
+// range, using SQLite's rule that a bare column comes from the min/max row.
+func (s *Store) extreme(ctx context.Context, fn string, id, from, to int64, t *int64, v *float64) error {
+	q := fmt.Sprintf("SELECT t, %s(v) FROM raw WHERE series = ? AND t >= ? AND t < ?", fn)
+	return s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(t, v)
+}
+
+// roundMore keeps one more decimal than shown for current values, so that
+// means of whole-number measurements still say something.
+func roundMore(m sensors.Measurement, v float64) float64 {
+	info, _ := sensors.Lookup(m)
+	p := math.Pow10(info.Decimals + 1)
+	return math.Round(v*p) / p
+}
+
+func formatStep(d time.Duration) string {
+	switch {
+	case d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// series finds the id of a zone's measurement, or says which zones and
+// measurements there are.
+func (s *Store) series(ctx context.Context, zone string, m sensors.Measurement) (sensors.Info, int64, error) {
+	var id int64
+	err := s.rdb.QueryRowContext(ctx, "SELECT id FROM series WHERE zone = ? AND measurement = ?", zone, string(m)).Scan(&id)
+	if err == nil {
+		info, _ := sensors.Lookup(m)
+		return info, id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return sensors.Info{}, 0, fmt.Errorf("look up %s/%s: %w", zone, m, err)
+	}
+	for _, z := range s.Describe() {
+		if z.Name == zone {
+			names := make([]string, len(z.Measurements))
+			for i, mi := range z.Measurements {
+				names[i] = string(mi.Name)
+			}
+			return sensors.Info{}, 0, fmt.Errorf("zone %s has no measurement %q; it has %s", zone, m, strings.Join(names, ", "))
+		}
+	}
+	return sensors.Info{}, 0, fmt.Errorf("unknown zone %q; the zones are %s", zone, strings.Join(s.Zones(), ", "))
+}

@@ -1,0 +1,88 @@
+package history
+
+import (
+	"sort"
+
+	"github.com/climated/climated/sensors"
+)
+
+// MeasurementInfo describes one measurement of a zone as it stands.
+type MeasurementInfo struct {
+	Name        sensors.Measurement `json:"name"`
+	Unit        string              `json:"unit,omitempty"`
+	Description string              `json:"description"`
+	Source      string              `json:"source,omitempty"`
+	Value       float64             `json:"value"`
+	When        int64               `json:"when"`
+}
+
+// ZoneInfo describes a zone: its measurements, the sources that feed it
+// and the time of its latest reading.
+type ZoneInfo struct {
+	Name         string            `json:"name"`
+	Measurements []MeasurementInfo `json:"measurements"`
+	Sources      []string          `json:"sources"`
+	When         int64             `json:"when"`
+}
+
+// Describe lists every zone with its measurements, sorted by name.
+func (s *Store) Describe() []ZoneInfo {
+	s.live.mu.RLock()
+	defer s.live.mu.RUnlock()
+	byZone := map[string]*ZoneInfo{}
+	for k, r := range s.live.series {
+		z := byZone[k.zone]
+		if z == nil {
+			z = &ZoneInfo{Name: k.zone}
+			byZone[k.zone] = z
+		}
+		info, _ := sensors.Lookup(k.m)
+		z.Measurements = append(z.Measurements, MeasurementInfo{Name: k.m, Unit: info.Unit, Description: info.Description,
+			Source: r.source, Value: round(k.m, r.latest.V), When: r.latest.T})
+		z.When = max(z.When, r.latest.T)
+	}
+	out := make([]ZoneInfo, 0, len(byZone))
+	for _, z := range byZone {
+		sort.Slice(z.Measurements, func(i, j int) bool { return z.Measurements[i].Name < z.Measurements[j].Name })
+		seen := map[string]bool{}
+		for _, m := range z.Measurements {
+			if m.Source != "" && !seen[m.Source] {
+				seen[m.Source] = true
+				z.Sources = append(z.Sources, m.Source)
+			}
+		}
+		sort.Strings(z.Sources)
+		out = append(out, *z)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// OnUpdate registers f to be called after every Record with the zones that
+// got readings, and whether any of them (or any of their measurements) is
+// new. f runs on the recording goroutine: it must return at once.
+func (s *Store) OnUpdate(f func(zones []string, added bool)) {
+	s.listenMu.Lock()
+	defer s.listenMu.Unlock()
+	s.listeners = append(s.listeners, f)
+}
+
+func (s *Store) notify(rs []sensors.Reading, added bool) {
+	s.listenMu.Lock()
+	ls := s.listeners
+	s.listenMu.Unlock()
+	if len(ls) == 0 {
+		return
+	}
+	var zones []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if !seen[r.Zone] {
+			seen[r.Zone] = true
+			zones = append(zones, r.Zone)
+		}
+	}
+	for _, f := range ls {
+		f(zones, added)
+	}
+}
