@@ -62,6 +62,9 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 		if err != nil {
 			return nil, err
 		}
+		if id == 0 {
+			continue // not written yet
+		}
 		for i, d := range starts {
 			st, ok, err := s.dayStats(ctx, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
 			if err != nil {

@@ -103,10 +103,16 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	q.MaxPoints = min(q.MaxPoints, MaxPoints)
 	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
 	sec := int64(step / time.Second)
-	from, to := q.From.Unix(), q.To.Unix()
+	// Readings carry whole seconds, so [From, To) holds those before To
+	// rounded up to a whole second: "now" includes this second's readings.
+	from, to := q.From.Unix(), q.To.Add(time.Second-1).Unix()
 
 	out := &Series{Zone: q.Zone, Measurement: q.Measurement, Unit: info.Unit, From: from, To: to,
 		Step: formatStep(step), StepSeconds: sec, Note: note, Points: [][]float64{}}
+	if id == 0 {
+		out.Note = "no readings written yet: new readings reach the history within " + s.opts.FlushInterval.String()
+		return out, nil
+	}
 	amount := info.Kind == sensors.Amount
 	if amount {
 		out.Columns = []string{"t", "sum"}
@@ -200,6 +206,13 @@ func (s *Store) series(ctx context.Context, zone string, m sensors.Measurement) 
 	}
 	for _, z := range s.Describe() {
 		if z.Name == zone {
+			for _, mi := range z.Measurements {
+				if mi.Name == m {
+					// Recorded but not yet written: an empty answer, not an error.
+					info, _ := sensors.Lookup(m)
+					return info, 0, nil
+				}
+			}
 			names := make([]string, len(z.Measurements))
 			for i, mi := range z.Measurements {
 				names[i] = string(mi.Name)

@@ -69,6 +69,7 @@ type Store struct {
 	closing    bool
 	closeOnce  sync.Once
 	writerDone chan struct{}
+	flushReq   chan chan error
 
 	w *writer
 }
@@ -120,7 +121,8 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s.in = make(chan []sensors.Reading, 64)
 	s.quit = make(chan struct{})
 	s.writerDone = make(chan struct{})
-	go s.w.loop(s.in, s.writerDone)
+	s.flushReq = make(chan chan error)
+	go s.w.loop(s.in, s.flushReq, s.writerDone)
 	return s, nil
 }
 
@@ -291,6 +293,24 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 	added := s.live.add(rs)
 	s.notify(rs, added)
 	return nil
+}
+
+// Flush writes every reading recorded so far before it returns.
+func (s *Store) Flush(ctx context.Context) error {
+	reply := make(chan error, 1)
+	select {
+	case s.flushReq <- reply:
+	case <-s.writerDone:
+		return sensors.ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Report keeps the latest status of a source.

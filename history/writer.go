@@ -78,13 +78,34 @@ func (w *writer) close() error {
 
 // loop batches what arrives on in and flushes it every FlushInterval or as
 // soon as BatchSize readings wait; when in is closed it flushes the rest.
-func (w *writer) loop(in <-chan []sensors.Reading, done chan<- struct{}) {
+func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
 	var pending []sensors.Reading
 	for {
 		select {
+		case reply := <-flush:
+			// Take what is queued first, so the flush covers every Record
+			// that returned before it was asked for.
+			for drained := false; !drained; {
+				select {
+				case rs, ok := <-in:
+					if !ok {
+						drained = true
+						break
+					}
+					pending = append(pending, rs...)
+				default:
+					drained = true
+				}
+			}
+			pending = w.flush(pending)
+			var err error
+			if len(pending) > 0 {
+				err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
+			}
+			reply <- err
 		case rs, ok := <-in:
 			if !ok {
 				if pending = w.flush(pending); len(pending) > 0 {

@@ -79,7 +79,7 @@ func (s *Server) addClimateTool() {
 		},
 	}
 	sdk.AddTool(s.mcp, tool, func(ctx context.Context, _ *sdk.CallToolRequest, _ noArgs) (*sdk.CallToolResult, any, error) {
-		data := s.climate.ClimateJSON()
+		data := s.hub.Snapshot().JSON
 		// The JSON was made once for this state of the house; both forms
 		// of the result share it.
 		return &sdk.CallToolResult{

@@ -35,6 +35,9 @@ func newTestHub(t testing.TB) *testHub {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	if err := store.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	srv := New(store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
 	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
 	t.Cleanup(func() {
@@ -47,9 +50,24 @@ func newTestHub(t testing.TB) *testHub {
 
 func connect(t testing.TB, transport sdk.Transport) *sdk.ClientSession {
 	t.Helper()
+	return connectWith(t, transport, nil)
+}
+
+// inMemory connects a client with opts to the hub's server in memory.
+func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := h.srv.MCP().Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	return connectWith(t, ct, opts)
+}
+
+func connectWith(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
 	// The SSE client ties its event stream to this context, so it must
 	// outlive the session.
-	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, nil)
+	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, opts)
 	cs, err := c.Connect(context.Background(), transport, nil)
 	if err != nil {
 		t.Fatal(err)

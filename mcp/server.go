@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,38 +17,55 @@ import (
 const (
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultMaxBodyBytes   = 1 << 20
+	DefaultStaleAfter     = 15 * time.Minute
 )
 
-// Climate is what the server needs of the house: the get_climate structure,
-// already encoded as JSON. history.Store provides it.
-type Climate interface {
-	ClimateJSON() []byte
+// Hub is what the server needs of the house; history.Store provides it.
+type Hub interface {
+	// Snapshot is the get_climate structure as it stands, with its JSON.
+	Snapshot() *history.Snapshot
+	// Describe lists the zones with their measurements and sources.
+	Describe() []history.ZoneInfo
+	// Range and Daily read the recorded history.
+	Range(ctx context.Context, q history.Query) (*history.Series, error)
+	Daily(ctx context.Context, zone string, from, to time.Time) ([]history.Day, error)
+	// Statuses are the sources' latest reports (errors, last seen).
+	Statuses() []sensors.Status
+	// OnUpdate calls f after every batch of readings with the zones that
+	// got them; f must not block.
+	OnUpdate(f func(zones []string, added bool))
 }
 
 // Options configure a Server; nil means defaults.
 type Options struct {
-	Version        string        // reported to clients as the server version
-	Zones          []string      // zone names, named in the tool description
-	Simulated      bool          // the data comes from the demo house
-	SessionTimeout time.Duration // idle Streamable HTTP sessions end after this
-	MaxBodyBytes   int64         // largest request body accepted
-	Health         func() error  // extra readiness check for /healthz; nil means always ready
-	Logger         *slog.Logger  // nil discards
+	Version        string           // reported to clients as the server version
+	Zones          []string         // zone names, named in the tool description
+	Simulated      bool             // the data comes from the demo house
+	SessionTimeout time.Duration    // idle Streamable HTTP sessions end after this
+	StaleAfter     time.Duration    // a zone silent this long is stale
+	Location       *time.Location   // local time for "today" and daily summaries; nil means time.Local
+	Now            func() time.Time // clock; nil means time.Now
+	MaxBodyBytes   int64            // largest request body accepted
+	Health         func() error     // extra readiness check for /healthz; nil means always ready
+	Logger         *slog.Logger     // nil discards
 }
 
 // Server is climated's MCP server and the HTTP endpoints beside it.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	climate Climate
-	mcp     *sdk.Server
-	sse     *sseHandler
+	opts  Options
+	log   *slog.Logger
+	hub   Hub
+	mcp   *sdk.Server
+	sse   *sseHandler
+	zones *zoneResources
+	stop  context.CancelFunc
+	done  chan struct{}
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
 // its MCP server is connected to a transport.
-func New(c Climate, opts *Options) *Server {
-	s := &Server{climate: c}
+func New(h Hub, opts *Options) *Server {
+	s := &Server{hub: h}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -58,6 +78,15 @@ func New(c Climate, opts *Options) *Server {
 	if s.opts.Version == "" {
 		s.opts.Version = "dev"
 	}
+	if s.opts.StaleAfter <= 0 {
+		s.opts.StaleAfter = DefaultStaleAfter
+	}
+	if s.opts.Location == nil {
+		s.opts.Location = time.Local
+	}
+	if s.opts.Now == nil {
+		s.opts.Now = time.Now
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -67,10 +96,23 @@ func New(c Climate, opts *Options) *Server {
 		Title:   "climated home-climate hub",
 		Version: s.opts.Version,
 	}, &sdk.ServerOptions{
-		Instructions: instructions(s.opts.Simulated),
-		Logger:       s.log.With("component", "mcp-sdk"),
+		Instructions:       instructions(s.opts.Simulated),
+		Logger:             s.log.With("component", "mcp-sdk"),
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
+		CompletionHandler:  s.complete,
+		Capabilities: &sdk.ServerCapabilities{
+			Logging: &sdk.LoggingCapabilities{},
+		},
 	})
 	s.addClimateTool()
+	s.addHistoryTools()
+	s.addResources()
+	s.addPrompts()
+	s.addReportTool()
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop, s.done = cancel, make(chan struct{})
+	go s.watch(ctx)
 	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.log.With("transport", "sse"))
 	return s
 }
@@ -103,9 +145,13 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-// Close ends the open SSE streams; Streamable HTTP sessions end with the
-// HTTP server's shutdown.
-func (s *Server) Close() { s.sse.closeAll() }
+// Close stops the server's watcher and ends the open SSE streams;
+// Streamable HTTP sessions end with the HTTP server's shutdown.
+func (s *Server) Close() {
+	s.stop()
+	<-s.done
+	s.sse.closeAll()
+}
 
 // streaming lifts the server-wide read and write deadlines from requests
 // that may legitimately stay open for long: event streams.
@@ -123,7 +169,7 @@ func streaming(h http.Handler) http.Handler {
 func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(s.climate.ClimateJSON())
+	w.Write(s.hub.Snapshot().JSON)
 }
 
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {

@@ -63,6 +63,8 @@ func parseServe(args []string, stderr io.Writer) (Config, error) {
 	return cfg, cfg.validate()
 }
 
+var _ mcp.Hub = (*history.Store)(nil)
+
 // hub is what serve started, for tests to reach.
 type hub struct {
 	Addr  net.Addr
@@ -114,7 +116,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 		Version:   buildVersion(),
 		Zones:     house.Zones(),
 		Simulated: true,
-		Health:    nil,
+		Location:  loc,
 		Logger:    log.With("component", "mcp"),
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)

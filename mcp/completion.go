@@ -1,0 +1,74 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Suggested values for time and step arguments.
+var (
+	timeSuggestions = []string{"now", "1h", "24h", "7d", "30d", "today", "yesterday"}
+	stepSuggestions = []string{"1m", "5m", "15m", "1h", "6h", "1d"}
+)
+
+// maxCompletions is the most values one completion returns (the spec's limit).
+const maxCompletions = 100
+
+// complete suggests zone names, measurements, periods, times and steps for
+// prompt arguments and resource template variables.
+func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
+	p := req.Params
+	var ctxArgs map[string]string
+	if p.Context != nil {
+		ctxArgs = p.Context.Arguments
+	}
+	var candidates []string
+	switch p.Argument.Name {
+	case "zone":
+		candidates = s.zoneNames()
+	case "measurement":
+		candidates = s.measurementNames(ctxArgs["zone"])
+	case "period":
+		candidates = periodNames()
+	case "from", "to":
+		candidates = timeSuggestions
+	case "step":
+		candidates = stepSuggestions
+	}
+	var values []string
+	prefix := strings.ToLower(p.Argument.Value)
+	for _, c := range candidates {
+		if strings.HasPrefix(strings.ToLower(c), prefix) {
+			values = append(values, c)
+		}
+	}
+	res := &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}, Total: len(values)}}
+	if len(values) > maxCompletions {
+		values, res.Completion.HasMore = values[:maxCompletions], true
+	}
+	if values != nil {
+		res.Completion.Values = values
+	}
+	return res, nil
+}
+
+// measurementNames lists the measurements of zone, or of every zone when
+// zone is empty or unknown.
+func (s *Server) measurementNames(zone string) []string {
+	var names []string
+	for _, z := range s.hub.Describe() {
+		if zone != "" && z.Name != zone && slices.Contains(s.zoneNames(), zone) {
+			continue
+		}
+		for _, m := range z.Measurements {
+			if !slices.Contains(names, string(m.Name)) {
+				names = append(names, string(m.Name))
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}

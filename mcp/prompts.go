@@ -1,0 +1,207 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/climated/climated/sensors"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// period is a named time range of the report prompts.
+type period struct{ name, from, to, about string }
+
+var periods = []period{
+	{"today", "today", "now", "since local midnight"},
+	{"yesterday", "yesterday", "today", "the previous local day"},
+	{"last_24h", "24h", "now", "the last 24 hours"},
+	{"last_7_days", "7d", "now", "the last 7 days"},
+}
+
+func periodNames() []string {
+	var names []string
+	for _, p := range periods {
+		names = append(names, p.name)
+	}
+	return names
+}
+
+func findPeriod(name, def string) (period, error) {
+	if name == "" {
+		name = def
+	}
+	for _, p := range periods {
+		if p.name == name {
+			return p, nil
+		}
+	}
+	return period{}, invalidParams("period %q: want one of %s", name, strings.Join(periodNames(), ", "))
+}
+
+// promptSpec is one climate-report template.
+type promptSpec struct {
+	name, title, description string
+	args                     []*sdk.PromptArgument
+	defaultPeriod            string
+	instructions             string
+	// material lists the resources that carry the prompt's facts.
+	material func(s *Server, zones []string, p period) []string
+}
+
+var (
+	zoneArg = &sdk.PromptArgument{Name: "zone", Title: "Zone",
+		Description: "one zone (Indoor, Bedroom …); leave out for the whole house"}
+	periodArg = &sdk.PromptArgument{Name: "period", Title: "Period",
+		Description: "today, yesterday, last_24h or last_7_days"}
+)
+
+var promptSpecs = []promptSpec{
+	{
+		name: "climate_report", title: "Climate report", defaultPeriod: "today",
+		description: "A report on the climate of the house or one zone over a period (today, yesterday, last_24h, last_7_days).",
+		args:        []*sdk.PromptArgument{zoneArg, periodArg},
+		instructions: "Write a short climate report for %s over %s. Start with the current conditions, then the period's " +
+			"extremes (with the times they happened, in local time), trends, rain and anything unusual. Use the data below; " +
+			"do not invent values. Temperatures in °C, pressure in hPa, rain in mm.",
+		material: func(s *Server, zones []string, p period) []string {
+			var uris []string
+			for _, z := range zones {
+				uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}}))
+				if s.has(z, sensors.Temperature) {
+					uris = append(uris, HistoryURI(z, sensors.Temperature, url.Values{"from": {p.from}, "to": {p.to}, "step": {"1h"}}))
+				}
+			}
+			return uris
+		},
+	},
+	{
+		name: "comfort_assessment", title: "Comfort assessment",
+		description: "Is it comfortable? Temperature, humidity and dew point of the house or one zone against healthy bands.",
+		args:        []*sdk.PromptArgument{zoneArg},
+		instructions: "Assess the indoor comfort of %s (now, with the last 24 hours for context: %s). Bands: living rooms 20–24 °C, " +
+			"bedrooms 16–20 °C; relative humidity 40–60 %% (below 30 %% too dry, above 65 %% risks mould); dew point below 10 °C dry, " +
+			"10–16 °C comfortable, above 16 °C muggy — compute it from temperature and humidity (Magnus formula). " +
+			"Name each zone's state and one practical suggestion where a value is outside its band.",
+		material: func(s *Server, zones []string, _ period) []string {
+			var uris []string
+			for _, z := range zones {
+				uris = append(uris, ZoneURI(z))
+			}
+			return uris
+		},
+	},
+	{
+		name: "ventilation_advice", title: "Ventilation advice",
+		description: "When and where to air the house, from CO₂ levels and the outdoor conditions.",
+		args:        []*sdk.PromptArgument{zoneArg},
+		instructions: "Advise on ventilation for %s (%s). CO₂ bands: below 800 ppm fresh, 800–1000 acceptable, 1000–1400 " +
+			"air the room, above 1400 poor. Use the CO₂ history below for when levels rise, and the outdoor zone's " +
+			"temperature, humidity and rain (if any) for whether opening windows is sensible now.",
+		material: func(s *Server, zones []string, _ period) []string {
+			uris := []string{URIZones}
+			for _, z := range zones {
+				if s.has(z, sensors.CO2) {
+					uris = append(uris, HistoryURI(z, sensors.CO2, url.Values{"from": {"24h"}, "step": {"1h"}}))
+				}
+			}
+			return uris
+		},
+	},
+	{
+		name: "rain_summary", title: "Rain and weather summary", defaultPeriod: "last_7_days",
+		description: "Rain totals per day and the weather trend (pressure) over a period.",
+		args:        []*sdk.PromptArgument{periodArg},
+		instructions: "Summarise the rain and the weather for %s over %s: daily totals, the wettest day, the last hour and " +
+			"24 hours, and what the pressure trend suggests for the coming hours (falling pressure: unsettled; rising: improving).",
+		material: func(s *Server, zones []string, p period) []string {
+			var uris []string
+			for _, z := range zones {
+				if s.has(z, sensors.Rain) || s.has(z, sensors.Pressure) {
+					uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}}))
+				}
+			}
+			return uris
+		},
+	},
+	{
+		name: "sensor_health", title: "Sensor health review",
+		description: "Batteries, radio and Wi-Fi signal, stale sensors and sensor faults.",
+		instructions: "Review the health of the sensors of %s (%s): battery levels (replace below 20 %%), radio signal " +
+			"(rf_status, Netatmo scale, lower is better: 90 low … 60 full), the hub's Wi-Fi (wifi_status: 86 bad, 71 average, " +
+			"56 good), zones marked stale and sources with a last error. List what needs attention first.",
+		material: func(*Server, []string, period) []string { return []string{URIZones} },
+	},
+}
+
+// has reports whether zone records measurement m.
+func (s *Server) has(zone string, m sensors.Measurement) bool {
+	_, ok := s.hub.Snapshot().Climate[zone][string(m)]
+	return ok
+}
+
+func (s *Server) addPrompts() {
+	for _, p := range promptSpecs {
+		s.mcp.AddPrompt(&sdk.Prompt{Name: p.name, Title: p.title, Description: p.description, Arguments: p.args},
+			func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+				text, contents, err := s.reportMaterial(ctx, p, req.Params.Arguments)
+				if err != nil {
+					return nil, err
+				}
+				msgs := []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: text}}}
+				for _, c := range contents {
+					msgs = append(msgs, &sdk.PromptMessage{Role: "user", Content: &sdk.EmbeddedResource{Resource: c}})
+				}
+				return &sdk.GetPromptResult{Description: p.description, Messages: msgs}, nil
+			})
+	}
+}
+
+// reportMaterial checks a prompt's arguments and gathers its instructions
+// and the resources that carry its facts.
+func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[string]string) (string, []*sdk.ResourceContents, error) {
+	for name := range args {
+		if !slices.ContainsFunc(p.args, func(a *sdk.PromptArgument) bool { return a.Name == name }) {
+			return "", nil, invalidParams("prompt %s has no argument %q", p.name, name)
+		}
+	}
+	all := s.zoneNames()
+	zones, subject := all, "the whole house"
+	if z := args["zone"]; z != "" {
+		if !slices.Contains(all, z) {
+			return "", nil, invalidParams("zone %q: the zones are %s", z, strings.Join(all, ", "))
+		}
+		zones, subject = []string{z}, "the zone "+z
+	}
+	per, err := findPeriod(args["period"], p.defaultPeriod)
+	if err != nil {
+		return "", nil, err
+	}
+	about := per.about
+	if p.defaultPeriod == "" {
+		about = "the current state"
+	}
+	text := fmt.Sprintf(p.instructions, subject, about)
+	if s.opts.Simulated {
+		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
+	}
+	var contents []*sdk.ResourceContents
+	for _, uri := range p.material(s, zones, per) {
+		res, err := s.read(ctx, uri)
+		if err != nil {
+			return "", nil, fmt.Errorf("prompt %s: read %s: %w", p.name, uri, err)
+		}
+		contents = append(contents, res...)
+	}
+	return text, contents, nil
+}
+
+func (s *Server) zoneNames() []string {
+	var names []string
+	for _, z := range s.hub.Describe() {
+		names = append(names, z.Name)
+	}
+	return names
+}

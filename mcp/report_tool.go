@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ToolWriteReport asks the client's model to write a climate report.
+const ToolWriteReport = "write_climate_report"
+
+// reportMaxTokens bounds the report the client's model is asked for.
+const reportMaxTokens = 800
+
+type reportArgs struct {
+	Kind   string `json:"kind,omitempty" jsonschema:"climate_report (default), comfort_assessment, ventilation_advice, rain_summary or sensor_health"`
+	Zone   string `json:"zone,omitempty" jsonschema:"one zone; leave out for the whole house"`
+	Period string `json:"period,omitempty" jsonschema:"today, yesterday, last_24h or last_7_days"`
+}
+
+func (s *Server) addReportTool() {
+	var kinds []string
+	for _, p := range promptSpecs {
+		kinds = append(kinds, p.name)
+	}
+	sdk.AddTool(s.mcp, &sdk.Tool{
+		Name:  ToolWriteReport,
+		Title: "Write a climate report",
+		Description: "Writes a climate report (" + strings.Join(kinds, ", ") + ") from the recorded data. When the client " +
+			"offers sampling, the client's model writes it and the report is returned; otherwise the tool returns the " +
+			"instructions and the data, for the caller to write the report itself.",
+		Annotations: readOnly("Write a climate report"),
+	}, s.writeReport)
+}
+
+func (s *Server) writeReport(ctx context.Context, req *sdk.CallToolRequest, a reportArgs) (*sdk.CallToolResult, any, error) {
+	kind := a.Kind
+	if kind == "" {
+		kind = "climate_report"
+	}
+	i := -1
+	for j, p := range promptSpecs {
+		if p.name == kind {
+			i = j
+		}
+	}
+	if i < 0 {
+		return nil, nil, fmt.Errorf("kind %q: want one of climate_report, comfort_assessment, ventilation_advice, rain_summary, sensor_health", kind)
+	}
+	spec := promptSpecs[i]
+	args := map[string]string{}
+	for name, v := range map[string]string{"zone": a.Zone, "period": a.Period} {
+		if v == "" {
+			continue
+		}
+		if !argAccepted(spec, name) {
+			return nil, nil, fmt.Errorf("%s takes no %s argument", kind, name)
+		}
+		args[name] = v
+	}
+	text, contents, err := s.reportMaterial(ctx, spec, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	var data strings.Builder
+	for _, c := range contents {
+		fmt.Fprintf(&data, "\n\n%s:\n%s", c.URI, c.Text)
+	}
+	caps := req.Session.InitializeParams()
+	if caps == nil || caps.Capabilities == nil || caps.Capabilities.Sampling == nil {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{
+			Text: "This client offers no sampling, so here are the instructions and the data to write the report from.\n\n" + text + data.String(),
+		}}}, nil, nil
+	}
+	res, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{
+		SystemPrompt: "You write concise home-climate reports from the data you are given, and never invent values.",
+		Messages:     []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: text + data.String()}}},
+		MaxTokens:    reportMaxTokens,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the client's model did not write the report: %w", err)
+	}
+	report, ok := res.Content.(*sdk.TextContent)
+	if !ok {
+		return nil, nil, fmt.Errorf("the client's model answered with %T, not text", res.Content)
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: report.Text}}}, nil, nil
+}
+
+func argAccepted(p promptSpec, name string) bool {
+	for _, a := range p.args {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,285 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Resource URIs. Zone names are path-escaped (url.PathEscape).
+const (
+	URIZones           = "climate://zones"
+	uriZonePrefix      = "climate://zone/"
+	URIZoneTemplate    = "climate://zone/{zone}"
+	URIHistoryTemplate = "climate://history/{zone}/{measurement}{?from,to,step}"
+	URIDailyTemplate   = "climate://daily/{zone}{?from,to}"
+	jsonMIME           = "application/json"
+	defaultHistoryFrom = "24h"
+	defaultDailyFrom   = "7d"
+	codeInvalidParams  = -32602
+)
+
+// ZoneURI is the resource of one zone's current state.
+func ZoneURI(zone string) string { return uriZonePrefix + url.PathEscape(zone) }
+
+// HistoryURI is the history resource of one measurement of a zone.
+func HistoryURI(zone string, m sensors.Measurement, q url.Values) string {
+	u := "climate://history/" + url.PathEscape(zone) + "/" + url.PathEscape(string(m))
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// DailyURI is the daily summary resource of a zone.
+func DailyURI(zone string, q url.Values) string {
+	u := "climate://daily/" + url.PathEscape(zone)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// invalidParams is the JSON-RPC error for a request whose arguments are wrong.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: codeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// zoneResources keeps one listed resource per zone in step with the zones
+// the hub knows; adding one makes the SDK send resources/list_changed.
+type zoneResources struct {
+	mu    sync.Mutex
+	known map[string]bool
+}
+
+func (s *Server) addResources() {
+	s.zones = &zoneResources{known: map[string]bool{}}
+	s.mcp.AddResource(&sdk.Resource{
+		URI: URIZones, Name: "zones", Title: "Zones and sensors", MIMEType: jsonMIME,
+		Description: "Every zone of the house with its measurements (unit, source, latest value and time) and its sources.",
+	}, s.readZones)
+	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+		URITemplate: URIZoneTemplate, Name: "zone", Title: "Current climate of a zone", MIMEType: jsonMIME,
+		Description: "The get_climate structure of one zone: its current values, extremes since midnight, trends, rain sums and When.",
+	}, s.readZone)
+	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+		URITemplate: URIHistoryTemplate, Name: "history", Title: "History of a measurement", MIMEType: jsonMIME,
+		Description: "One measurement of one zone over a time range: a summary (count, min, max with their times, mean; sum for rain) " +
+			"then points [t, mean, min, max] (rain: [t, sum]) per step. from/to: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 " +
+			"(percent-encode ':' in URIs); default from=24h, to=now. step: 1m, 15m, 1h, 1d; default chosen for at most 500 points, " +
+			"and a step that would give more is coarsened, with a note saying so.",
+	}, s.readHistory)
+	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
+		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone. " +
+			"Default from=7d, to=now; at most 366 days.",
+	}, s.readDaily)
+	s.syncZones()
+}
+
+// syncZones lists a resource for every zone that has appeared.
+func (s *Server) syncZones() {
+	s.zones.mu.Lock()
+	defer s.zones.mu.Unlock()
+	for _, z := range s.hub.Describe() {
+		if s.zones.known[z.Name] {
+			continue
+		}
+		s.zones.known[z.Name] = true
+		s.mcp.AddResource(&sdk.Resource{
+			URI: ZoneURI(z.Name), Name: "zone " + z.Name, Title: z.Name, MIMEType: jsonMIME,
+			Description: fmt.Sprintf("Current climate of %s (subscribe to be told when it changes).", z.Name),
+		}, s.readZone)
+	}
+}
+
+func jsonResult(uri string, v any) (*sdk.ReadResourceResult, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: jsonMIME, Text: string(data)}}}, nil
+}
+
+func (s *Server) readZones(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	return jsonResult(req.Params.URI, map[string]any{"zones": s.hub.Describe()})
+}
+
+// zoneFromURI returns the zone named by a climate://zone/… URI, if it exists.
+func (s *Server) zoneFromURI(uri string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, uriZonePrefix)
+	if !ok {
+		return "", false
+	}
+	zone, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", false
+	}
+	_, ok = s.hub.Snapshot().Climate[zone]
+	return zone, ok
+}
+
+func (s *Server) readZone(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	zone, ok := s.zoneFromURI(req.Params.URI)
+	if !ok {
+		return nil, sdk.ResourceNotFoundError(req.Params.URI)
+	}
+	return jsonResult(req.Params.URI, map[string]any{zone: s.hub.Snapshot().Climate[zone]})
+}
+
+// parsedURI is a history or daily URI taken apart.
+type parsedURI struct {
+	segments []string
+	query    url.Values
+}
+
+func parseURI(uri, kind string, nseg int) (parsedURI, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "climate" || u.Host != kind {
+		return parsedURI{}, invalidParams("URI %q: want climate://%s/…", uri, kind)
+	}
+	raw := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
+	if len(raw) != nseg {
+		return parsedURI{}, invalidParams("URI %q: want %d path segments after climate://%s/", uri, nseg, kind)
+	}
+	p := parsedURI{query: u.Query()}
+	for _, r := range raw {
+		seg, err := url.PathUnescape(r)
+		if err != nil || seg == "" {
+			return parsedURI{}, invalidParams("URI %q: bad path segment %q", uri, r)
+		}
+		p.segments = append(p.segments, seg)
+	}
+	for k := range p.query {
+		if k != "from" && k != "to" && k != "step" {
+			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step", uri, k)
+		}
+	}
+	return p, nil
+}
+
+// timeRange reads from and to, each with its default.
+func (s *Server) timeRange(from, to, defFrom string) (time.Time, time.Time, error) {
+	now := s.opts.Now()
+	if from == "" {
+		from = defFrom
+	}
+	if to == "" {
+		to = "now"
+	}
+	f, err := history.ParseTime(from, now, s.opts.Location)
+	if err != nil {
+		return time.Time{}, time.Time{}, invalidParams("from: %v", err)
+	}
+	t, err := history.ParseTime(to, now, s.opts.Location)
+	if err != nil {
+		return time.Time{}, time.Time{}, invalidParams("to: %v", err)
+	}
+	if !f.Before(t) {
+		return time.Time{}, time.Time{}, invalidParams("from %s is not before to %s", from, to)
+	}
+	return f, t, nil
+}
+
+// historyArgs are the arguments shared by the history resource and tool.
+type historyArgs struct {
+	Zone        string `json:"zone" jsonschema:"zone name, as in get_climate (Indoor, Bedroom …)"`
+	Measurement string `json:"measurement" jsonschema:"measurement name, as in get_climate: Temperature, Humidity, CO2, Noise, Pressure, AbsolutePressure, Rain, battery_percent …"`
+	From        string `json:"from,omitempty" jsonschema:"start: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339; default 24h (ago)"`
+	To          string `json:"to,omitempty" jsonschema:"end, same forms; default now"`
+	Step        string `json:"step,omitempty" jsonschema:"bucket width: 1m, 15m, 1h, 1d; default chosen to fit max_points"`
+	MaxPoints   int    `json:"max_points,omitempty" jsonschema:"at most this many points (default 500, limit 2000); a finer step is coarsened"`
+}
+
+func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, error) {
+	from, to, err := s.timeRange(a.From, a.To, defaultHistoryFrom)
+	if err != nil {
+		return nil, err
+	}
+	var step time.Duration
+	if a.Step != "" {
+		if step, err = history.ParseDuration(a.Step); err != nil || step < time.Second {
+			return nil, invalidParams("step %q: want a duration of at least 1s such as 1m, 15m, 1h, 1d", a.Step)
+		}
+	}
+	if a.MaxPoints < 0 {
+		return nil, invalidParams("max_points %d: want a positive number", a.MaxPoints)
+	}
+	res, err := s.hub.Range(ctx, history.Query{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement),
+		From: from, To: to, Step: step, MaxPoints: a.MaxPoints})
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	return res, nil
+}
+
+func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	p, err := parseURI(req.Params.URI, "history", 2)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.history(ctx, historyArgs{Zone: p.segments[0], Measurement: p.segments[1],
+		From: p.query.Get("from"), To: p.query.Get("to"), Step: p.query.Get("step")})
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(req.Params.URI, res)
+}
+
+func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Day, error) {
+	f, t, err := s.timeRange(from, to, defaultDailyFrom)
+	if err != nil {
+		return nil, err
+	}
+	days, err := s.hub.Daily(ctx, zone, f, t)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	return days, nil
+}
+
+func (s *Server) readDaily(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	p, err := parseURI(req.Params.URI, "daily", 1)
+	if err != nil {
+		return nil, err
+	}
+	if p.query.Has("step") {
+		return nil, invalidParams("URI %q: daily summaries take from and to, not step", req.Params.URI)
+	}
+	days, err := s.daily(ctx, p.segments[0], p.query.Get("from"), p.query.Get("to"))
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(req.Params.URI, map[string]any{"zone": p.segments[0], "days": days})
+}
+
+// read serves a resource to the server itself (prompts embed resources).
+func (s *Server) read(ctx context.Context, uri string) ([]*sdk.ResourceContents, error) {
+	var h sdk.ResourceHandler
+	switch {
+	case uri == URIZones:
+		h = s.readZones
+	case strings.HasPrefix(uri, uriZonePrefix):
+		h = s.readZone
+	case strings.HasPrefix(uri, "climate://history/"):
+		h = s.readHistory
+	case strings.HasPrefix(uri, "climate://daily/"):
+		h = s.readDaily
+	default:
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	res, err := h(ctx, &sdk.ReadResourceRequest{Params: &sdk.ReadResourceParams{URI: uri}})
+	if err != nil {
+		return nil, err
+	}
+	return res.Contents, nil
+}

@@ -1,0 +1,123 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// healthEvery is how often the watcher looks for stale zones and faulty
+// sources to tell clients about.
+const healthEvery = 30 * time.Second
+
+// updates gathers the zones that got readings until the watcher takes them.
+type updates struct {
+	mu     sync.Mutex
+	zones  map[string]bool
+	added  bool
+	signal chan struct{}
+}
+
+func (u *updates) push(zones []string, added bool) {
+	u.mu.Lock()
+	for _, z := range zones {
+		u.zones[z] = true
+	}
+	u.added = u.added || added
+	u.mu.Unlock()
+	select {
+	case u.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (u *updates) take() (map[string]bool, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	z, a := u.zones, u.added
+	u.zones, u.added = map[string]bool{}, false
+	return z, a
+}
+
+// subscribe accepts subscriptions to the zones listing and to zones that exist.
+func (s *Server) subscribe(_ context.Context, req *sdk.SubscribeRequest) error {
+	if req.Params.URI == URIZones {
+		return nil
+	}
+	if _, ok := s.zoneFromURI(req.Params.URI); !ok {
+		return sdk.ResourceNotFoundError(req.Params.URI)
+	}
+	return nil
+}
+
+// watch turns new readings into resources/updated notifications for the
+// zones that got them, new zones into list_changed, and faults and stale
+// zones into log messages, until ctx ends.
+func (s *Server) watch(ctx context.Context) {
+	defer close(s.done)
+	u := &updates{zones: map[string]bool{}, signal: make(chan struct{}, 1)}
+	s.hub.OnUpdate(u.push)
+	health := newHealthLog()
+	tick := time.NewTicker(healthEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-u.signal:
+			zones, added := u.take()
+			if added {
+				s.syncZones()
+				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: URIZones})
+			}
+			for z := range zones {
+				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: ZoneURI(z)})
+			}
+		case <-tick.C:
+		}
+		s.logHealth(ctx, health)
+	}
+}
+
+// healthLog remembers what clients were told, so a fault or a stale zone
+// is reported when it starts and when it ends, not on every tick.
+type healthLog struct{ told map[string]string }
+
+func newHealthLog() *healthLog { return &healthLog{told: map[string]string{}} }
+
+func (s *Server) logHealth(ctx context.Context, h *healthLog) {
+	now := s.opts.Now()
+	current := map[string]string{}
+	for _, st := range s.hub.Statuses() {
+		if st.Err != nil {
+			current["source "+st.Source] = fmt.Sprintf("sensor fault in %v: %v", st.Zones, st.Err)
+		}
+	}
+	for _, z := range s.hub.Describe() {
+		if age := now.Sub(time.Unix(z.When, 0)); age > s.opts.StaleAfter {
+			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s", z.Name, age.Round(time.Minute))
+		}
+	}
+	for key, msg := range current {
+		if h.told[key] == "" {
+			s.logToClients(ctx, "warning", key, msg)
+		}
+	}
+	for key := range h.told {
+		if current[key] == "" {
+			s.logToClients(ctx, "info", key, key+" is healthy again")
+		}
+	}
+	h.told = current
+}
+
+// logToClients sends a log notification to every session; the SDK drops it
+// for sessions whose logging/setLevel is above level or that set none.
+func (s *Server) logToClients(ctx context.Context, level sdk.LoggingLevel, key, msg string) {
+	for ss := range s.mcp.Sessions() {
+		ss.Log(ctx, &sdk.LoggingMessageParams{Level: level, Logger: "climated", Data: map[string]string{"subject": key, "message": msg}})
+	}
+}
