@@ -175,15 +175,14 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 		}
 		zones, subject = []string{z}, "the zone "+z
 	}
-	per, err := findPeriod(args["period"], p.defaultPeriod)
-	if err != nil {
-		return "", nil, err
+	per := period{about: "the current state"}
+	if p.defaultPeriod != "" {
+		var err error
+		if per, err = findPeriod(args["period"], p.defaultPeriod); err != nil {
+			return "", nil, err
+		}
 	}
-	about := per.about
-	if p.defaultPeriod == "" {
-		about = "the current state"
-	}
-	text := fmt.Sprintf(p.instructions, subject, about)
+	text := fmt.Sprintf(p.instructions, subject, per.about)
 	if s.opts.Simulated {
 		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
 	}

@@ -74,19 +74,47 @@ func (s *Server) writeReport(ctx context.Context, req *sdk.CallToolRequest, a re
 			Text: "This client offers no sampling, so here are the instructions and the data to write the report from.\n\n" + text + data.String(),
 		}}}, nil, nil
 	}
-	res, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{
+	// The client's model is asked through a multi round-trip input request
+	// (SEP-2322): clients on protocol 2026-07-28 fulfil it and call again;
+	// for older ones the SDK sends sampling/createMessage itself.
+	if answer, ok := req.Params.InputResponses[reportInput]; ok {
+		text, err := sampledText(answer)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+	}
+	return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{reportInput: &sdk.CreateMessageParams{
 		SystemPrompt: "You write concise home-climate reports from the data you are given, and never invent values.",
 		Messages:     []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: text + data.String()}}},
 		MaxTokens:    reportMaxTokens,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("the client's model did not write the report: %w", err)
+	}}}, nil, nil
+}
+
+// reportInput names the sampling request of write_climate_report.
+const reportInput = "report"
+
+// sampledText is the text of the client model's answer.
+func sampledText(r sdk.InputResponse) (string, error) {
+	var content []sdk.Content
+	switch r := r.(type) {
+	case *sdk.CreateMessageResult:
+		content = []sdk.Content{r.Content}
+	case *sdk.CreateMessageWithToolsResult:
+		content = r.Content
+	default:
+		return "", fmt.Errorf("the client answered the report request with %T, not a sampling result", r)
 	}
-	report, ok := res.Content.(*sdk.TextContent)
-	if !ok {
-		return nil, nil, fmt.Errorf("the client's model answered with %T, not text", res.Content)
+	var parts []string
+	for _, c := range content {
+		if t, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: report.Text}}}, nil, nil
+	if len(parts) == 0 {
+		return "", fmt.Errorf("the client's model answered without text")
+	}
+	return strings.Join(parts, "\n"), nil
 }
 
 func argAccepted(p promptSpec, name string) bool {

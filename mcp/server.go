@@ -112,7 +112,10 @@ func New(h Hub, opts *Options) *Server {
 	s.addReportTool()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop, s.done = cancel, make(chan struct{})
-	go s.watch(ctx)
+	// Registered before New returns, so no reading after it goes unnoticed.
+	u := newUpdates()
+	h.OnUpdate(u.push)
+	go s.watch(ctx, u)
 	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.log.With("transport", "sse"))
 	return s
 }

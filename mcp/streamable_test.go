@@ -91,3 +91,20 @@ func TestVersionNegotiation(t *testing.T) {
 		t.Errorf("unknown version: %s %s", resp.Status, text)
 	}
 }
+
+// TestSubscribeOldProtocol subscribes the 2025-06-18 way, where the answer
+// comes at once: an unknown zone is an error, a known one is accepted.
+func TestSubscribeOldProtocol(t *testing.T) {
+	h := newTestHub(t)
+	resp, _ := mcpPost(t, h.http.URL, "", initBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, body := mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"climate://zone/Attic"}}`)
+	if !strings.Contains(body, `"error"`) || !strings.Contains(body, "Resource not found") {
+		t.Errorf("subscribe to an unknown zone: %s", body)
+	}
+	_, body = mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"climate://zone/Indoor"}}`)
+	if !strings.Contains(body, `"result":{}`) {
+		t.Errorf("subscribe to Indoor: %s", body)
+	}
+}

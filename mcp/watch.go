@@ -21,6 +21,10 @@ type updates struct {
 	signal chan struct{}
 }
 
+func newUpdates() *updates {
+	return &updates{zones: map[string]bool{}, signal: make(chan struct{}, 1)}
+}
+
 func (u *updates) push(zones []string, added bool) {
 	u.mu.Lock()
 	for _, z := range zones {
@@ -56,10 +60,8 @@ func (s *Server) subscribe(_ context.Context, req *sdk.SubscribeRequest) error {
 // watch turns new readings into resources/updated notifications for the
 // zones that got them, new zones into list_changed, and faults and stale
 // zones into log messages, until ctx ends.
-func (s *Server) watch(ctx context.Context) {
+func (s *Server) watch(ctx context.Context, u *updates) {
 	defer close(s.done)
-	u := &updates{zones: map[string]bool{}, signal: make(chan struct{}, 1)}
-	s.hub.OnUpdate(u.push)
 	health := newHealthLog()
 	tick := time.NewTicker(healthEvery)
 	defer tick.Stop()

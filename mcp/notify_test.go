@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/sensors"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// inbox collects what the server pushes to a client.
+type inbox struct {
+	mu      sync.Mutex
+	updated []string
+	listed  int
+	logs    []string
+}
+
+func (b *inbox) options() *sdk.ClientOptions {
+	return &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
+			b.mu.Lock()
+			b.updated = append(b.updated, r.Params.URI)
+			b.mu.Unlock()
+		},
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			b.mu.Lock()
+			b.listed++
+			b.mu.Unlock()
+		},
+		LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) {
+			b.mu.Lock()
+			b.logs = append(b.logs, string(r.Params.Level)+": "+r.Params.Data.(map[string]any)["message"].(string))
+			b.mu.Unlock()
+		},
+	}
+}
+
+func (b *inbox) snapshot() ([]string, int, []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.updated), b.listed, slices.Clone(b.logs)
+}
+
+func record(t *testing.T, h *testHub, rs ...sensors.Reading) {
+	t.Helper()
+	if err := h.store.Record(context.Background(), rs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func reading(zone string, m sensors.Measurement, v float64, at time.Time) sensors.Reading {
+	return sensors.Reading{Zone: zone, Measurement: m, Value: v, Time: at, Source: "test/" + zone}
+}
+
+// untilUpdate records readings of zone until b hears about the zone
+// (subscriptions over protocol 2026-07-28 are set up asynchronously, so the
+// first readings may precede them).
+func untilUpdate(t *testing.T, h *testHub, b *inbox, zone string) {
+	t.Helper()
+	v := 20.0
+	waitFor(t, "update for "+zone, func() bool {
+		v += 0.1
+		record(t, h, reading(zone, sensors.Temperature, v, time.Now()))
+		time.Sleep(20 * time.Millisecond)
+		u, _, _ := b.snapshot()
+		return slices.Contains(u, ZoneURI(zone))
+	})
+}
+
+func TestSubscribeToZone(t *testing.T) {
+	h := newTestHub(t)
+	var box, other inbox
+	cs := h.inMemory(t, box.options())
+	cs2 := h.inMemory(t, other.options())
+	ctx := context.Background()
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs2.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Rain")}); err != nil {
+		t.Fatal(err)
+	}
+	untilUpdate(t, h, &box, "Indoor")
+	untilUpdate(t, h, &other, "Rain")
+	if u, _, _ := box.snapshot(); slices.Contains(u, ZoneURI("Rain")) {
+		t.Errorf("told about Rain without a subscription: %v", u)
+	}
+	if u, _, _ := other.snapshot(); slices.Contains(u, ZoneURI("Indoor")) {
+		t.Errorf("told about Indoor without a subscription: %v", u)
+	}
+
+	// After unsubscribing (which also takes effect asynchronously), a
+	// round of readings reaches the other client and not this one.
+	if err := cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs2.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "unsubscribe in effect", func() bool {
+		before, _, _ := box.snapshot()
+		other.mu.Lock()
+		other.updated = nil
+		other.mu.Unlock()
+		record(t, h, reading("Indoor", sensors.CO2, 700, time.Now()))
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			if u, _, _ := other.snapshot(); slices.Contains(u, ZoneURI("Indoor")) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return false
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		after, _, _ := box.snapshot()
+		return len(after) == len(before)
+	})
+
+	err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Attic")})
+	if err != nil && !strings.Contains(err.Error(), "not found") {
+		t.Errorf("subscribe to a zone that does not exist: %v", err)
+	}
+}
+
+func TestNewZoneChangesTheList(t *testing.T) {
+	h := newTestHub(t)
+	var box inbox
+	cs := h.inMemory(t, box.options())
+	if _, err := cs.ListResources(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	record(t, h, reading("Attic", sensors.Temperature, 15, time.Now()))
+	waitFor(t, "list_changed", func() bool { _, n, _ := box.snapshot(); return n > 0 })
+	res, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Resources, func(r *sdk.Resource) bool { return r.URI == ZoneURI("Attic") }) {
+		t.Error("the new zone is not listed")
+	}
+}
+
+func TestLoggingFaultsAndStaleZones(t *testing.T) {
+	h := newTestHub(t)
+	var box inbox
+	cs := h.inMemory(t, box.options())
+	if err := cs.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	h.store.Report(sensors.Status{Source: "i2c1/0x76", Zones: []string{"Indoor"}, Err: errors.New("bme280: bad chip id 0x00"), ErrTime: time.Now()})
+	record(t, h, reading("Cellar", sensors.Temperature, 12, time.Now().Add(-2*time.Hour)))
+	waitFor(t, "two warnings", func() bool { _, _, l := box.snapshot(); return len(l) >= 2 })
+	_, _, logs := box.snapshot()
+	joined := strings.Join(logs, "\n")
+	for _, want := range []string{"warning: sensor fault in [Indoor]: bme280: bad chip id 0x00", "warning: zone Cellar is stale: no reading for 2h0m0s"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("logs lack %q:\n%s", want, joined)
+		}
+	}
+	// Recovery is told at info level, which this client filtered out.
+	h.store.Report(sensors.Status{Source: "i2c1/0x76", Zones: []string{"Indoor"}, LastSeen: time.Now()})
+	record(t, h, reading("Cellar", sensors.Temperature, 12, time.Now()))
+	var quiet inbox
+	cs2 := h.inMemory(t, quiet.options())
+	cs2.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "debug"})
+	h.store.Report(sensors.Status{Source: "i2c1/0x77", Zones: []string{"Indoor"}, Err: errors.New("nack"), ErrTime: time.Now()})
+	record(t, h, reading("Indoor", sensors.CO2, 600, time.Now()))
+	waitFor(t, "fault told to the second client", func() bool { _, _, l := quiet.snapshot(); return len(l) > 0 })
+	_, _, logs = box.snapshot()
+	if strings.Contains(strings.Join(logs, "\n"), "healthy again") {
+		t.Errorf("an info message reached a client at level warning: %v", logs)
+	}
+}
