@@ -47,6 +47,11 @@ type Options struct {
 	Now            func() time.Time // clock; nil means time.Now
 	MaxBodyBytes   int64            // largest request body accepted
 	Health         func() error     // extra readiness check for /healthz; nil means always ready
+	Token          string           // when set, every MCP and API request needs "Authorization: Bearer <Token>"
+	AllowedHosts   []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
+	AllowedOrigins []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
+	MaxSessions    int              // open sessions at most (DefaultMaxSessions)
+	MaxInFlight    int              // requests at once per session (DefaultMaxInFlight)
 	Logger         *slog.Logger     // nil discards
 }
 
@@ -78,6 +83,12 @@ func New(h Hub, opts *Options) *Server {
 	if s.opts.Version == "" {
 		s.opts.Version = "dev"
 	}
+	if s.opts.MaxSessions <= 0 {
+		s.opts.MaxSessions = DefaultMaxSessions
+	}
+	if s.opts.MaxInFlight <= 0 {
+		s.opts.MaxInFlight = DefaultMaxInFlight
+	}
 	if s.opts.StaleAfter <= 0 {
 		s.opts.StaleAfter = DefaultStaleAfter
 	}
@@ -105,6 +116,7 @@ func New(h Hub, opts *Options) *Server {
 			Logging: &sdk.LoggingCapabilities{},
 		},
 	})
+	s.mcp.AddReceivingMiddleware(s.recoverMCP)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addResources()
@@ -139,13 +151,18 @@ func (s *Server) Handler() http.Handler {
 		SessionTimeout:      s.opts.SessionTimeout,
 		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
 		Logger:              s.log.With("transport", "streamable"),
+		// The guard checks Host (and Origin and the token) for every
+		// endpoint; the SDK's own loopback-only check would refuse a
+		// token-holding client that names the hub by its network name.
+		DisableLocalhostProtection: true,
 	})
-	mux.Handle("/mcp", streaming(streamable))
-	mux.Handle("GET /sse", streaming(http.HandlerFunc(s.sse.serveStream)))
-	mux.HandleFunc("POST /message", s.sse.serveMessage)
-	mux.HandleFunc("GET /api/climate", s.serveClimate)
+	g := newGuard(s)
+	mux.Handle("/mcp", g.wrap(streaming(streamable)))
+	mux.Handle("GET /sse", g.wrap(streaming(http.HandlerFunc(s.sse.serveStream))))
+	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
+	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
 	mux.HandleFunc("GET /healthz", s.serveHealth)
-	return mux
+	return s.recoverHTTP(mux)
 }
 
 // Close stops the server's watcher and ends the open SSE streams;

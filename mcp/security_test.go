@@ -1,0 +1,236 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// hubWith serves a real store with the given options.
+func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
+	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(store, &opts)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
+	return srv, ts
+}
+
+type req struct {
+	method, path, body string
+	header             map[string]string
+}
+
+func do(t *testing.T, base string, r req) (int, http.Header, string) {
+	t.Helper()
+	var body io.Reader
+	if r.body != "" {
+		body = strings.NewReader(r.body)
+	}
+	hr, _ := http.NewRequest(r.method, base+r.path, body)
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range r.header {
+		if k == "Host" {
+			hr.Host = v
+		} else {
+			hr.Header.Set(k, v)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(hr.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// Event streams stay open: read only what is there at once.
+	buf := make([]byte, 4096)
+	n, _ := resp.Body.Read(buf)
+	return resp.StatusCode, resp.Header, string(buf[:n])
+}
+
+var endpoints = []req{
+	{method: "POST", path: "/mcp", body: initBody},
+	{method: "GET", path: "/sse"},
+	{method: "POST", path: "/message?session_id=x", body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+	{method: "GET", path: "/api/climate"},
+}
+
+func TestHostAndOriginChecks(t *testing.T) {
+	_, ts := hubWith(t, Options{AllowedOrigins: []string{"https://dashboard.example"}})
+	for _, e := range endpoints {
+		for _, c := range []struct {
+			name   string
+			header map[string]string
+			code   int
+			want   string
+		}{
+			{"rebound host", map[string]string{"Host": "evil.example:8473"}, 403, `Host "evil.example:8473" is not a loopback name`},
+			{"foreign origin", map[string]string{"Origin": "http://evil.example"}, 403, `Origin "http://evil.example" is not allowed`},
+			{"garbage origin", map[string]string{"Origin": "::"}, 403, "is not a URL"},
+		} {
+			e.header = c.header
+			code, _, body := do(t, ts.URL, e)
+			if code != c.code || !strings.Contains(body, c.want) {
+				t.Errorf("%s %s with %s: %d %q, want %d %q", e.method, e.path, c.name, code, body, c.code, c.want)
+			}
+		}
+		for _, origin := range []string{ts.URL, "https://dashboard.example"} {
+			e.header = map[string]string{"Origin": origin}
+			if code, _, body := do(t, ts.URL, e); code == 403 || code == 401 {
+				t.Errorf("%s %s from allowed origin %s: %d %q", e.method, e.path, origin, code, body)
+			}
+		}
+	}
+	if code, _, _ := do(t, ts.URL, req{method: "GET", path: "/api/climate", header: map[string]string{"Host": "localhost:8473"}}); code != 200 {
+		t.Errorf("Host localhost refused: %d", code)
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	const token = "s3cret-token-of-the-hub"
+	_, ts := hubWith(t, Options{Token: token})
+	for _, e := range endpoints {
+		for _, c := range []struct{ auth, want string }{
+			{"", "missing Authorization"},
+			{"Basic czNjcmV0", "Bearer scheme"},
+			{"Bearer s3cret-token-of-the-huc", "wrong bearer token"},
+			{"Bearer s3cret-token-of-the-hub2", "wrong bearer token"},
+			{"Bearer s3cret", "wrong bearer token"},
+		} {
+			e.header = map[string]string{"Authorization": c.auth, "Host": "hub.local:8473"}
+			code, hdr, body := do(t, ts.URL, e)
+			if code != 401 || hdr.Get("WWW-Authenticate") == "" || !strings.Contains(body, c.want) {
+				t.Errorf("%s %s with %q: %d %q (WWW-Authenticate %q)", e.method, e.path, c.auth, code, body, hdr.Get("WWW-Authenticate"))
+			}
+		}
+		e.header = map[string]string{"Authorization": "Bearer " + token, "Host": "hub.local:8473"}
+		if code, _, body := do(t, ts.URL, e); code == 401 || code == 403 {
+			t.Errorf("%s %s with the token: %d %q", e.method, e.path, code, body)
+		}
+	}
+	if code, _, _ := do(t, ts.URL, req{method: "GET", path: "/healthz"}); code != 200 {
+		t.Errorf("/healthz needs no token, got %d", code)
+	}
+	// A client that knows the token works end to end.
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}})
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestSessionLimit(t *testing.T) {
+	srv, ts := hubWith(t, Options{MaxSessions: 3})
+	for i := range 3 {
+		if code, _, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody}); code != 200 {
+			t.Fatalf("session %d: %d %s", i+1, code, body)
+		}
+	}
+	code, hdr, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody})
+	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (3 open, limit 3)") {
+		t.Errorf("fourth session: %d %q", code, body)
+	}
+	code, _, body = do(t, ts.URL, req{method: "GET", path: "/sse"})
+	if code != 503 {
+		t.Errorf("SSE session over the limit: %d %q", code, body)
+	}
+	_ = srv
+}
+
+func TestInFlightLimit(t *testing.T) {
+	_, ts := hubWith(t, Options{MaxInFlight: 2})
+	resp, _ := mcpPost(t, ts.URL, "", initBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	// Two requests whose bodies have not finished arriving are in flight.
+	var writers []*io.PipeWriter
+	for range 2 {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		r, _ := http.NewRequest("POST", ts.URL+"/mcp", pr)
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("Mcp-Session-Id", session)
+		go func() {
+			if resp, err := http.DefaultClient.Do(r); err == nil {
+				resp.Body.Close()
+			}
+		}()
+		pw.Write([]byte(`{"jsonrpc":"2.0",`))
+	}
+	waitFor(t, "third request refused", func() bool {
+		code, _, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+			header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
+		return code == 429 && strings.Contains(body, "limit 2")
+	})
+	for _, pw := range writers {
+		pw.Write([]byte(`"id":1,"method":"ping"}`))
+		pw.Close()
+	}
+	waitFor(t, "requests accepted again", func() bool {
+		code, _, _ := do(t, ts.URL, req{method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":10,"method":"ping"}`,
+			header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
+		return code == 200
+	})
+}
+
+func TestPanicInHandlerIsAnError(t *testing.T) {
+	h := newTestHub(t)
+	sdk.AddTool(h.srv.MCP(), &sdk.Tool{Name: "explode"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		panic("boom")
+	})
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
+	_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "explode"})
+	if err == nil || !strings.Contains(err.Error(), "internal error in tools/call") {
+		t.Errorf("panicking tool: %v", err)
+	}
+	if res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate}); err != nil || res.IsError {
+		t.Fatalf("after the panic: %v", err)
+	}
+}
+
+// TestAbandonedSessionsAreReclaimed opens 200 sessions, abandons them all
+// and expects every one gone once the idle timeout has passed.
+func TestAbandonedSessionsAreReclaimed(t *testing.T) {
+	srv, ts := hubWith(t, Options{MaxSessions: 250, SessionTimeout: 200 * time.Millisecond})
+	var ids []string
+	for i := range 200 {
+		resp, body := mcpPost(t, ts.URL, "", initBody)
+		if resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("session %d: %s %s", i, resp.Status, body)
+		}
+		ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
+	}
+	count := func() int {
+		n := 0
+		for range srv.MCP().Sessions() {
+			n++
+		}
+		return n
+	}
+	waitFor(t, "sessions reclaimed", func() bool { return count() == 0 })
+	for _, id := range []string{ids[0], ids[99], ids[199]} {
+		if resp, _ := mcpPost(t, ts.URL, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("abandoned session %s still answers: %s", id, resp.Status)
+		}
+	}
+}
