@@ -29,6 +29,7 @@ var errUsage = errors.New("usage")
 
 const usage = `usage:
   climated [serve] [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
+  climated token [--config FILE] [--db FILE]
   climated version
 `
 
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, log, nil)
+	case "token":
+		return runToken(args, stdout, stderr)
 	case "version":
 		printVersion(stdout)
 		return nil

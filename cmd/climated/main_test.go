@@ -144,6 +144,8 @@ func TestBadInvocations(t *testing.T) {
 	}
 	defer busy.Close()
 	db := filepath.Join(dir, "ok.db")
+	os.MkdirAll(filepath.Join(dir, "open"), 0o755)
+	os.WriteFile(filepath.Join(dir, "open", "token"), []byte("0123456789abcdefghij\n"), 0o644)
 
 	cases := []struct {
 		name string
@@ -152,7 +154,7 @@ func TestBadInvocations(t *testing.T) {
 	}{
 		{"not a database", []string{"--listen", "127.0.0.1:0", "--db", garbage}, []string{garbage, "not an SQLite database"}},
 		{"database under a file", []string{"--listen", "127.0.0.1:0", "--db", filepath.Join(aFile, "x.db")}, []string{"create database directory"}},
-		{"non-loopback without a token", []string{"--listen", "0.0.0.0:8473", "--db", db}, []string{`listen "0.0.0.0:8473"`, "loopback"}},
+		{"token file readable by others", []string{"--listen", "0.0.0.0:0", "--db", filepath.Join(dir, "open", "x.db")}, []string{"readable by others (mode 0644)", "chmod 600"}},
 		{"listen without a port", []string{"--listen", "localhost", "--db", db}, []string{"want HOST:PORT"}},
 		{"port in use", []string{"--listen", busy.Addr().String(), "--db", db}, []string{"listen on " + busy.Addr().String(), "address already in use"}},
 		{"unknown config key", []string{"--config", badYAML, "--db", db}, []string{badYAML, "line 2", "field colour not found"}},

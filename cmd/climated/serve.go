@@ -112,12 +112,22 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	}
 	sources := []sensors.Source{house}
 
+	var token string
+	if cfg.needsToken() {
+		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
+			return err
+		}
+		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	}
 	srv := mcp.New(store, &mcp.Options{
-		Version:   buildVersion(),
-		Zones:     house.Zones(),
-		Simulated: true,
-		Location:  loc,
-		Logger:    log.With("component", "mcp"),
+		Token:          token,
+		AllowedHosts:   cfg.AllowedHosts,
+		AllowedOrigins: cfg.AllowedOrigins,
+		Version:        buildVersion(),
+		Zones:          house.Zones(),
+		Simulated:      true,
+		Location:       loc,
+		Logger:         log.With("component", "mcp"),
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// tokenFile is where the bearer token lives: token_file in the
+// configuration, else beside the database (the state directory).
+func (c *Config) tokenFile() string {
+	if c.TokenFile != "" {
+		return c.TokenFile
+	}
+	return filepath.Join(filepath.Dir(c.Database), "token")
+}
+
+// needsToken: a hub reachable from other machines answers only requests
+// that carry its token.
+func (c *Config) needsToken() bool {
+	host, _, _ := net.SplitHostPort(c.Listen)
+	return !isLoopback(host)
+}
+
+// loadOrCreateToken reads the token file, creating it with a new random
+// token (mode 0600) on first use. A file that others can read is refused.
+func loadOrCreateToken(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return "", fmt.Errorf("token: %w", err)
+		}
+		token := rand.Text()
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return "", fmt.Errorf("token: create %s: %w", path, err)
+		}
+		if _, err := f.WriteString(token + "\n"); err != nil {
+			f.Close()
+			return "", fmt.Errorf("token: write %s: %w", path, err)
+		}
+		return token, f.Close()
+	}
+	if err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("token file %s is readable by others (mode %04o): run chmod 600 %s", path, fi.Mode().Perm(), path)
+	}
+	token := strings.TrimSpace(string(data))
+	if len(token) < 16 {
+		return "", fmt.Errorf("token file %s holds %d characters: a token needs at least 16 (delete the file to get a new one)", path, len(token))
+	}
+	return token, nil
+}
+
+// runToken prints the bearer token, creating it if needed.
+func runToken(args []string, stdout, stderr io.Writer) error {
+	cfg := defaultConfig()
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "YAML configuration `FILE`")
+	db := fs.String("db", "", "SQLite database `FILE`, beside which the token lives")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if *configPath != "" {
+		if err := loadConfig(*configPath, &cfg); err != nil {
+			return err
+		}
+	}
+	if *db != "" {
+		cfg.Database = *db
+	}
+	token, err := loadOrCreateToken(cfg.tokenFile())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, token)
+	return nil
+}
