@@ -72,6 +72,8 @@ type Store struct {
 	flushReq   chan chan error
 
 	w *writer
+
+	readOnly bool // opened by OpenReadOnly: a refresher instead of a writer
 }
 
 var _ sensors.Sink = (*Store)(nil)
@@ -79,7 +81,30 @@ var _ sensors.Sink = (*Store)(nil)
 // Open opens (creating if needed) the database at path, brings its schema up
 // to date, rebuilds the recent window from it and starts the writer.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
-	s := &Store{path: path, status: make(map[string]sensors.Status)}
+	s := newStore(path, opts)
+	if err := s.open(ctx); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	if err := s.rebuild(ctx); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: rebuild recent state: %w", path, err)
+	}
+	w, err := newWriter(ctx, s)
+	if err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	s.w = w
+	s.in = make(chan []sensors.Reading, 64)
+	s.flushReq = make(chan chan error)
+	go s.w.loop(s.in, s.flushReq, s.writerDone)
+	return s, nil
+}
+
+// newStore applies the defaults of opts.
+func newStore(path string, opts *Options) *Store {
+	s := &Store{path: path, status: make(map[string]sensors.Status), quit: make(chan struct{}), writerDone: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -103,27 +128,8 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if err := s.open(ctx); err != nil {
-		s.closeDBs()
-		return nil, fmt.Errorf("open history %s: %w", path, err)
-	}
 	s.live = newLive(o.Window)
-	if err := s.rebuild(ctx); err != nil {
-		s.closeDBs()
-		return nil, fmt.Errorf("open history %s: rebuild recent state: %w", path, err)
-	}
-	w, err := newWriter(ctx, s)
-	if err != nil {
-		s.closeDBs()
-		return nil, fmt.Errorf("open history %s: %w", path, err)
-	}
-	s.w = w
-	s.in = make(chan []sensors.Reading, 64)
-	s.quit = make(chan struct{})
-	s.writerDone = make(chan struct{})
-	s.flushReq = make(chan chan error)
-	go s.w.loop(s.in, s.flushReq, s.writerDone)
-	return s, nil
+	return s
 }
 
 func dsn(path string, query url.Values) string {
@@ -278,6 +284,9 @@ func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 }
 
 func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
 	s.recMu.RLock()
 	defer s.recMu.RUnlock()
 	if s.closing {
@@ -297,6 +306,9 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 
 // Flush writes every reading recorded so far before it returns.
 func (s *Store) Flush(ctx context.Context) error {
+	if s.readOnly {
+		return nil
+	}
 	reply := make(chan error, 1)
 	select {
 	case s.flushReq <- reply:
@@ -340,7 +352,9 @@ func (s *Store) Close(ctx context.Context) error {
 		s.recMu.Lock()
 		s.closing = true
 		s.recMu.Unlock()
-		close(s.in)
+		if s.in != nil {
+			close(s.in)
+		}
 		select {
 		case <-s.writerDone:
 		case <-ctx.Done():

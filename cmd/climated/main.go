@@ -29,6 +29,7 @@ var errUsage = errors.New("usage")
 
 const usage = `usage:
   climated [serve] [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
+  climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
   climated token [--config FILE] [--db FILE]
   climated version
 `
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, log, nil)
+	case "mcp":
+		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		return runToken(args, stdout, stderr)
 	case "version":

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestStdioBesideTheDaemon runs the hub in this process and "climated mcp"
+// as a real child process on the same database, driven by the go-sdk
+// client over the child's stdin and stdout.
+func TestStdioBesideTheDaemon(t *testing.T) {
+	cfg := testConfig(t)
+	startHub(t, cfg)
+
+	cmd := climated("mcp", "--db", cfg.Database)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	ctx := context.Background()
+	if !strings.Contains(cs.InitializeResult().Instructions, "SIMULATED") {
+		t.Error("the stdio server does not say the demo data is simulated")
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
+	if err != nil || res.IsError {
+		t.Fatalf("get_climate: %v %+v", err, res)
+	}
+	var c map[string]map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &c); err != nil {
+		t.Fatal(err)
+	}
+	for zone := range wantKeys {
+		if c[zone]["When"] == nil {
+			t.Errorf("zone %s missing over stdio: %v", zone, c)
+		}
+	}
+	hist, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "climate://history/Balcony/Temperature?from=6h&step=1h"})
+	if err != nil || !strings.Contains(hist.Contents[0].Text, `"summary":{"count":`) {
+		t.Errorf("history over stdio: %v %+v", err, hist)
+	}
+	if !strings.Contains(stderr.String(), "serving MCP on stdio") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+func TestStdioWithoutDatabase(t *testing.T) {
+	out, err := climated("mcp", "--db", t.TempDir()+"/none.db").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "start climated serve first") {
+		t.Errorf("exit %v: %s", err, out)
+	}
+}
