@@ -38,7 +38,7 @@ func findPeriod(name, def string) (period, error) {
 			return p, nil
 		}
 	}
-	return period{}, invalidParams("period %q: want one of %s", name, strings.Join(periodNames(), ", "))
+	return period{}, fmt.Errorf("period %q: want one of %s", name, strings.Join(periodNames(), ", "))
 }
 
 // promptSpec is one climate-report template.
@@ -148,7 +148,7 @@ func (s *Server) addPrompts() {
 			func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 				text, contents, err := s.reportMaterial(ctx, p, req.Params.Arguments)
 				if err != nil {
-					return nil, err
+					return nil, invalidParams("%v", err)
 				}
 				msgs := []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: text}}}
 				for _, c := range contents {
@@ -164,14 +164,14 @@ func (s *Server) addPrompts() {
 func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[string]string) (string, []*sdk.ResourceContents, error) {
 	for name := range args {
 		if !slices.ContainsFunc(p.args, func(a *sdk.PromptArgument) bool { return a.Name == name }) {
-			return "", nil, invalidParams("prompt %s has no argument %q", p.name, name)
+			return "", nil, fmt.Errorf("prompt %s has no argument %q", p.name, name)
 		}
 	}
 	all := s.zoneNames()
 	zones, subject := all, "the whole house"
 	if z := args["zone"]; z != "" {
 		if !slices.Contains(all, z) {
-			return "", nil, invalidParams("zone %q: the zones are %s", z, strings.Join(all, ", "))
+			return "", nil, fmt.Errorf("zone %q: the zones are %s", z, strings.Join(all, ", "))
 		}
 		zones, subject = []string{z}, "the zone "+z
 	}

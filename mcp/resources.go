@@ -178,14 +178,14 @@ func (s *Server) timeRange(from, to, defFrom string) (time.Time, time.Time, erro
 	}
 	f, err := history.ParseTime(from, now, s.opts.Location)
 	if err != nil {
-		return time.Time{}, time.Time{}, invalidParams("from: %v", err)
+		return time.Time{}, time.Time{}, fmt.Errorf("from: %v", err)
 	}
 	t, err := history.ParseTime(to, now, s.opts.Location)
 	if err != nil {
-		return time.Time{}, time.Time{}, invalidParams("to: %v", err)
+		return time.Time{}, time.Time{}, fmt.Errorf("to: %v", err)
 	}
 	if !f.Before(t) {
-		return time.Time{}, time.Time{}, invalidParams("from %s is not before to %s", from, to)
+		return time.Time{}, time.Time{}, fmt.Errorf("from %s is not before to %s", from, to)
 	}
 	return f, t, nil
 }
@@ -208,16 +208,16 @@ func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, e
 	var step time.Duration
 	if a.Step != "" {
 		if step, err = history.ParseDuration(a.Step); err != nil || step < time.Second {
-			return nil, invalidParams("step %q: want a duration of at least 1s such as 1m, 15m, 1h, 1d", a.Step)
+			return nil, fmt.Errorf("step %q: want a duration of at least 1s such as 1m, 15m, 1h, 1d", a.Step)
 		}
 	}
 	if a.MaxPoints < 0 {
-		return nil, invalidParams("max_points %d: want a positive number", a.MaxPoints)
+		return nil, fmt.Errorf("max_points %d: want a positive number", a.MaxPoints)
 	}
 	res, err := s.hub.Range(ctx, history.Query{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement),
 		From: from, To: to, Step: step, MaxPoints: a.MaxPoints})
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, err
 	}
 	return res, nil
 }
@@ -230,7 +230,7 @@ func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) 
 	res, err := s.history(ctx, historyArgs{Zone: p.segments[0], Measurement: p.segments[1],
 		From: p.query.Get("from"), To: p.query.Get("to"), Step: p.query.Get("step")})
 	if err != nil {
-		return nil, err
+		return nil, invalidParams("%v", err)
 	}
 	return jsonResult(req.Params.URI, res)
 }
@@ -242,7 +242,7 @@ func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Da
 	}
 	days, err := s.hub.Daily(ctx, zone, f, t)
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, err
 	}
 	return days, nil
 }
@@ -257,7 +257,7 @@ func (s *Server) readDaily(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	}
 	days, err := s.daily(ctx, p.segments[0], p.query.Get("from"), p.query.Get("to"))
 	if err != nil {
-		return nil, err
+		return nil, invalidParams("%v", err)
 	}
 	return jsonResult(req.Params.URI, map[string]any{"zone": p.segments[0], "days": days})
 }

