@@ -105,8 +105,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	now := time.Now()
 	if from := backfillFrom(store.Latest(), now); from.Before(now) {
 		t0 := time.Now()
-		if err := house.Backfill(ctx, store, from, now); err != nil {
+		// The past is filled at one reading a minute whatever the live
+		// interval: the house is a pure function of time, so a second house
+		// with the same seed gives the same values.
+		past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
+		if err := past.Backfill(ctx, store, from, now); err != nil {
 			return fmt.Errorf("demo house: fill in history: %w", err)
+		}
+		// On disk before serving, so that readers beside the daemon
+		// (climated mcp) see it too.
+		if err := store.Flush(ctx); err != nil {
+			return fmt.Errorf("demo house: write history: %w", err)
 		}
 		log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
 	}

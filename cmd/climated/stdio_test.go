@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +20,7 @@ func TestStdioBesideTheDaemon(t *testing.T) {
 	startHub(t, cfg)
 
 	cmd := climated("mcp", "--db", cfg.Database)
-	var stderr strings.Builder
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
@@ -50,6 +52,25 @@ func TestStdioBesideTheDaemon(t *testing.T) {
 	if !strings.Contains(stderr.String(), "serving MCP on stdio") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a child process's output can be
+// copied into while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func TestStdioWithoutDatabase(t *testing.T) {
