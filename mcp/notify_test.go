@@ -177,3 +177,53 @@ func TestLoggingFaultsAndStaleZones(t *testing.T) {
 		t.Errorf("an info message reached a client at level warning: %v", logs)
 	}
 }
+
+// TestSilentZoneLeavesTheList: a zone silent for GoneAfter is removed from
+// the resource list (clients are told) and comes back when it reports.
+func TestSilentZoneLeavesTheList(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	srv, _ := hubWith(t, Options{GoneAfter: time.Hour, Now: clock})
+	store := srv.hub.(interface {
+		Record(context.Context, []sensors.Reading) error
+	})
+	var box inbox
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := srv.MCP().Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs := connectWith(t, ct, box.options())
+	listed := func() []string {
+		res, err := cs.ListResources(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var uris []string
+		for _, r := range res.Resources {
+			uris = append(uris, r.URI)
+		}
+		return uris
+	}
+	rec := func(zone string) {
+		if err := store.Record(context.Background(), []sensors.Reading{reading(zone, sensors.Temperature, 18, clock())}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec("Garage")
+	rec("Indoor")
+	waitFor(t, "Garage listed", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
+
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+	_, before, _ := box.snapshot()
+	rec("Indoor") // any activity lets the watcher look again
+	waitFor(t, "Garage gone", func() bool { return !slices.Contains(listed(), ZoneURI("Garage")) })
+	waitFor(t, "list_changed for the removal", func() bool { _, n, _ := box.snapshot(); return n > before })
+	if !slices.Contains(listed(), ZoneURI("Indoor")) {
+		t.Error("Indoor, which reports, was removed")
+	}
+	rec("Garage")
+	waitFor(t, "Garage back", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
+}

@@ -86,11 +86,19 @@ func (s *Server) addResources() {
 	s.syncZones()
 }
 
-// syncZones lists a resource for every zone that has appeared.
+// syncZones keeps one listed resource per zone that is reporting: a new
+// zone is added, a zone silent for GoneAfter is removed (it comes back when
+// it reports again). Either change makes the SDK send list_changed.
 func (s *Server) syncZones() {
 	s.zones.mu.Lock()
 	defer s.zones.mu.Unlock()
+	now := s.opts.Now().Unix()
+	want := map[string]bool{}
 	for _, z := range s.hub.Describe() {
+		if now-z.When > int64(s.opts.GoneAfter.Seconds()) {
+			continue
+		}
+		want[z.Name] = true
 		if s.zones.known[z.Name] {
 			continue
 		}
@@ -99,6 +107,16 @@ func (s *Server) syncZones() {
 			URI: ZoneURI(z.Name), Name: "zone " + z.Name, Title: z.Name, MIMEType: jsonMIME,
 			Description: fmt.Sprintf("Current climate of %s (subscribe to be told when it changes).", z.Name),
 		}, s.readZone)
+	}
+	var gone []string
+	for z := range s.zones.known {
+		if !want[z] {
+			gone = append(gone, ZoneURI(z))
+			delete(s.zones.known, z)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveResources(gone...)
 	}
 }
 

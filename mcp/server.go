@@ -18,6 +18,7 @@ const (
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultMaxBodyBytes   = 1 << 20
 	DefaultStaleAfter     = 15 * time.Minute
+	DefaultGoneAfter      = 24 * time.Hour
 )
 
 // Hub is what the server needs of the house; history.Store provides it.
@@ -43,6 +44,7 @@ type Options struct {
 	Simulated      bool             // the data comes from the demo house
 	SessionTimeout time.Duration    // idle Streamable HTTP sessions end after this
 	StaleAfter     time.Duration    // a zone silent this long is stale
+	GoneAfter      time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
 	Location       *time.Location   // local time for "today" and daily summaries; nil means time.Local
 	Now            func() time.Time // clock; nil means time.Now
 	MaxBodyBytes   int64            // largest request body accepted
@@ -91,6 +93,9 @@ func New(h Hub, opts *Options) *Server {
 	}
 	if s.opts.StaleAfter <= 0 {
 		s.opts.StaleAfter = DefaultStaleAfter
+	}
+	if s.opts.GoneAfter <= 0 {
+		s.opts.GoneAfter = DefaultGoneAfter
 	}
 	if s.opts.Location == nil {
 		s.opts.Location = time.Local

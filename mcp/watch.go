@@ -72,7 +72,6 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 		case <-u.signal:
 			zones, added := u.take()
 			if added {
-				s.syncZones()
 				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: URIZones})
 			}
 			for z := range zones {
@@ -80,6 +79,7 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 			}
 		case <-tick.C:
 		}
+		s.syncZones()
 		s.logHealth(ctx, health)
 	}
 }
