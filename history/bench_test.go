@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"testing"
 	"time"
@@ -64,4 +65,65 @@ func BenchmarkSnapshotCached(b *testing.B) {
 	for b.Loop() {
 		s.Snapshot()
 	}
+}
+
+// yearStore is a database with a year of one reading a minute for one
+// zone's temperature (525,600 rows), built once per benchmark binary run.
+func yearStore(b *testing.B) (*Store, time.Time) {
+	b.Helper()
+	start := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
+	end := start.AddDate(1, 0, 0)
+	s := openTest(b, filepath.Join(b.TempDir(), "year.db"), &Options{Now: fixedClock(end), Location: time.UTC})
+	batch := make([]sensors.Reading, 0, 10_000)
+	for t := start; t.Before(end); t = t.Add(time.Minute) {
+		day := float64(t.Sub(start)) / float64(24*time.Hour)
+		batch = append(batch, sensors.Reading{Zone: "Balcony", Measurement: sensors.Temperature,
+			Value: 10 + 8*math.Sin(day/58) + 4*math.Sin(day*2*math.Pi), Time: t, Source: "bench"})
+		if len(batch) == cap(batch) {
+			if err := s.w.write(batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	if err := s.w.write(batch); err != nil {
+		b.Fatal(err)
+	}
+	// Written behind the store's back: load the recent state as Open would.
+	if err := s.rebuild(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return s, end
+}
+
+// BenchmarkRangeYear reads a year of minute readings at 500 points, and a
+// day at full resolution (1,440 points), as the history resource and tool
+// do.
+func BenchmarkRangeYear(b *testing.B) {
+	s, end := yearStore(b)
+	ctx := context.Background()
+	b.Run("year-500-points", func(b *testing.B) {
+		for b.Loop() {
+			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.AddDate(-1, 0, 0), To: end, MaxPoints: 500})
+			if err != nil || len(res.Points) == 0 || len(res.Points) > 500 {
+				b.Fatalf("%v, %d points", err, len(res.Points))
+			}
+		}
+	})
+	b.Run("day-full-resolution", func(b *testing.B) {
+		for b.Loop() {
+			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.Add(-24 * time.Hour), To: end, Step: time.Minute, MaxPoints: MaxPoints})
+			if err != nil || len(res.Points) != 1440 {
+				b.Fatalf("%v, %d points", err, len(res.Points))
+			}
+		}
+	})
+	b.Run("daily-30-days", func(b *testing.B) {
+		for b.Loop() {
+			days, err := s.Daily(ctx, "Balcony", end.AddDate(0, 0, -30), end)
+			if err != nil || len(days) != 30 {
+				b.Fatalf("%v, %d days", err, len(days))
+			}
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -64,6 +65,30 @@ func BenchmarkGetClimate(b *testing.B) {
 		ctx := context.Background()
 		for b.Loop() {
 			if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkGetClimate50Sessions calls get_climate from 50 sessions at once,
+// each with its own go-sdk client over Streamable HTTP; ns/op is the
+// server's throughput (time per call with 50 in parallel).
+func BenchmarkGetClimate50Sessions(b *testing.B) {
+	h := newTestHub(b)
+	const sessions = 50
+	pool := make(chan *sdk.ClientSession, sessions)
+	for range sessions {
+		pool <- connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
+	}
+	b.SetParallelism((sessions + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	ctx := context.Background()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		cs := <-pool
+		defer func() { pool <- cs }()
+		for pb.Next() {
+			if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate}); err != nil || res.IsError {
 				b.Fatal(err)
 			}
 		}
