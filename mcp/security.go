@@ -11,18 +11,20 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Defaults of the request limits.
 const (
-	DefaultMaxSessions = 64
-	DefaultMaxInFlight = 8 // requests at once per session
-	sessionHeader      = "Mcp-Session-Id"
-	sseSessionParam    = "session_id"
-	authScheme         = "Bearer "
-	wwwAuthenticate    = `Bearer realm="climated"`
+	DefaultMaxSessions    = 64
+	DefaultMaxInFlight    = 8 // requests at once per session
+	DefaultRequestTimeout = 30 * time.Second
+	sessionHeader         = "Mcp-Session-Id"
+	sseSessionParam       = "session_id"
+	authScheme            = "Bearer "
+	wwwAuthenticate       = `Bearer realm="climated"`
 )
 
 // guard checks every request to the MCP and API endpoints before the SDK
@@ -219,11 +221,17 @@ func (s *Server) recoverHTTP(next http.Handler) http.Handler {
 	})
 }
 
-// recoverMCP turns a panic in any MCP method handler (a tool, a resource, a
-// prompt) into a JSON-RPC error: the SDK runs handlers on goroutines of its
-// own, where a panic would end the whole process.
-func (s *Server) recoverMCP(next sdk.MethodHandler) sdk.MethodHandler {
+// guardMCP bounds the time of every MCP method handler (a tool, a
+// resource, a prompt) and turns a panic in one into a JSON-RPC error: the
+// SDK runs handlers on goroutines of its own, where a panic would end the
+// whole process. subscriptions/listen is the one request meant to last.
+func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
+		if method != "subscriptions/listen" {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.opts.RequestTimeout)
+			defer cancel()
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				s.log.Error("panic in MCP handler", "method", method, "panic", v, "stack", string(debug.Stack()))

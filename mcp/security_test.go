@@ -208,6 +208,23 @@ func TestPanicInHandlerIsAnError(t *testing.T) {
 	}
 }
 
+func TestRequestTimeout(t *testing.T) {
+	srv, ts := hubWith(t, Options{RequestTimeout: 50 * time.Millisecond})
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "dawdle"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(10 * time.Second):
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finished"}}}, nil, nil
+		}
+	})
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "dawdle"})
+	if err == nil && (!res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "deadline exceeded")) {
+		t.Errorf("a request past its time: %v %+v", err, res.Content)
+	}
+}
+
 // TestAbandonedSessionsAreReclaimed opens 200 sessions, abandons them all
 // and expects every one gone once the idle timeout has passed.
 func TestAbandonedSessionsAreReclaimed(t *testing.T) {

@@ -54,6 +54,7 @@ type Options struct {
 	AllowedOrigins []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
 	MaxSessions    int              // open sessions at most (DefaultMaxSessions)
 	MaxInFlight    int              // requests at once per session (DefaultMaxInFlight)
+	RequestTimeout time.Duration    // time one MCP request may take (DefaultRequestTimeout)
 	Logger         *slog.Logger     // nil discards
 }
 
@@ -94,6 +95,9 @@ func New(h Hub, opts *Options) *Server {
 	if s.opts.StaleAfter <= 0 {
 		s.opts.StaleAfter = DefaultStaleAfter
 	}
+	if s.opts.RequestTimeout <= 0 {
+		s.opts.RequestTimeout = DefaultRequestTimeout
+	}
 	if s.opts.GoneAfter <= 0 {
 		s.opts.GoneAfter = DefaultGoneAfter
 	}
@@ -121,7 +125,7 @@ func New(h Hub, opts *Options) *Server {
 			Logging: &sdk.LoggingCapabilities{},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.recoverMCP)
+	s.mcp.AddReceivingMiddleware(s.guardMCP)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addResources()
