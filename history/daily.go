@@ -66,7 +66,8 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 			continue // not written yet
 		}
 		for i, d := range starts {
-			st, ok, err := s.dayStats(ctx, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
+			tier, _ := s.pickTier(d, nextMidnight(d, loc), time.Hour)
+			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
 			if err != nil {
 				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, mi.Name, days[i].Date, err)
 			}
@@ -84,21 +85,23 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	return out, nil
 }
 
-func (s *Store) dayStats(ctx context.Context, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (DayStats, bool, error) {
+func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (DayStats, bool, error) {
 	var st DayStats
-	var mean, sum float64
-	err := s.rdb.QueryRowContext(ctx, "SELECT count(*), coalesce(avg(v), 0), coalesce(sum(v), 0) FROM raw WHERE series = ? AND t >= ? AND t < ?",
-		id, from, to).Scan(&st.Count, &mean, &sum)
+	var sum float64
+	err := s.rdb.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(%s, 0), coalesce(%s, 0) FROM %s WHERE series = ? AND t >= ? AND t < ?",
+		tier.count, tier.sum, tier.table), id, from, to).Scan(&st.Count, &sum)
 	if err != nil || st.Count == 0 {
 		return st, false, err
 	}
-	if err := s.extreme(ctx, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
+	if err := s.extreme(ctx, tier, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
 		return st, false, err
 	}
-	if err := s.extreme(ctx, "max", id, from, to, &st.MaxTime, &st.Max); err != nil {
+	if err := s.extreme(ctx, tier, "max", id, from, to, &st.MaxTime, &st.Max); err != nil {
 		return st, false, err
 	}
-	st.Min, st.Max, st.Mean = round(m, st.Min), round(m, st.Max), roundMore(m, mean)
+	div := tier.div(m)
+	sum /= div
+	st.Min, st.Max, st.Mean = round(m, st.Min/div), round(m, st.Max/div), roundMore(m, sum/float64(st.Count))
 	if kind == sensors.Amount {
 		total := round(m, sum)
 		st.Sum = &total

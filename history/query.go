@@ -48,6 +48,7 @@ type Series struct {
 	To          int64               `json:"to"`
 	Step        string              `json:"step"`
 	StepSeconds int64               `json:"step_seconds"`
+	Tier        string              `json:"tier"`
 	Note        string              `json:"note,omitempty"`
 	Summary     *Summary            `json:"summary"`
 	Columns     []string            `json:"columns"`
@@ -102,13 +103,21 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	}
 	q.MaxPoints = min(q.MaxPoints, MaxPoints)
 	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
+	tier, why := s.pickTier(q.From, q.To, step)
+	if tier.width > step {
+		if why == "" {
+			why = "the step is below the resolution of " + tier.name
+		}
+		note = joinNotes(note, fmt.Sprintf("answered at %s: %s", formatStep(tier.width), why))
+		step = tier.width
+	}
 	sec := int64(step / time.Second)
 	// Readings carry whole seconds, so [From, To) holds those before To
 	// rounded up to a whole second: "now" includes this second's readings.
 	from, to := q.From.Unix(), q.To.Add(time.Second-1).Unix()
 
 	out := &Series{Zone: q.Zone, Measurement: q.Measurement, Unit: info.Unit, From: from, To: to,
-		Step: formatStep(step), StepSeconds: sec, Note: note, Points: [][]float64{}}
+		Step: formatStep(step), StepSeconds: sec, Tier: tier.name, Note: note, Points: [][]float64{}}
 	if id == 0 {
 		out.Note = "no readings written yet: new readings reach the history within " + s.opts.FlushInterval.String()
 		return out, nil
@@ -119,13 +128,15 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	} else {
 		out.Columns = []string{"t", "mean", "min", "max"}
 	}
-	rows, err := s.rdb.QueryContext(ctx, `SELECT t / ?1 * ?1 AS b, avg(v), min(v), max(v), sum(v), count(*)
-		FROM raw WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b ORDER BY b`, sec, id, from, to)
+	div := tier.div(q.Measurement)
+	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf(`SELECT t / ?1 * ?1 AS b, %s, %s, %s, %s, %s
+		FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b ORDER BY b`,
+		tier.mean, tier.low, tier.high, tier.sum, tier.count, tier.table), sec, id, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("query %s/%s: %w", q.Zone, q.Measurement, err)
 	}
 	defer rows.Close()
-	var total, sum float64
+	var sum float64
 	var count int
 	for rows.Next() {
 		var b int64
@@ -134,12 +145,12 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		if err := rows.Scan(&b, &mean, &lo, &hi, &sm, &n); err != nil {
 			return nil, err
 		}
+		mean, lo, hi, sm = mean/div, lo/div, hi/div, sm/div
 		if amount {
 			out.Points = append(out.Points, []float64{float64(b), round(q.Measurement, sm)})
 		} else {
 			out.Points = append(out.Points, []float64{float64(b), roundMore(q.Measurement, mean), round(q.Measurement, lo), round(q.Measurement, hi)})
 		}
-		total += mean * float64(n)
 		sum += sm
 		count += n
 	}
@@ -149,14 +160,14 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	if count == 0 {
 		return out, nil
 	}
-	sm := &Summary{Count: count, Mean: roundMore(q.Measurement, total/float64(count))}
-	if err := s.extreme(ctx, "min", id, from, to, &sm.MinTime, &sm.Min); err != nil {
+	sm := &Summary{Count: count, Mean: roundMore(q.Measurement, sum/float64(count))}
+	if err := s.extreme(ctx, tier, "min", id, from, to, &sm.MinTime, &sm.Min); err != nil {
 		return nil, err
 	}
-	if err := s.extreme(ctx, "max", id, from, to, &sm.MaxTime, &sm.Max); err != nil {
+	if err := s.extreme(ctx, tier, "max", id, from, to, &sm.MaxTime, &sm.Max); err != nil {
 		return nil, err
 	}
-	sm.Min, sm.Max = round(q.Measurement, sm.Min), round(q.Measurement, sm.Max)
+	sm.Min, sm.Max = round(q.Measurement, sm.Min/div), round(q.Measurement, sm.Max/div)
 	if amount {
 		total := round(q.Measurement, sum)
 		sm.Sum = &total
@@ -165,11 +176,23 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	return out, nil
 }
 
-// extreme finds the first reading with the lowest or highest value in the
+// extreme finds the first row with the lowest or highest value in the
 // range, using SQLite's rule that a bare column comes from the min/max row.
-func (s *Store) extreme(ctx context.Context, fn string, id, from, to int64, t *int64, v *float64) error {
-	q := fmt.Sprintf("SELECT t, %s(v) FROM raw WHERE series = ? AND t >= ? AND t < ?", fn)
+// In a rollup tier its time is the bucket's start.
+func (s *Store) extreme(ctx context.Context, tier tierSQL, fn string, id, from, to int64, t *int64, v *float64) error {
+	col := tier.lowCol
+	if fn == "max" {
+		col = tier.highCol
+	}
+	q := fmt.Sprintf("SELECT t, %s(%s) FROM %s WHERE series = ? AND t >= ? AND t < ?", fn, col, tier.table)
 	return s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(t, v)
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // roundMore keeps one more decimal than shown for current values, so that

@@ -119,7 +119,7 @@ func (r *refresher) poll(ctx context.Context) error {
 	}
 	var rs []sensors.Reading
 	for id, k := range ids {
-		pts, err := r.s.points(ctx, id, r.seen[id]+1, 1<<62)
+		pts, err := r.s.points(ctx, id, k.key.m, r.seen[id]+1, 1<<62)
 		if err != nil {
 			return err
 		}

@@ -33,12 +33,14 @@ const (
 
 // Options configure a Store; nil means all defaults.
 type Options struct {
-	FlushInterval time.Duration    // flush at least this often
-	BatchSize     int              // flush as soon as this many readings wait
-	Window        time.Duration    // recent past kept in memory (DefaultWindow)
-	Location      *time.Location   // local time for "since midnight"; nil means time.Local
-	Now           func() time.Time // clock; nil means time.Now
-	Logger        *slog.Logger     // nil discards
+	FlushInterval   time.Duration    // flush at least this often
+	BatchSize       int              // flush as soon as this many readings wait
+	Window          time.Duration    // recent past kept in memory (DefaultWindow)
+	RawRetention    time.Duration    // raw readings are kept this long (DefaultRawRetention)
+	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
+	Location        *time.Location   // local time for "since midnight"; nil means time.Local
+	Now             func() time.Time // clock; nil means time.Now
+	Logger          *slog.Logger     // nil discards
 }
 
 // Store is the history of every zone: a SQLite file, the recent window in
@@ -117,6 +119,12 @@ func newStore(path string, opts *Options) *Store {
 	}
 	if o.Window <= 0 {
 		o.Window = DefaultWindow
+	}
+	if o.RawRetention <= 0 {
+		o.RawRetention = DefaultRawRetention
+	}
+	if o.RollupRetention <= 0 {
+		o.RollupRetention = DefaultRollupRetention
 	}
 	if o.Location == nil {
 		o.Location = time.Local
@@ -230,7 +238,8 @@ func (s *Store) rebuild(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
 		}
-		pts, err := s.points(ctx, r.id, latest.T-keep, latest.T)
+		latest.V = decode(r.k.m, latest.V)
+		pts, err := s.points(ctx, r.id, r.k.m, latest.T-keep, latest.T)
 		if err != nil {
 			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
 		}
@@ -239,8 +248,8 @@ func (s *Store) rebuild(ctx context.Context) error {
 	return nil
 }
 
-// points reads the raw points of one series with from <= t <= to.
-func (s *Store) points(ctx context.Context, id, from, to int64) ([]Point, error) {
+// points reads the raw points of one series of m with from <= t <= to.
+func (s *Store) points(ctx context.Context, id int64, m sensors.Measurement, from, to int64) ([]Point, error) {
 	rows, err := s.rdb.QueryContext(ctx, "SELECT t, v FROM raw WHERE series = ? AND t >= ? AND t <= ? ORDER BY t", id, from, to)
 	if err != nil {
 		return nil, err
@@ -252,6 +261,7 @@ func (s *Store) points(ctx context.Context, id, from, to int64) ([]Point, error)
 		if err := rows.Scan(&p.T, &p.V); err != nil {
 			return nil, err
 		}
+		p.V = decode(m, p.V)
 		pts = append(pts, p)
 	}
 	return pts, rows.Err()

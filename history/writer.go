@@ -19,11 +19,14 @@ type writer struct {
 	opts  *Options
 	ids   map[seriesKey]int64
 	srcs  map[int64]string
-	stmts struct{ series, gauge, amount, source *sql.Stmt }
+	stmts struct{ series, gauge, regauge, amount, source, roll5m, roll1h *sql.Stmt }
 
 	failures  int
 	lastLog   time.Time
 	flushedAt time.Time
+
+	prunedAt     time.Time
+	pruneBacklog bool
 }
 
 // errLogEvery limits how often a persistent write failure is logged.
@@ -53,9 +56,12 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		sql string
 	}{
 		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) RETURNING id"},
-		{&w.stmts.gauge, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = excluded.v"},
+		{&w.stmts.gauge, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO NOTHING"},
+		{&w.stmts.regauge, "UPDATE raw SET v = ? WHERE series = ? AND t = ?"},
 		{&w.stmts.amount, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = v + excluded.v"},
 		{&w.stmts.source, "UPDATE series SET source = ? WHERE id = ?"},
+		{&w.stmts.roll5m, rollupUpsert("rollup_5m")},
+		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
 	}
 	for _, p := range prep {
 		if *p.dst, err = s.wdb.PrepareContext(ctx, p.sql); err != nil {
@@ -68,7 +74,7 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 
 func (w *writer) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.amount, w.stmts.source} {
+	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source, w.stmts.roll5m, w.stmts.roll1h} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -119,8 +125,24 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 			}
 		case <-tick.C:
 			pending = w.flush(pending)
+			w.maybePrune()
 		}
 	}
+}
+
+// maybePrune runs retention once every pruneEvery, and on every tick while
+// a backlog remains.
+func (w *writer) maybePrune() {
+	now := w.opts.Now()
+	if !w.pruneBacklog && now.Sub(w.prunedAt) < pruneEvery {
+		return
+	}
+	w.prunedAt = now
+	finished, err := w.prune(context.Background(), now)
+	if err != nil {
+		w.log.Warn("retention", "err", err)
+	}
+	w.pruneBacklog = !finished
 }
 
 // flush writes pending in one transaction and returns what is still to be
@@ -161,6 +183,7 @@ func (w *writer) write(rs []sensors.Reading) error {
 	created := map[seriesKey]int64{}
 	sources := map[int64]string{}
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
+	rolls := newRollups()
 	for _, r := range rs {
 		k := seriesKey{r.Zone, r.Measurement}
 		id, ok := w.ids[k]
@@ -179,13 +202,30 @@ func (w *writer) write(rs []sensors.Reading) error {
 			}
 			sources[id] = r.Source
 		}
-		st := gauge
+		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
-			st = amount
+			if _, err := amount.ExecContext(ctx, id, t, v); err != nil {
+				return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+			}
+		} else {
+			res, err := gauge.ExecContext(ctx, id, t, v)
+			if err != nil {
+				return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				// A second value for the same instant replaces the first in
+				// the raw tier; the rollups keep the first.
+				if _, err := tx.Stmt(w.stmts.regauge).ExecContext(ctx, v, id, t); err != nil {
+					return fmt.Errorf("replace %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+				}
+				continue
+			}
 		}
-		if _, err := st.ExecContext(ctx, id, r.Time.Unix(), r.Value); err != nil {
-			return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, r.Time.Unix(), err)
-		}
+		// The rollups hold the value as stored, so every tier agrees.
+		rolls.add(id, t, decode(r.Measurement, float64(v)))
+	}
+	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h)); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)

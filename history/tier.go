@@ -1,0 +1,73 @@
+package history
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Retention defaults: raw readings for 30 days, 5-minute buckets for two
+// years, hourly buckets for ever.
+const (
+	DefaultRawRetention      = 30 * 24 * time.Hour
+	DefaultRollupRetention   = 2 * 365 * 24 * time.Hour
+	rawTier, fiveMin, hourly = 0, 1, 2
+)
+
+// tierSQL is how one tier is read: the table and the aggregate expressions
+// over its rows, and what divides the raw integers back into units.
+type tierSQL struct {
+	name                        string
+	table                       string
+	width                       time.Duration // 0 for raw
+	count, sum, mean, low, high string
+	lowCol, highCol             string
+	raw                         bool
+}
+
+var tierSQLs = [3]tierSQL{
+	{"raw", "raw", 0, "count(*)", "sum(v)", "avg(v)", "min(v)", "max(v)", "v", "v", true},
+	{"5-minute rollups", "rollup_5m", 5 * time.Minute, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
+	{"hourly rollups", "rollup_1h", time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
+}
+
+// div is what turns a stored aggregate of m into units.
+func (t tierSQL) div(m sensors.Measurement) float64 {
+	if t.raw {
+		return scaleOf(m)
+	}
+	return 1
+}
+
+// rowBudget bounds the rows one query reads from a tier, assuming the
+// usual one reading a minute: beyond it, a coarser tier answers.
+const rowBudget = 20_000
+
+// pickTier chooses the finest tier that still holds data from `from` and
+// answers in at most rowBudget rows. When its buckets are wider than step,
+// the answer is coarser than asked and the second result says why.
+func (s *Store) pickTier(from, to time.Time, step time.Duration) (tierSQL, string) {
+	now := s.opts.Now()
+	span := to.Sub(from)
+	kept := [3]time.Time{now.Add(-s.opts.RawRetention), now.Add(-s.opts.RollupRetention), {}}
+	why := ""
+	for i, t := range tierSQLs {
+		switch {
+		case from.Before(kept[i]):
+			why = fmt.Sprintf("%s are kept for %s", []string{"raw readings", "5-minute buckets"}[i], formatStep(now.Sub(kept[i])))
+		case span/max(t.width, time.Minute) > rowBudget:
+			if why == "" {
+				why = "a range this long is read from " + tierSQLs[i+1].name
+			}
+		case t.width <= step:
+			return t, ""
+		default:
+			if why == "" {
+				why = fmt.Sprintf("the step is below the %s resolution of %s", formatStep(t.width), t.name)
+			}
+			return t, why
+		}
+	}
+	return tierSQLs[hourly], why
+}
