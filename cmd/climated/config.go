@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/climated/climated/sensors/hw"
+	"github.com/climated/climated/sensors/raingauge"
 )
 
 // DefaultListen is loopback on a port that common home-hub software leaves
@@ -26,6 +29,12 @@ type Config struct {
 	Timezone string     `yaml:"timezone"` // IANA name for "since local midnight"; empty means the system's
 	LogLevel string     `yaml:"log_level"`
 	Demo     DemoConfig `yaml:"demo"`
+
+	// The house's own sensors: altitude, bus, interval, stale_after,
+	// sensors and wifi at the top level of the file (see hw.Config).
+	HW        hw.Config         `yaml:",inline"`
+	file      string            // the file it was read from, if any
+	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
@@ -99,6 +108,16 @@ func (c *Config) validate() error {
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
+	}
+	if len(c.HW.Sensors) > 0 {
+		if err := c.HW.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.RainGauge != nil {
+		if err := c.RainGauge.Validate(); err != nil {
+			return fmt.Errorf("rain_gauge: %w", err)
+		}
 	}
 	if c.Demo.Interval < time.Second {
 		return fmt.Errorf("demo.interval %s: must be at least 1s", c.Demo.Interval)

@@ -29,6 +29,8 @@ var errUsage = errors.New("usage")
 
 const usage = `usage:
   climated [serve] [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
+  climated scan [--bus N] [--zone NAME]         (probe the I²C bus, print configuration lines)
+  climated read [--config FILE] [--bus N]       (one reading of every sensor)
   climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
   climated token [--config FILE] [--db FILE]
   climated version
@@ -50,7 +52,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return serve(ctx, cfg, log, nil)
+		return serve(ctx, cfg, log, serveEnv{})
+	case "scan":
+		return runScan(ctx, args, stdout, stderr)
+	case "read":
+		return runRead(ctx, args, stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "token":

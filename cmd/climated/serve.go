@@ -14,7 +14,6 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
-	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
 
@@ -50,6 +49,7 @@ func parseServe(args []string, stderr io.Writer) (Config, error) {
 		if err := loadConfig(*configPath, &cfg); err != nil {
 			return cfg, err
 		}
+		cfg.file = *configPath
 	}
 	if *listen != "" {
 		cfg.Listen = *listen
@@ -69,12 +69,19 @@ var _ mcp.Hub = (*history.Store)(nil)
 type hub struct {
 	Addr  net.Addr
 	Store *history.Store
+	Zones []string
+}
+
+// serveEnv is what a caller of serve may add: a callback once everything
+// is up, and fakes for the hardware.
+type serveEnv struct {
+	ready func(hub)
+	seams seams
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order:
 // sources stop, history is flushed and closed, the HTTP server drains.
-// ready, if not nil, is called once everything is up.
-func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) error {
+func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
 	if err := cfg.validate(); err != nil {
 		return err
 	}
@@ -91,35 +98,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	}()
 	log.Info("history open", "database", store.Path())
 
-	// No sensor source exists yet, so the demo house is the embedded
-	// default whether or not it was asked for.
-	house := demo.New(&demo.Options{
-		Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: loc,
-		Logger: log.With("source", "demo"),
-	})
-	if !cfg.Demo.Enabled {
-		log.Info("no sensors configured: running the demo house (simulated data)")
+	set, err := buildSources(ctx, cfg, cfg.file != "", log, env.seams)
+	if err != nil {
+		return err
 	}
-	// Fill the gap since the last run before serving, so that the first
-	// get_climate already has its extremes, trends and rain sums.
-	now := time.Now()
-	if from := backfillFrom(store.Latest(), now); from.Before(now) {
-		t0 := time.Now()
-		// The past is filled at one reading a minute whatever the live
-		// interval: the house is a pure function of time, so a second house
-		// with the same seed gives the same values.
-		past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
-		if err := past.Backfill(ctx, store, from, now); err != nil {
-			return fmt.Errorf("demo house: fill in history: %w", err)
+	if set.house != nil {
+		if err := fillDemoPast(ctx, cfg, loc, store, log); err != nil {
+			return err
 		}
-		// On disk before serving, so that readers beside the daemon
-		// (climated mcp) see it too.
-		if err := store.Flush(ctx); err != nil {
-			return fmt.Errorf("demo house: write history: %w", err)
-		}
-		log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
 	}
-	sources := []sensors.Source{house}
 
 	var token string
 	if cfg.needsToken() {
@@ -133,8 +120,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 		AllowedHosts:   cfg.AllowedHosts,
 		AllowedOrigins: cfg.AllowedOrigins,
 		Version:        buildVersion(),
-		Zones:          house.Zones(),
-		Simulated:      true,
+		Zones:          set.zones,
+		Simulated:      set.simulated,
 		Location:       loc,
 		Logger:         log.With("component", "mcp"),
 	})
@@ -161,7 +148,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 
 	srcCtx, stopSources := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	for _, src := range sources {
+	for _, src := range set.sources {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -173,8 +160,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 
 	base := "http://" + ln.Addr().String()
 	log.Info("serving MCP", "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
-	if ready != nil {
-		ready(hub{Addr: ln.Addr(), Store: store})
+	if env.ready != nil {
+		env.ready(hub{Addr: ln.Addr(), Store: store, Zones: set.zones})
 	}
 
 	var runErr error
@@ -201,6 +188,31 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, ready func(hub)) e
 	}
 	log.Info("stopped")
 	return runErr
+}
+
+// fillDemoPast fills the gap since the last run before serving, so that
+// the first get_climate already has its extremes, trends and rain sums.
+// The past is filled at one reading a minute whatever the live interval:
+// the house is a pure function of time, so a second house with the same
+// seed gives the same values.
+func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger) error {
+	now := time.Now()
+	from := backfillFrom(store.Latest(), now)
+	if !from.Before(now) {
+		return nil
+	}
+	t0 := time.Now()
+	past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
+	if err := past.Backfill(ctx, store, from, now); err != nil {
+		return fmt.Errorf("demo house: fill in history: %w", err)
+	}
+	// On disk before serving, so that readers beside the daemon (climated
+	// mcp) see it too.
+	if err := store.Flush(ctx); err != nil {
+		return fmt.Errorf("demo house: write history: %w", err)
+	}
+	log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
+	return nil
 }
 
 // backfillFrom is where the demo house starts filling in: just after the

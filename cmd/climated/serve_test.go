@@ -23,7 +23,7 @@ func startHub(t *testing.T, cfg Config) hub {
 	ready := make(chan hub, 1)
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- serve(ctx, cfg, log, func(h hub) { ready <- h }) }()
+	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }}) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

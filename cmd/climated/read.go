@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/hw"
+)
+
+// runRead is `climated read [--config FILE] [--bus N] [--zone NAME]`: one
+// reading of every configured sensor, printed as the nested structure
+// (zone → measurement → value, and When). Without a configuration it reads
+// what a scan of the bus finds, as the hub's default does. Faults go to
+// stderr, one per sensor, and make the exit status non-zero.
+func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("read", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "YAML configuration `FILE`")
+	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` to scan when there is no configuration")
+	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` of the chips a scan finds")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	var cfg hw.Config
+	if *configPath != "" {
+		full := defaultConfig()
+		if err := loadConfig(*configPath, &full); err != nil {
+			return err
+		}
+		if err := full.validate(); err != nil {
+			return err
+		}
+		cfg = full.HW
+	} else {
+		b, err := hw.OpenBus(*bus)
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		found, err := hw.Scan(ctx, b, *bus)
+		b.Close()
+		if err != nil {
+			return fmt.Errorf("read: scan bus %s: %w", *bus, err)
+		}
+		cfg = hw.ScanConfig(found, *zone)
+	}
+	src, err := hw.New(cfg, &hw.Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		return fmt.Errorf("read: %w", err)
+	}
+	rs, readErr := src.ReadOnce(ctx)
+	if err := printNested(stdout, rs); err != nil {
+		return err
+	}
+	if readErr != nil {
+		for _, e := range unjoin(readErr) {
+			fmt.Fprintln(stderr, "climated read:", e)
+		}
+		return errors.New("read: some sensors failed")
+	}
+	return nil
+}
+
+// printNested prints readings as zone → measurement → value, with When,
+// the time of the zone's latest reading in Unix seconds.
+func printNested(w io.Writer, rs []sensors.Reading) error {
+	out := make(map[string]map[string]any)
+	for _, r := range rs {
+		z := out[r.Zone]
+		if z == nil {
+			z = make(map[string]any)
+			out[r.Zone] = z
+		}
+		z[string(r.Measurement)] = r.Value
+		if when, _ := z["When"].(int64); r.Time.Unix() > when {
+			z["When"] = r.Time.Unix()
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// unjoin splits an errors.Join into its errors.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

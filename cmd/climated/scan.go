@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/climated/climated/sensors/hw"
+)
+
+// runScan is `climated scan [--bus N] [--zone NAME]`: it probes the known
+// chip addresses of an I²C bus, says what answers, and prints the
+// configuration lines that read those chips.
+func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` (/dev/i2c-N)")
+	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` for the configuration lines")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	b, err := hw.OpenBus(*bus)
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	defer b.Close()
+	found, err := hw.Scan(ctx, b, *bus)
+	if err != nil {
+		return fmt.Errorf("scan bus %s: %w", *bus, err)
+	}
+	if len(found) == 0 {
+		fmt.Fprintf(stdout, "# no known chip answers on /dev/i2c-%s\n", strings.TrimPrefix(*bus, "/dev/i2c-"))
+		return nil
+	}
+	fmt.Fprintf(stdout, "# found on I²C bus %s:\n", *bus)
+	for _, f := range found {
+		fmt.Fprintf(stdout, "#   %s\n", f)
+	}
+	fmt.Fprintln(stdout, "# configuration lines:")
+	for _, l := range hw.ConfigLines(found, *zone) {
+		fmt.Fprintln(stdout, l)
+	}
+	return nil
+}
+
+// parseFlags parses a subcommand's flags, which take no other arguments.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/demo"
+	"github.com/climated/climated/sensors/hw"
+	"github.com/climated/climated/sensors/raingauge"
+)
+
+// sourceSet is what feeds the hub.
+type sourceSet struct {
+	sources   []sensors.Source
+	zones     []string
+	house     *demo.House // nil unless the demo house runs
+	simulated bool
+}
+
+// seams lets tests put fakes where the hardware would be.
+type seams struct {
+	openBus hw.Opener
+	openPin raingauge.PinOpener
+}
+
+// buildSources turns the configuration into sources. With no configuration
+// file at all, the chips a scan of the default I²C bus finds become the
+// main zone's sensors; when there is no bus or nothing answers, and
+// whenever the configuration names no sensor, the demo house runs, and the
+// log says why.
+func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logger, sm seams) (*sourceSet, error) {
+	set := &sourceSet{}
+	hwCfg := cfg.HW
+	if !fromFile && len(hwCfg.Sensors) == 0 {
+		hwCfg = autodetect(ctx, hwCfg, log, sm.openBus)
+	}
+	if len(hwCfg.Sensors) > 0 {
+		src, err := hw.New(hwCfg, &hw.Options{Logger: log.With("source", "i2c"), Open: sm.openBus})
+		if err != nil {
+			return nil, fmt.Errorf("sensors: %w", err)
+		}
+		set.add(src, src.Zones())
+	}
+	if cfg.RainGauge != nil {
+		g, err := raingauge.New(*cfg.RainGauge, &raingauge.Options{Logger: log.With("source", "rain-gauge"), Open: sm.openPin})
+		if err != nil {
+			return nil, fmt.Errorf("rain_gauge: %w", err)
+		}
+		set.add(g, []string{cfg.RainGauge.WithDefaults().Zone})
+	}
+	if len(set.sources) == 0 || cfg.Demo.Enabled {
+		if len(set.sources) == 0 {
+			log.Info("no sensors configured or found: running the demo house (simulated data)")
+		}
+		set.house = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
+			Logger: log.With("source", "demo")})
+		set.add(set.house, set.house.Zones())
+		set.simulated = true
+	}
+	return set, nil
+}
+
+func (s *sourceSet) add(src sensors.Source, zones []string) {
+	s.sources = append(s.sources, src)
+	for _, z := range zones {
+		if !slices.Contains(s.zones, z) {
+			s.zones = append(s.zones, z)
+		}
+	}
+}
+
+// autodetect scans the default bus and configures what answers in the main
+// zone.
+func autodetect(ctx context.Context, cfg hw.Config, log *slog.Logger, open hw.Opener) hw.Config {
+	if open == nil {
+		open = hw.OpenBus
+	}
+	bus := cfg.WithDefaults().Bus
+	b, err := open(bus)
+	if err != nil {
+		if errors.Is(err, hw.ErrNoBus) {
+			log.Info("no I²C bus to scan", "bus", bus)
+		} else {
+			log.Warn("cannot scan the I²C bus", "bus", bus, "err", err)
+		}
+		return cfg
+	}
+	defer b.Close()
+	found, err := hw.Scan(ctx, b, bus)
+	if err != nil {
+		log.Warn("scan of the I²C bus failed", "bus", bus, "err", err)
+		return cfg
+	}
+	if len(found) == 0 {
+		log.Info("no known chip answers on the I²C bus", "bus", bus)
+		return cfg
+	}
+	detected := hw.ScanConfig(found, hw.DefaultZone)
+	for _, f := range found {
+		log.Info("found a sensor; it reads into the main zone (climated scan prints configuration lines)", "chip", f.String(), "zone", hw.DefaultZone)
+	}
+	detected.Altitude, detected.WiFi = cfg.Altitude, cfg.WiFi
+	return detected
+}
+
+func mustLocation(cfg Config) *time.Location {
+	loc, _ := cfg.location() // validated at start-up
+	return loc
+}

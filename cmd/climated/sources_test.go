@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/sensors/hw"
+	"github.com/climated/climated/sensors/raingauge"
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpiotest"
+	"periph.io/x/conn/v3/i2c"
+)
+
+func noBus(name string) (i2c.BusCloser, error) {
+	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrNoBus)
+}
+
+func deniedBus(name string) (i2c.BusCloser, error) {
+	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrPermission)
+}
+
+func TestBuildSources(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	ctx := context.Background()
+
+	// Nothing configured, no bus: the demo house, and the log says why.
+	set, err := buildSources(ctx, defaultConfig(), false, log, seams{openBus: noBus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.house == nil || !set.simulated || !slices.Equal(set.zones, []string{"Indoor", "Bedroom", "Balcony", "Rain"}) {
+		t.Errorf("no bus: %+v", set)
+	}
+	for _, want := range []string{"no I²C bus to scan", "running the demo house (simulated data)"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+
+	// Sensors and a rain gauge configured: they run, the demo does not.
+	cfg := defaultConfig()
+	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "bme280", Address: 0x76}}
+	cfg.RainGauge = &raingauge.Config{Pin: "GPIO17"}
+	pin := &gpiotest.Pin{N: "GPIO17", Num: 17, EdgesChan: make(chan gpio.Level, 1)}
+	set, err = buildSources(ctx, cfg, true, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.house != nil || set.simulated || !slices.Equal(set.zones, []string{"Living room", "Rain"}) || len(set.sources) != 2 {
+		t.Errorf("configured: house %v, simulated %v, zones %v, %d sources", set.house, set.simulated, set.zones, len(set.sources))
+	}
+
+	// demo.enabled adds the demo house to real sensors.
+	cfg.Demo.Enabled = true
+	set, _ = buildSources(ctx, cfg, true, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }})
+	if set.house == nil || len(set.sources) != 3 {
+		t.Errorf("with demo.enabled: %d sources", len(set.sources))
+	}
+}
+
+// TestServeWithFaultySensor: a configured sensor that cannot be read is
+// reported as a fault, and no simulated zone appears.
+func TestServeWithFaultySensor(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.file = "test.yaml"
+	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "sht31", Address: 0x44}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan hub, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h hub) { ready <- h }, seams: seams{openBus: deniedBus}})
+	}()
+	var h hub
+	select {
+	case h = <-ready:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var fault string
+		for _, st := range h.Store.Statuses() {
+			if st.Err != nil {
+				fault = st.Err.Error()
+			}
+		}
+		if strings.Contains(fault, "sht3x on i2c bus 1 at 0x44") && strings.Contains(fault, "permission denied") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no fault reported for the unreadable sensor: %v", h.Store.Statuses())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c := h.Store.Snapshot().Climate; len(c) != 0 {
+		t.Errorf("zones without a single reading: %v", c)
+	}
+	if !slices.Equal(h.Zones, []string{"Living room"}) {
+		t.Errorf("zones %v", h.Zones)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestScanAndReadWithoutBus(t *testing.T) {
+	if _, err := os.Stat("/dev/i2c-1"); err == nil {
+		t.Skip("this machine has an I²C bus")
+	}
+	for _, args := range [][]string{{"scan"}, {"read"}} {
+		out, err := climated(args...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "no such I²C bus") || !strings.Contains(string(out), "raspi-config") {
+			t.Errorf("climated %v: %v\n%s", args, err, out)
+		}
+	}
+	cfgPath := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(cfgPath, []byte("sensors:\n  - {zone: Indoor, chip: bme280, address: 0x44}\n"), 0o600)
+	out, err := climated("read", "--config", cfgPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "0x44 is not an address of the bme280") {
+		t.Errorf("read with a bad address: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,201 @@
+package hw
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Defaults of the configuration.
+const (
+	DefaultInterval     = time.Minute
+	DefaultStaleAfter   = 3 // missed intervals
+	DefaultZone         = "Indoor"
+	DefaultWiFiInterval = time.Minute
+	DefaultW1Dir        = "/sys/bus/w1/devices"
+	DefaultWireless     = "/proc/net/wireless"
+)
+
+// Config is the hw part of climated's configuration file:
+//
+//	altitude: 120          # metres above sea level, for the sea-level Pressure
+//	bus: 1                 # default I²C bus (/dev/i2c-1)
+//	interval: 1m           # default reading period
+//	sensors:
+//	  - {zone: Indoor, chip: bme280, address: 0x76}
+//	  - {zone: Indoor, chip: scd41, interval: 30s, offsets: {temperature: -1.5}}
+//	  - {zone: Bedroom, chip: sht31, address: 0x45, provides: [Temperature, Humidity]}
+//	  - {zone: Balcony, chip: ds18b20, device: 28-0316a2791fff}
+//	wifi: {zone: Indoor}
+type Config struct {
+	Altitude   float64        `yaml:"altitude"`    // metres above sea level, −500…9000
+	Bus        string         `yaml:"bus"`         // default I²C bus of the sensors, "1"
+	Interval   time.Duration  `yaml:"interval"`    // default reading period, 1m
+	StaleAfter int            `yaml:"stale_after"` // intervals without a reading before a sensor is stale, 3
+	Sensors    []SensorConfig `yaml:"sensors"`
+	WiFi       WiFiConfig     `yaml:"wifi"`
+}
+
+// SensorConfig is one chip.
+type SensorConfig struct {
+	Zone     string                `yaml:"zone"`               // zone it measures, e.g. Indoor
+	Chip     string                `yaml:"chip"`               // see ChipNames
+	Bus      string                `yaml:"bus,omitempty"`      // I²C bus; "w1" for a DS18B20 on the kernel's 1-wire bus
+	Address  uint16                `yaml:"address,omitempty"`  // I²C address; default: the chip's usual one
+	Device   string                `yaml:"device,omitempty"`   // DS18B20: its 1-wire ID, e.g. 28-0316a2791fff
+	Interval time.Duration         `yaml:"interval,omitempty"` // reading period; default: Config.Interval
+	Offsets  Offsets               `yaml:"offsets,omitempty"`  // calibration, added to what the chip reports
+	Provides []sensors.Measurement `yaml:"provides,omitempty"` // the measurements it provides for its zone; default: see doc.go
+}
+
+// Offsets calibrate a chip: each is added to what it reports.
+type Offsets struct {
+	Temperature float64 `yaml:"temperature,omitempty"` // °C, within ±20
+	Humidity    float64 `yaml:"humidity,omitempty"`    // % (points of relative humidity), within ±50
+	Pressure    float64 `yaml:"pressure,omitempty"`    // hPa, added to the station pressure, within ±50
+}
+
+// WiFiConfig is the hub's own Wi-Fi signal, reported as wifi_status.
+type WiFiConfig struct {
+	Disabled  bool          `yaml:"disabled"`
+	Interface string        `yaml:"interface"` // default: the first in /proc/net/wireless
+	Zone      string        `yaml:"zone"`      // default: the zone of the first sensor, else Indoor
+	Interval  time.Duration `yaml:"interval"`  // default 1m
+}
+
+// WithDefaults fills in what the configuration leaves out.
+func (c Config) WithDefaults() Config {
+	if c.Bus == "" {
+		c.Bus = DefaultBus
+	}
+	c.Bus = normBus(c.Bus)
+	if c.Interval == 0 {
+		c.Interval = DefaultInterval
+	}
+	if c.StaleAfter == 0 {
+		c.StaleAfter = DefaultStaleAfter
+	}
+	c.Sensors = slices.Clone(c.Sensors)
+	for i := range c.Sensors {
+		s := &c.Sensors[i]
+		chip := lookupChip(s.Chip)
+		if chip != nil {
+			s.Chip = chip.name
+		}
+		switch {
+		case s.Bus == "" && s.Chip == chipDS18B20:
+			s.Bus = "w1"
+		case s.Bus == "":
+			s.Bus = c.Bus
+		default:
+			s.Bus = normBus(s.Bus)
+		}
+		if s.Address == 0 && chip != nil && len(chip.addrs) > 0 {
+			s.Address = chip.addrs[0]
+		}
+		if s.Interval == 0 {
+			s.Interval = c.Interval
+		}
+	}
+	if c.WiFi.Interval == 0 {
+		c.WiFi.Interval = DefaultWiFiInterval
+	}
+	if c.WiFi.Zone == "" {
+		c.WiFi.Zone = DefaultZone
+		if len(c.Sensors) > 0 && c.Sensors[0].Zone != "" {
+			c.WiFi.Zone = c.Sensors[0].Zone
+		}
+	}
+	return c
+}
+
+// Validate checks the configuration (after WithDefaults) and names the
+// offending field in its error, e.g. "sensors[2].address: …".
+func (c Config) Validate() error {
+	c = c.WithDefaults()
+	var errs []error
+	add := func(field, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
+	}
+	if math.IsNaN(c.Altitude) || c.Altitude < -500 || c.Altitude > 9000 {
+		add("altitude", "%g m: want −500 to 9000 metres above sea level", c.Altitude)
+	}
+	if c.Interval < time.Second {
+		add("interval", "%s: want at least 1s", c.Interval)
+	}
+	if c.StaleAfter < 2 {
+		add("stale_after", "%d: want at least 2 intervals", c.StaleAfter)
+	}
+	if !c.WiFi.Disabled && c.WiFi.Interval < time.Second {
+		add("wifi.interval", "%s: want at least 1s", c.WiFi.Interval)
+	}
+	seen := make(map[string]int)
+	for i, s := range c.Sensors {
+		f := fmt.Sprintf("sensors[%d]", i)
+		if err := s.validate(); err != nil {
+			errs = append(errs, fmt.Errorf("%s.%w", f, err))
+			continue
+		}
+		key := s.Bus + "/" + fmt.Sprint(s.Address) + "/" + s.Device
+		if j, dup := seen[key]; dup {
+			add(f, "same bus and address as sensors[%d]", j)
+		}
+		seen[key] = i
+	}
+	if len(errs) == 0 {
+		if _, err := assignProviders(c.Sensors); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validate checks one sensor; its error starts with the field name.
+func (s SensorConfig) validate() error {
+	chip := lookupChip(s.Chip)
+	switch {
+	case strings.TrimSpace(s.Zone) == "":
+		return errors.New("zone: empty: name the zone the chip measures, e.g. Indoor")
+	case s.Chip == "":
+		return fmt.Errorf("chip: empty: want one of %s", strings.Join(ChipNames(), ", "))
+	case chip == nil:
+		return fmt.Errorf("chip: unknown chip %q: want one of %s", s.Chip, strings.Join(ChipNames(), ", "))
+	case s.Interval < chip.period:
+		return fmt.Errorf("interval: %s: the %s measures at most every %s", s.Interval, chip.name, chip.period)
+	case math.Abs(s.Offsets.Temperature) > 20:
+		return fmt.Errorf("offsets.temperature: %g °C: want within ±20", s.Offsets.Temperature)
+	case math.Abs(s.Offsets.Humidity) > 50:
+		return fmt.Errorf("offsets.humidity: %g %%: want within ±50", s.Offsets.Humidity)
+	case math.Abs(s.Offsets.Pressure) > 50:
+		return fmt.Errorf("offsets.pressure: %g hPa: want within ±50", s.Offsets.Pressure)
+	}
+	if chip.name == chipDS18B20 {
+		if s.Bus != "w1" {
+			return fmt.Errorf("bus: %q: a ds18b20 is read through the kernel's 1-wire bus, bus: w1", s.Bus)
+		}
+		if !validW1ID(s.Device) {
+			return fmt.Errorf("device: %q: want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff (ls %s)", s.Device, DefaultW1Dir)
+		}
+	} else {
+		if _, err := busNumber(s.Bus); err != nil {
+			return fmt.Errorf("bus: %w", err)
+		}
+		if !slices.Contains(chip.addrs, s.Address) {
+			return fmt.Errorf("address: 0x%02x is not an address of the %s (%s)", s.Address, chip.name, chip.addrList())
+		}
+		if s.Device != "" {
+			return fmt.Errorf("device: only a ds18b20 has a 1-wire device ID")
+		}
+	}
+	for j, m := range s.Provides {
+		if !chip.measuresM(m) {
+			return fmt.Errorf("provides[%d]: the %s does not measure %q (it measures %v)", j, chip.name, string(m), chip.measures)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package hw
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// SeaLevelPressure reduces the station pressure p (hPa) measured at
+// altitude h (metres) to sea level with the barometric formula of the
+// International Standard Atmosphere (15 °C and 1013.25 hPa at sea level,
+// temperature falling 6.5 K per km):
+//
+//	p₀ = p · (1 − 0.0065 · h / 288.15)^−5.2559
+//
+// It is the formula the demo house uses the other way round, and what
+// weather stations without an outdoor thermometer use: at 120 m it adds
+// about 14.3 hPa to 1000 hPa. Reducing with the indoor temperature would
+// be worse, not better; the ISA's error is a few tenths of a hPa at
+// the altitudes of houses.
+func SeaLevelPressure(p, h float64) float64 {
+	return p * math.Pow(1-0.0065*h/288.15, -5.2559)
+}
+
+// assignProviders decides which of its measurements each sensor provides
+// for its zone, when a zone has several chips measuring the same thing:
+//
+//  1. A sensor that lists provides gives exactly those measurements.
+//  2. A measurement listed by one sensor of a zone is provided by it
+//     alone; listed by two, it is an error.
+//  3. Otherwise the most precise chip provides it (sht4x, sht3x, hdc302x;
+//     mcp9808; tmp102, ds18b20; bme280, bmp280; aht20; bmp180, am2320;
+//     scd30, scd4x; ccs811 last), the first configured on a tie. An NDIR
+//     CO₂ chip (scd4x, scd30) is preferred to an estimating one (ccs811).
+func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) {
+	out := make([]map[sensors.Measurement]bool, len(ss))
+	for i := range out {
+		out[i] = make(map[sensors.Measurement]bool)
+	}
+	type key struct {
+		zone string
+		m    sensors.Measurement
+	}
+	listed := make(map[key]int)
+	for i, s := range ss {
+		for _, m := range s.Provides {
+			k := key{s.Zone, m}
+			if j, dup := listed[k]; dup && j != i {
+				return nil, fmt.Errorf("sensors[%d].provides: zone %s gets %s from sensors[%d] already; list it in the provides of one sensor only", i, s.Zone, m, j)
+			}
+			listed[k] = i
+			out[i][m] = true
+		}
+	}
+	best := make(map[key]int)
+	for i, s := range ss {
+		if len(s.Provides) > 0 {
+			continue
+		}
+		chip := lookupChip(s.Chip)
+		for _, m := range chip.measures {
+			k := key{s.Zone, m}
+			if _, ok := listed[k]; ok {
+				continue
+			}
+			if j, ok := best[k]; !ok || chip.rank < lookupChip(ss[j].Chip).rank {
+				best[k] = i
+			}
+		}
+	}
+	for k, i := range best {
+		out[i][k.m] = true
+	}
+	return out, nil
+}
+
+// convert turns what a chip measured into readings: offsets added,
+// humidity kept within 0…100 %, sea-level Pressure derived from the
+// station pressure, every value checked against the chip's and the
+// measurement's range (a value outside drops the whole sample, since the
+// other values of a chip that misreads one are suspect too), and only the
+// measurements the sensor provides kept.
+func (p *spec) convert(vs []value, t time.Time) ([]sensors.Reading, error) {
+	var out []sensors.Reading
+	emit := func(m sensors.Measurement, v float64) error {
+		info, _ := sensors.Lookup(m)
+		lo, hi := info.Min, info.Max
+		if m == sensors.Temperature {
+			lo, hi = max(lo, p.chip.temp[0]), min(hi, p.chip.temp[1])
+		}
+		if math.IsNaN(v) || v < lo || v > hi {
+			return &RangeError{Measurement: m, Value: v, Min: lo, Max: hi}
+		}
+		if p.provides[m] {
+			out = append(out, sensors.Reading{Zone: p.zone, Measurement: m, Value: round(v, info.Decimals+2), Time: t, Source: p.name})
+		}
+		return nil
+	}
+	for _, x := range vs {
+		v := x.v
+		switch x.m {
+		case sensors.Temperature:
+			v += p.offsets.Temperature
+		case sensors.Humidity:
+			v = min(max(v+p.offsets.Humidity, 0), 100)
+		case sensors.AbsolutePressure:
+			v += p.offsets.Pressure
+			if err := emit(sensors.Pressure, SeaLevelPressure(v, p.altitude)); err != nil {
+				return nil, err
+			}
+		}
+		if err := emit(x.m, v); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(out, func(a, b sensors.Reading) int { return strings.Compare(string(a.Measurement), string(b.Measurement)) })
+	return out, nil
+}
+
+func round(v float64, decimals int) float64 {
+	f := math.Pow10(decimals)
+	return math.Round(v*f) / f
+}
+
+var w1ID = regexp.MustCompile(`^(10|22|28|3b|42)-[0-9a-f]{12}$`)
+
+func validW1ID(id string) bool { return w1ID.MatchString(id) }

@@ -1,0 +1,103 @@
+package hw
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2ctest"
+
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/internal/i2cfake"
+)
+
+// of is the readings of one source and measurement.
+func of(rs []sensors.Reading, source string, m sensors.Measurement) []sensors.Reading {
+	var out []sensors.Reading
+	for _, r := range rs {
+		if r.Source == source && r.Measurement == m {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mux is bus "1" with a playback per address; other buses do not exist.
+func mux(chips map[uint16]*i2cfake.Bus) (*i2cfake.Mux, Opener) {
+	m := &i2cfake.Mux{Chips: chips}
+	return m, func(name string) (i2c.BusCloser, error) {
+		if name != "1" {
+			return nil, fmt.Errorf("/dev/i2c-%s: %w", name, ErrNoBus)
+		}
+		return m, nil
+	}
+}
+
+// chip is one address's playback.
+func chip(addr uint16, ops ...i2ctest.IO) *i2cfake.Bus {
+	for i := range ops {
+		ops[i].Addr = addr
+	}
+	return i2cfake.New(ops...)
+}
+
+// w and r are a write and a read transaction (Addr filled in by chip).
+func w(b ...byte) i2ctest.IO              { return i2ctest.IO{W: b} }
+func r(b ...byte) i2ctest.IO              { return i2ctest.IO{R: b} }
+func wr(wb []byte, rb ...byte) i2ctest.IO { return i2ctest.IO{W: wb, R: rb} }
+
+// concat joins transaction lists.
+func concat(parts ...[]i2ctest.IO) []i2ctest.IO {
+	var out []i2ctest.IO
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// logBuffer is a logger into a buffer, safe for concurrent use.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *logBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
+
+// newSource builds a Source of cfg (Wi-Fi off unless configured) on open.
+func newSource(t *testing.T, cfg Config, open Opener, log *slog.Logger) *Source {
+	t.Helper()
+	if cfg.WiFi.Interface == "" {
+		cfg.WiFi.Disabled = true
+	}
+	s, err := New(cfg, &Options{Open: open, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// sensorError is the *Error in err's chain, or fails the test.
+func sensorError(t *testing.T, err error) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is not a *hw.Error", err)
+	}
+	return e
+}

@@ -1,0 +1,223 @@
+package hw
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+
+	"github.com/climated/climated/sensors/sensirion"
+)
+
+// Found is a chip that Scan identified.
+type Found struct {
+	Bus    string // the bus as configured, e.g. "1"
+	Addr   uint16
+	Chip   string // the chip name to configure; "" for a chip climated does not read
+	Name   string // what the chip is, e.g. "BME280", "SGP30"
+	Detail string // how it was identified
+}
+
+func (f Found) String() string {
+	s := fmt.Sprintf("0x%02x %s (%s)", f.Addr, f.Name, f.Detail)
+	if f.Chip == "" {
+		s += ": not supported"
+	}
+	return s
+}
+
+// Sensor is the configuration of the found chip in zone.
+func (f Found) Sensor(zone string) SensorConfig {
+	return SensorConfig{Zone: zone, Chip: f.Chip, Bus: f.Bus, Address: f.Addr}
+}
+
+// probe identifies a chip at one address, or says it is not there.
+type probe struct {
+	addrs []uint16
+	try   func(d *i2c.Dev) (Found, bool)
+}
+
+// Probes are tried in order at each address; they only read, or send
+// commands that do not change a chip's settings. Chip-ID registers are
+// used where the chip has one; the TMP102 and AHT20, which have none, are
+// recognised by the fixed bits of a register, and Sensirion's chips by a
+// word whose CRC matches.
+var probes = []probe{
+	{[]uint16{0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f}, func(d *i2c.Dev) (Found, bool) {
+		return Found{Chip: "mcp9808", Name: "MCP9808", Detail: "manufacturer 0x0054, device 0x04"}, checkMCP9808(d.Bus, d.Addr) == nil
+	}},
+	{[]uint16{0x38}, func(d *i2c.Dev) (Found, bool) {
+		r := make([]byte, 1)
+		ok := d.Tx([]byte{0x71}, r) == nil && r[0] != 0xFF && r[0]&0x08 != 0
+		return Found{Chip: "aht20", Name: "AHT20", Detail: fmt.Sprintf("status 0x%02X, calibrated", r[0])}, ok
+	}},
+	{[]uint16{0x44, 0x45, 0x46, 0x47}, func(d *i2c.Dev) (Found, bool) {
+		r := make([]byte, 3)
+		if d.Tx([]byte{0x37, 0x81}, r) != nil {
+			return Found{}, false
+		}
+		w, err := sensirion.Words(r)
+		return Found{Chip: "hdc302x", Name: "HDC302x", Detail: "manufacturer 0x3000"}, err == nil && w[0] == hdc302xVendor
+	}},
+	{[]uint16{0x44, 0x45}, func(d *i2c.Dev) (Found, bool) {
+		w, err := sensirion.Read(d, []byte{0xF3, 0x2D}, time.Millisecond, 1)
+		if err != nil {
+			return Found{}, false
+		}
+		return Found{Chip: "sht3x", Name: "SHT3x/SHT85", Detail: fmt.Sprintf("status 0x%04X, crc ok", w[0])}, true
+	}},
+	{[]uint16{0x44, 0x45, 0x46}, func(d *i2c.Dev) (Found, bool) {
+		w, err := sensirion.Read(d, []byte{0x89}, time.Millisecond, 2)
+		if err != nil {
+			return Found{}, false
+		}
+		return Found{Chip: "sht4x", Name: "SHT4x", Detail: fmt.Sprintf("serial 0x%04X%04X, crc ok", w[0], w[1])}, true
+	}},
+	{[]uint16{0x48, 0x49, 0x4a, 0x4b}, func(d *i2c.Dev) (Found, bool) {
+		cfg, err := readReg16(d.Bus, d.Addr, 0x01)
+		return Found{Chip: "tmp102", Name: "TMP102", Detail: fmt.Sprintf("configuration 0x%04X; the chip has no ID register", cfg)}, err == nil && cfg&0x600F == 0x6000
+	}},
+	{[]uint16{0x58}, func(d *i2c.Dev) (Found, bool) {
+		w, err := sensirion.Read(d, []byte{0x20, 0x2F}, 10*time.Millisecond, 1)
+		if err != nil || w[0]>>12 != 0 {
+			return Found{}, false
+		}
+		return Found{Name: "SGP30", Detail: fmt.Sprintf("feature set 0x%04X; its eCO2 needs a measurement every second, which climated does not make", w[0])}, true
+	}},
+	{[]uint16{0x5a, 0x5b}, func(d *i2c.Dev) (Found, bool) {
+		id, err := readReg8(d.Bus, d.Addr, 0x20)
+		return Found{Chip: "ccs811", Name: "CCS811", Detail: "hardware ID 0x81; CO2 is estimated"}, err == nil && id == ccs811HWID
+	}},
+	{[]uint16{0x5c}, func(d *i2c.Dev) (Found, bool) {
+		return Found{Chip: "am2320", Name: "AM2320", Detail: "answered a read of registers 0–3, crc ok"}, probeAM2320(d)
+	}},
+	{[]uint16{0x61}, func(d *i2c.Dev) (Found, bool) {
+		w, err := sensirion.Read(d, sensirion.Encode8(0xD100), 3*time.Millisecond, 1)
+		if err != nil {
+			return Found{}, false
+		}
+		return Found{Chip: "scd30", Name: "SCD30", Detail: fmt.Sprintf("firmware %d.%d, crc ok", w[0]>>8, w[0]&0xFF)}, true
+	}},
+	{[]uint16{0x62}, func(d *i2c.Dev) (Found, bool) {
+		f := Found{Chip: "scd4x", Name: "SCD4x"}
+		if w, err := sensirion.Read(d, sensirion.Encode8(0x3682), time.Millisecond, 3); err == nil {
+			f.Detail = fmt.Sprintf("serial 0x%04X%04X%04X, crc ok", w[0], w[1], w[2])
+			return f, true
+		}
+		// A measuring SCD4x answers only a few commands, data-ready among them.
+		r := make([]byte, 3)
+		if d.Tx([]byte{0xE4, 0xB8}, r) != nil {
+			return Found{}, false
+		}
+		_, err := sensirion.Words(r)
+		f.Detail = "measuring; data-ready status, crc ok"
+		return f, err == nil
+	}},
+	{[]uint16{0x76, 0x77}, func(d *i2c.Dev) (Found, bool) {
+		id, err := readReg8(d.Bus, d.Addr, 0xD0)
+		name, ok := bmxx80IDs[id]
+		if err != nil || !ok {
+			return Found{}, false
+		}
+		f := Found{Chip: name, Name: strings.ToUpper(name), Detail: fmt.Sprintf("chip id 0x%02X", id)}
+		if lookupChip(name) == nil || !slices.Contains(lookupChip(name).addrs, d.Addr) {
+			f.Chip = ""
+		}
+		return f, true
+	}},
+}
+
+// Scan probes the addresses of the chips climated knows on bus (named
+// busName in the results) and identifies what answers. It does not probe
+// other addresses: reading an unknown chip can change its state. It
+// returns ctx.Err() if ctx ends first.
+func Scan(ctx context.Context, bus i2c.Bus, busName string) ([]Found, error) {
+	busName = normBus(busName)
+	var addrs []uint16
+	for _, p := range probes {
+		addrs = append(addrs, p.addrs...)
+	}
+	slices.Sort(addrs)
+	addrs = slices.Compact(addrs)
+	var found []Found
+	for _, addr := range addrs {
+		if err := ctx.Err(); err != nil {
+			return found, err
+		}
+		d := &i2c.Dev{Bus: bus, Addr: addr}
+		for _, p := range probes {
+			if !slices.Contains(p.addrs, addr) {
+				continue
+			}
+			if f, ok := p.try(d); ok {
+				f.Bus, f.Addr = busName, addr
+				found = append(found, f)
+				break
+			}
+		}
+	}
+	return found, nil
+}
+
+// ScanConfig is the configuration of the supported chips in found, all in
+// zone: what climated runs when it finds chips and has no configuration.
+func ScanConfig(found []Found, zone string) Config {
+	var c Config
+	for _, f := range found {
+		if f.Chip != "" {
+			c.Sensors = append(c.Sensors, f.Sensor(zone))
+			c.Bus = f.Bus
+		}
+	}
+	return c
+}
+
+// ConfigLines are the lines of a configuration file that read the chips in
+// found, in zone; unsupported chips are listed as comments.
+func ConfigLines(found []Found, zone string) []string {
+	lines := []string{"sensors:"}
+	for _, f := range found {
+		if f.Chip == "" {
+			lines = append(lines, fmt.Sprintf("  # %s", f))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("  - {zone: %s, chip: %s, bus: %s, address: 0x%02x}   # %s", zone, f.Chip, f.Bus, f.Addr, f.Detail))
+	}
+	return lines
+}
+
+// probeAM2320 wakes the chip (it NACKs the wake-up call, as it sleeps) and
+// reads its registers 0–3 with function 0x03 (datasheet 7.2).
+func probeAM2320(d *i2c.Dev) bool {
+	_ = d.Tx([]byte{0}, nil)
+	time.Sleep(time.Millisecond)
+	if d.Tx([]byte{0x03, 0x00, 0x04}, nil) != nil {
+		return false
+	}
+	time.Sleep(2 * time.Millisecond)
+	r := make([]byte, 8)
+	if d.Tx(nil, r) != nil || r[0] != 0x03 || r[1] != 0x04 {
+		return false
+	}
+	return crc16Modbus(r[:6]) == uint16(r[6])|uint16(r[7])<<8
+}
+
+// crc16Modbus is the AM2320's checksum (polynomial 0xA001 reflected, init
+// 0xFFFF), sent low byte first.
+func crc16Modbus(b []byte) uint16 {
+	crc := uint16(0xFFFF)
+	for _, x := range b {
+		crc ^= uint16(x)
+		for range 8 {
+			if crc&1 != 0 {
+				crc = crc>>1 ^ 0xA001
+			} else {
+				crc >>= 1
+			}
+		}
+	}
+	return crc
+}
