@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -40,6 +41,7 @@ type Options struct {
 	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
 	Location        *time.Location   // local time for "since midnight"; nil means time.Local
 	Now             func() time.Time // clock; nil means time.Now
+	BusyTimeout     time.Duration    // how long a write waits for a lock held by another process (DefaultBusyTimeout)
 	Logger          *slog.Logger     // nil discards
 }
 
@@ -83,6 +85,26 @@ var _ sensors.Sink = (*Store)(nil)
 // Open opens (creating if needed) the database at path, brings its schema up
 // to date, rebuilds the recent window from it and starts the writer.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	s, err := openOnce(ctx, path, opts)
+	if err == nil || !isCorrupt(err) || !hasSQLiteHeader(path) {
+		return s, err
+	}
+	// A damaged database is moved aside, never deleted, and a fresh one
+	// takes its place: the hub keeps recording, and the old file can be
+	// salvaged (sqlite3 .recover) at leisure.
+	moved, mvErr := moveAside(path, time.Now())
+	if mvErr != nil {
+		return nil, errors.Join(err, fmt.Errorf("move the damaged database aside: %w", mvErr))
+	}
+	s, err2 := openOnce(ctx, path, opts)
+	if err2 != nil {
+		return nil, errors.Join(err, err2)
+	}
+	s.log.Error("history database damaged: moved aside and started a fresh one", "moved_to", moved, "err", err)
+	return s, nil
+}
+
+func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s := newStore(path, opts)
 	if err := s.open(ctx); err != nil {
 		s.closeDBs()
@@ -120,6 +142,9 @@ func newStore(path string, opts *Options) *Store {
 	if o.Window <= 0 {
 		o.Window = DefaultWindow
 	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
 	if o.RawRetention <= 0 {
 		o.RawRetention = DefaultRawRetention
 	}
@@ -156,7 +181,11 @@ func (s *Store) open(ctx context.Context) error {
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory, not a database file", abs)
 	}
-	busy := fmt.Sprint(DefaultBusyTimeout.Milliseconds())
+	const wOK = 2 // access(2)'s W_OK
+	if err := syscall.Access(filepath.Dir(abs), wOK); errors.Is(err, syscall.EROFS) {
+		return fmt.Errorf("the file system of %s is mounted read-only: the history needs to write there", filepath.Dir(abs))
+	}
+	busy := fmt.Sprint(s.opts.BusyTimeout.Milliseconds())
 	// NORMAL is safe in WAL mode: a power cut can lose the last commits
 	// but never corrupts the file, and it spares the SD card a sync per commit.
 	s.wdb, err = sql.Open("sqlite", dsn(abs, url.Values{
