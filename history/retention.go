@@ -29,10 +29,16 @@ func (w *writer) prune(ctx context.Context, now time.Time) (bool, error) {
 		{"raw", w.opts.RawRetention, 6 * 3600},
 		{"rollup_5m", w.opts.RollupRetention, 7 * 86400},
 	}
+	w.idsMu.Lock()
+	ids := make([]int64, 0, len(w.ids))
+	for _, id := range w.ids {
+		ids = append(ids, id)
+	}
+	w.idsMu.Unlock()
 	done := true
 	for _, tg := range targets {
 		cutoff := now.Add(-tg.retention).Unix()
-		for _, id := range w.ids {
+		for _, id := range ids {
 			for {
 				var oldest *int64
 				if err := w.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(t) FROM %s WHERE series = ?", tg.table), id).Scan(&oldest); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -17,6 +18,7 @@ type writer struct {
 	db    *sql.DB
 	log   *slog.Logger
 	opts  *Options
+	idsMu sync.Mutex // ids and srcs: the writer goroutine and an import share them
 	ids   map[seriesKey]int64
 	srcs  map[int64]string
 	stmts struct{ series, gauge, regauge, amount, source, roll5m, roll1h *sql.Stmt }
@@ -180,13 +182,50 @@ func (w *writer) write(rs []sensors.Reading) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
-	created := map[seriesKey]int64{}
-	sources := map[int64]string{}
+	tw := newTxState()
+	if err := w.writeTx(ctx, tx, tw, rs); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	w.adopt(tw)
+	return nil
+}
+
+// txState is what a transaction learnt about series, adopted by the writer
+// once it commits.
+type txState struct {
+	created map[seriesKey]int64
+	sources map[int64]string
+}
+
+func newTxState() *txState {
+	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}}
+}
+
+func (w *writer) adopt(tw *txState) {
+	w.idsMu.Lock()
+	defer w.idsMu.Unlock()
+	for k, id := range tw.created {
+		w.ids[k] = id
+	}
+	for id, src := range tw.sources {
+		w.srcs[id] = src
+	}
+}
+
+// writeTx writes rs within tx: the raw rows and their rollups.
+func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
+	created, sources := tw.created, tw.sources
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	rolls := newRollups()
 	for _, r := range rs {
 		k := seriesKey{r.Zone, r.Measurement}
+		w.idsMu.Lock()
 		id, ok := w.ids[k]
+		known := w.srcs[id]
+		w.idsMu.Unlock()
 		if !ok {
 			if id, ok = created[k]; !ok {
 				if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
@@ -196,7 +235,7 @@ func (w *writer) write(rs []sensors.Reading) error {
 				sources[id] = r.Source
 			}
 		}
-		if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && w.srcs[id] != r.Source) {
+		if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
 			if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
 				return fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
 			}
@@ -226,15 +265,6 @@ func (w *writer) write(rs []sensors.Reading) error {
 	}
 	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h)); err != nil {
 		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	for k, id := range created {
-		w.ids[k] = id
-	}
-	for id, src := range sources {
-		w.srcs[id] = src
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ const usage = `usage:
   climated scan [--bus N] [--zone NAME]         (probe the I²C bus, print configuration lines)
   climated read [--config FILE] [--bus N]       (one reading of every sensor)
   climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
+  climated backup [--config FILE] [--db FILE] BACKUP-FILE
+  climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
+  climated import [--skip-bad] CSV-FILE
   climated token [--config FILE] [--db FILE]
   climated version
 `
@@ -53,6 +56,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, log, serveEnv{})
+	case "backup":
+		return runBackup(ctx, args, stdout, stderr)
+	case "export":
+		return runExport(ctx, args, stdout, stderr)
+	case "import":
+		return runImport(ctx, args, stdout, stderr)
 	case "scan":
 		return runScan(ctx, args, stdout, stderr)
 	case "read":

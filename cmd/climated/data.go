@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+)
+
+// dataFlags are the flags every data command takes to find the database.
+type dataFlags struct {
+	fs         *flag.FlagSet
+	configPath *string
+	db         *string
+}
+
+func newDataFlags(name string, stderr io.Writer) dataFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return dataFlags{fs: fs, configPath: fs.String("config", "", "YAML configuration `FILE`"), db: fs.String("db", "", "SQLite database `FILE`")}
+}
+
+// config parses args and returns the configuration they name.
+func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
+	cfg := defaultConfig()
+	if err := d.fs.Parse(args); err != nil {
+		return cfg, errUsage
+	}
+	if *d.configPath != "" {
+		if err := loadConfig(*d.configPath, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if *d.db != "" {
+		cfg.Database = *d.db
+	}
+	_, err := cfg.location()
+	return cfg, err
+}
+
+// progress prints how far a long command has come, on stderr.
+func progress(stderr io.Writer, verb string) func(int64) {
+	start := time.Now()
+	return func(n int64) {
+		fmt.Fprintf(stderr, "%s %d readings (%.0f/s)\n", verb, n, float64(n)/max(time.Since(start).Seconds(), 1e-3))
+	}
+}
+
+// runBackup is `climated backup FILE`: a consistent copy of the database,
+// taken beside a running hub.
+func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	d := newDataFlags("backup", stderr)
+	cfg, err := d.config(args, stderr)
+	if err != nil {
+		return err
+	}
+	if d.fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: climated backup [--config FILE] [--db FILE] BACKUP-FILE")
+		return errUsage
+	}
+	store, err := history.OpenReadOnly(ctx, cfg.Database, nil, time.Hour)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	t0 := time.Now()
+	if err := store.Backup(ctx, d.fs.Arg(0)); err != nil {
+		return err
+	}
+	fi, err := os.Stat(d.fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backed up %s to %s: %d bytes in %s\n", cfg.Database, d.fs.Arg(0), fi.Size(), time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// runExport is `climated export`: raw readings as CSV or JSON on stdout.
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	d := newDataFlags("export", stderr)
+	zone := d.fs.String("zone", "", "only this `ZONE`")
+	measurement := d.fs.String("measurement", "", "only this `MEASUREMENT` (Temperature, Rain …)")
+	from := d.fs.String("from", "", "from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
+	to := d.fs.String("to", "", "until this `TIME` (exclusive)")
+	format := d.fs.String("format", "csv", "csv or json")
+	cfg, err := d.config(args, stderr)
+	if err != nil {
+		return err
+	}
+	if d.fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated export: unexpected argument %q (it writes to stdout)\n", d.fs.Arg(0))
+		return errUsage
+	}
+	loc, _ := cfg.location()
+	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format, Progress: progress(stderr, "exported")}
+	now := time.Now()
+	if *from != "" {
+		if e.From, err = history.ParseTime(*from, now, loc); err != nil {
+			return fmt.Errorf("--from: %w", err)
+		}
+	}
+	if *to != "" {
+		if e.To, err = history.ParseTime(*to, now, loc); err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+	}
+	if e.Measurement != "" {
+		if _, ok := sensors.Lookup(e.Measurement); !ok {
+			return fmt.Errorf("--measurement %q: not a measurement (%v)", *measurement, sensors.Measurements())
+		}
+	}
+	store, err := history.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc}, time.Hour)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	n, err := store.Export(ctx, stdout, e)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "exported %d readings\n", n)
+	return nil
+}
+
+// runImport is `climated import FILE`: readings in export's CSV.
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	d := newDataFlags("import", stderr)
+	skipBad := d.fs.Bool("skip-bad", false, "import the good lines of a file with broken ones")
+	cfg, err := d.config(args, stderr)
+	if err != nil {
+		return err
+	}
+	if d.fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE")
+		return errUsage
+	}
+	f, err := os.Open(d.fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	loc, _ := cfg.location()
+	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc})
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	res, err := store.Import(ctx, f, history.ImportOptions{SkipBad: *skipBad, Progress: progress(stderr, "imported")})
+	if err != nil {
+		return err
+	}
+	for i, b := range res.Bad {
+		if i == 20 {
+			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)
+			break
+		}
+		fmt.Fprintf(stderr, "skipped %s: %v\n", d.fs.Arg(0), b)
+	}
+	fmt.Fprintf(stdout, "imported %d readings from %s into %s (%d broken lines skipped)\n", res.Imported, d.fs.Arg(0), cfg.Database, len(res.Bad))
+	return nil
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBackupExportImport runs the data commands as a user would, beside a
+// running hub: a backup, an export, and an import of that export into a
+// new database that then exports the same.
+func TestBackupExportImport(t *testing.T) {
+	cfg := testConfig(t)
+	startHub(t, cfg)
+	dir := t.TempDir()
+	out, err := climated("backup", "--db", cfg.Database, filepath.Join(dir, "backup.db")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "backed up") {
+		t.Fatalf("backup: %v %s", err, out)
+	}
+	export := func(db string, extra ...string) string {
+		t.Helper()
+		cmd := climated(append([]string{"export", "--db", db, "--zone", "Balcony", "--from", "2h"}, extra...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		data, err := cmd.Output()
+		if err != nil || !strings.Contains(stderr.String(), "exported") {
+			t.Fatalf("export: %v %s", err, stderr.String())
+		}
+		return string(data)
+	}
+	csv := export(cfg.Database)
+	if lines := strings.Count(csv, "\n"); lines < 100 || !strings.HasPrefix(csv, "time,zone,measurement,value,source\n") {
+		t.Fatalf("export has %d lines: %.200s", lines, csv)
+	}
+	file := filepath.Join(dir, "balcony.csv")
+	os.WriteFile(file, []byte(csv), 0o600)
+	fresh := filepath.Join(dir, "fresh.db")
+	if out, err := climated("import", "--db", fresh, file).CombinedOutput(); err != nil || !strings.Contains(string(out), "imported") {
+		t.Fatalf("import: %v %s", err, out)
+	}
+	if again := export(fresh); again != csv {
+		t.Errorf("the imported database exports something else")
+	}
+	if out, _ := climated("export", "--db", cfg.Database, "--from", "soon").CombinedOutput(); !strings.Contains(string(out), `--from: time "soon"`) {
+		t.Errorf("a bad --from: %s", out)
+	}
+}

@@ -1,0 +1,117 @@
+package history
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// ExportHeader is the first line of an export in CSV, and what Import reads.
+var ExportHeader = []string{"time", "zone", "measurement", "value", "source"}
+
+// Export selects raw readings; empty fields select everything.
+type Export struct {
+	Zone        string
+	Measurement sensors.Measurement
+	From, To    time.Time // To is exclusive; zero means unbounded
+	Format      string    // "csv" (default) or "json"
+	Progress    func(n int64)
+}
+
+// exportRow is one reading in JSON.
+type exportRow struct {
+	Time        string              `json:"time"`
+	Zone        string              `json:"zone"`
+	Measurement sensors.Measurement `json:"measurement"`
+	Value       float64             `json:"value"`
+	Source      string              `json:"source,omitempty"`
+}
+
+// progressEvery is how many rows pass between calls of Progress.
+const progressEvery = 50_000
+
+// Export writes the raw readings that e selects to w, series by series in
+// time order, and returns how many it wrote. CSV rows are time (RFC 3339,
+// UTC), zone, measurement, value, source; JSON is an array of objects with
+// the same fields.
+func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error) {
+	where, args := []string{"1"}, []any{}
+	if e.Zone != "" {
+		where, args = append(where, "s.zone = ?"), append(args, e.Zone)
+	}
+	if e.Measurement != "" {
+		where, args = append(where, "s.measurement = ?"), append(args, string(e.Measurement))
+	}
+	if !e.From.IsZero() {
+		where, args = append(where, "r.t >= ?"), append(args, e.From.Unix())
+	}
+	if !e.To.IsZero() {
+		where, args = append(where, "r.t < ?"), append(args, e.To.Unix())
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT s.zone, s.measurement, s.source, r.t, r.v
+		FROM raw r JOIN series s ON s.id = r.series WHERE `+strings.Join(where, " AND ")+` ORDER BY r.series, r.t`, args...)
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	defer rows.Close()
+	bw := bufio.NewWriter(w)
+	var out func(exportRow) error
+	finish := func() error { return nil }
+	switch e.Format {
+	case "", "csv":
+		cw := csv.NewWriter(bw)
+		if err := cw.Write(ExportHeader); err != nil {
+			return 0, err
+		}
+		out = func(r exportRow) error {
+			return cw.Write([]string{r.Time, r.Zone, string(r.Measurement), strconv.FormatFloat(r.Value, 'f', -1, 64), r.Source})
+		}
+		finish = func() error { cw.Flush(); return cw.Error() }
+	case "json":
+		enc := json.NewEncoder(bw)
+		first := true
+		bw.WriteString("[\n")
+		out = func(r exportRow) error {
+			if !first {
+				bw.WriteString(",")
+			}
+			first = false
+			return enc.Encode(r)
+		}
+		finish = func() error { _, err := bw.WriteString("]\n"); return err }
+	default:
+		return 0, fmt.Errorf("export format %q: want csv or json", e.Format)
+	}
+	var n int64
+	for rows.Next() {
+		var r exportRow
+		var t int64
+		var v float64
+		if err := rows.Scan(&r.Zone, &r.Measurement, &r.Source, &t, &v); err != nil {
+			return n, fmt.Errorf("export: %w", err)
+		}
+		r.Time = time.Unix(t, 0).UTC().Format(time.RFC3339)
+		r.Value = decode(r.Measurement, v)
+		if err := out(r); err != nil {
+			return n, fmt.Errorf("export: %w", err)
+		}
+		if n++; e.Progress != nil && n%progressEvery == 0 {
+			e.Progress(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("export: %w", err)
+	}
+	if err := finish(); err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}

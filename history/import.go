@@ -1,0 +1,156 @@
+package history
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// ImportOptions say what to do with broken lines.
+type ImportOptions struct {
+	// SkipBad imports the good lines of a file that has broken ones (and
+	// reports the broken ones); without it, a file with any broken line
+	// imports nothing.
+	SkipBad  bool
+	Progress func(n int64)
+}
+
+// ImportResult says what an import did.
+type ImportResult struct {
+	Imported int64
+	Bad      []LineError // every broken line (the error lists the first ones)
+}
+
+// LineError is a broken line of an import file.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// maxReported is how many broken lines an error message lists.
+const maxReported = 20
+
+// importChunk is how many readings go to the database at once; they all
+// belong to one transaction, so an import is whole or absent.
+const importChunk = 5000
+
+// Import reads CSV in Export's format (header line first) and records its
+// readings in one transaction: after an error nothing of the file is in the
+// database, and the error says so. Lines that do not parse or hold an
+// impossible value are listed with their numbers. It must not run while
+// the store records readings of its own.
+func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (ImportResult, error) {
+	var res ImportResult
+	if s.readOnly {
+		return res, ErrReadOnly
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return res, fmt.Errorf("import: line 1: %w", err)
+	}
+	if !slices.Equal(header, ExportHeader) {
+		return res, fmt.Errorf("import: line 1: header %q, want %q (climated export's CSV)", strings.Join(header, ","), strings.Join(ExportHeader, ","))
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("import: begin: %w", err)
+	}
+	defer tx.Rollback()
+	tw := newTxState()
+	chunk := make([]sensors.Reading, 0, importChunk)
+	var pending int64
+	flush := func() error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		if err := s.w.writeTx(ctx, tx, tw, chunk); err != nil {
+			return err
+		}
+		pending += int64(len(chunk))
+		if o.Progress != nil {
+			o.Progress(pending)
+		}
+		chunk = chunk[:0]
+		return nil
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var rd sensors.Reading
+		if err == nil {
+			rd, err = parseExportLine(rec)
+		}
+		if err != nil {
+			res.Bad = append(res.Bad, LineError{line, err})
+			continue
+		}
+		if len(res.Bad) > 0 && !o.SkipBad {
+			continue // nothing will be written: only look for more broken lines
+		}
+		chunk = append(chunk, rd)
+		if len(chunk) == importChunk {
+			if err := flush(); err != nil {
+				return res, fmt.Errorf("import: nothing imported: %w", err)
+			}
+		}
+	}
+	if len(res.Bad) > 0 && !o.SkipBad {
+		return res, fmt.Errorf("import: nothing imported: %d broken lines (import the good ones with --skip-bad): %w", len(res.Bad), joinLines(res.Bad))
+	}
+	if err := flush(); err != nil {
+		return res, fmt.Errorf("import: nothing imported: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return res, fmt.Errorf("import: nothing imported: commit: %w", err)
+	}
+	s.w.adopt(tw)
+	res.Imported = pending
+	if err := s.rebuild(ctx); err != nil {
+		return res, fmt.Errorf("import: imported %d readings, then: %w", pending, err)
+	}
+	return res, nil
+}
+
+func parseExportLine(rec []string) (sensors.Reading, error) {
+	if len(rec) != len(ExportHeader) {
+		return sensors.Reading{}, fmt.Errorf("%d fields, want %d (%s)", len(rec), len(ExportHeader), strings.Join(ExportHeader, ","))
+	}
+	t, err := time.Parse(time.RFC3339, rec[0])
+	if err != nil {
+		return sensors.Reading{}, fmt.Errorf("time %q: want RFC 3339, e.g. 2026-11-30T08:00:00Z", rec[0])
+	}
+	v, err := strconv.ParseFloat(rec[3], 64)
+	if err != nil {
+		return sensors.Reading{}, fmt.Errorf("value %q is not a number", rec[3])
+	}
+	r := sensors.Reading{Time: t, Zone: rec[1], Measurement: sensors.Measurement(rec[2]), Value: v, Source: rec[4]}
+	if err := r.Validate(); err != nil {
+		return sensors.Reading{}, err
+	}
+	return r, nil
+}
+
+func joinLines(bad []LineError) error {
+	var errs []error
+	for _, b := range bad[:min(len(bad), maxReported)] {
+		errs = append(errs, b)
+	}
+	if len(bad) > maxReported {
+		errs = append(errs, fmt.Errorf("and %d more", len(bad)-maxReported))
+	}
+	return errors.Join(errs...)
+}
