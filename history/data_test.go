@@ -105,7 +105,13 @@ func TestBackupWhileWriting(t *testing.T) {
 			s.Record(ctx, every("Indoor", sensors.Temperature, start.Add(time.Duration(i)*time.Hour), 60, time.Minute, func(int) float64 { return 20 }))
 		}
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Back up while the writing goes on, once some of it is on disk.
+	for deadline := time.Now().Add(10 * time.Second); rowCount(t, filepath.Join(dir, "h.db")) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("nothing written within 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	backup := filepath.Join(dir, "backup.db")
 	err := s.Backup(context.Background(), backup)
 	cancel()
