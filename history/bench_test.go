@@ -2,7 +2,9 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"math"
+	"net/url"
 	"path/filepath"
 	"testing"
 	"time"
@@ -89,6 +91,10 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 	if err := s.w.write(batch); err != nil {
 		b.Fatal(err)
 	}
+	// As the writer would have done over the year: move it out of recent.
+	if err := s.w.compact(context.Background(), end); err != nil {
+		b.Fatal(err)
+	}
 	// Written behind the store's back: load the recent state as Open would.
 	if err := s.rebuild(context.Background()); err != nil {
 		b.Fatal(err)
@@ -125,5 +131,64 @@ func BenchmarkRangeYear(b *testing.B) {
 				b.Fatalf("%v, %d days", err, len(days))
 			}
 		}
+	})
+}
+
+// BenchmarkIngest compares readings per second through the real path
+// (Record → the writer goroutine → recent table, batched) with a bare
+// batched-insert loop on the same driver and the same row shape: the
+// ceiling. Compare the two figures of one run.
+func BenchmarkIngest(b *testing.B) {
+	const batch = 1000
+	rs := demoReadings(batch)
+	b.Run("writer", func(b *testing.B) {
+		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), nil)
+		ctx := context.Background()
+		shift := 0
+		b.ResetTimer()
+		// Timed to the end of the final flush: readings/s means on disk.
+		for range b.N {
+			cp := make([]sensors.Reading, len(rs))
+			for i, r := range rs {
+				r.Time = r.Time.Add(time.Duration(shift) * 24 * time.Hour)
+				cp[i] = r
+			}
+			shift++
+			if err := s.Record(ctx, cp); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.Flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "readings/s")
+	})
+	b.Run("bare-insert", func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "bare.db")
+		db, err := sql.Open("sqlite", dsn(path, url.Values{"_journal_mode": {"wal"}, "_synchronous": {"normal"}}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1)
+		if _, err := db.Exec("CREATE TABLE recent (t INTEGER NOT NULL, series INTEGER NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (t, series)) WITHOUT ROWID"); err != nil {
+			b.Fatal(err)
+		}
+		shift := int64(0)
+		for b.Loop() {
+			tx, _ := db.Begin()
+			st, _ := tx.Prepare("INSERT INTO recent (t, series, v) VALUES (?, ?, ?)")
+			for i, r := range rs {
+				if _, err := st.Exec(r.Time.Unix()+shift*86400, i, encode(r.Measurement, r.Value)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st.Close()
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			shift++
+		}
+		b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "readings/s")
 	})
 }

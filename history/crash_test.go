@@ -133,7 +133,7 @@ func checkAfterCrash(t *testing.T, path string, round int, base, committed int64
 	want := (committed + 1) * crashBatch
 	last := base + (want-1)/crashZones
 	var have int64
-	if err := db.QueryRow("SELECT count(*) FROM raw WHERE t >= ? AND t <= ?", base, last).Scan(&have); err != nil {
+	if err := db.QueryRow("SELECT count(*) FROM "+rawView+" WHERE t >= ? AND t <= ?", base, last).Scan(&have); err != nil {
 		t.Fatal(err)
 	}
 	if have < want {

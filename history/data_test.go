@@ -124,7 +124,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	var check string
 	var n int
 	db.QueryRow("PRAGMA integrity_check").Scan(&check)
-	db.QueryRow("SELECT count(*) FROM raw").Scan(&n)
+	db.QueryRow("SELECT count(*) FROM " + rawView).Scan(&n)
 	if check != "ok" || n == 0 || n%60 != 0 {
 		t.Errorf("backup: integrity %q, %d rows (whole batches of 60 expected)", check, n)
 	}

@@ -57,7 +57,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 		where, args = append(where, "r.t < ?"), append(args, e.To.Unix())
 	}
 	rows, err := s.rdb.QueryContext(ctx, `SELECT s.zone, s.measurement, s.source, r.t, r.v
-		FROM raw r JOIN series s ON s.id = r.series WHERE `+strings.Join(where, " AND ")+` ORDER BY r.series, r.t`, args...)
+		FROM `+rawView+` r JOIN series s ON s.id = r.series WHERE `+strings.Join(where, " AND ")+` ORDER BY r.series, r.t`, args...)
 	if err != nil {
 		return 0, fmt.Errorf("export: %w", err)
 	}

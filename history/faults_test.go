@@ -35,7 +35,7 @@ func rowCount(t *testing.T, path string) int {
 	}
 	defer db.Close()
 	var n int
-	if err := db.QueryRow("SELECT count(*) FROM raw").Scan(&n); err != nil {
+	if err := db.QueryRow("SELECT count(*) FROM " + rawView).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

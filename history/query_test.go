@@ -21,8 +21,21 @@ func storeWith(t *testing.T, loc *time.Location, now time.Time, rs []sensors.Rea
 	if err := s.Record(context.Background(), rs); err != nil {
 		t.Fatal(err)
 	}
+	compactNow(t, s)
 	s.Close(context.Background())
 	return openTest(t, path, &Options{Now: fixedClock(now), Location: loc})
+}
+
+// compactNow writes what waits and moves complete hours from recent into
+// raw and the rollups, as the writer does once an hour.
+func compactNow(t testing.TB, s *Store) {
+	t.Helper()
+	if err := s.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.w.compact(context.Background(), s.opts.Now()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func every(zone string, m sensors.Measurement, from time.Time, n int, step time.Duration, v func(i int) float64) []sensors.Reading {

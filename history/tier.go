@@ -27,7 +27,7 @@ type tierSQL struct {
 }
 
 var tierSQLs = [3]tierSQL{
-	{"raw", "raw", 0, "count(*)", "sum(v)", "avg(v)", "min(v)", "max(v)", "v", "v", true},
+	{"raw", rawView, 0, "count(*)", "sum(v)", "avg(v)", "min(v)", "max(v)", "v", "v", true},
 	{"5-minute rollups", "rollup_5m", 5 * time.Minute, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
 	{"hourly rollups", "rollup_1h", time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
 }

@@ -28,6 +28,7 @@ func TestRollupsFollowRaw(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	compactNow(t, s)
 	for _, tier := range tiers {
 		q := `SELECT r.series, r.t - r.t % ?1, count(*), sum(r.v), min(r.v), max(r.v), x.n, x.total, x.lo, x.hi, s.measurement
 			FROM raw r JOIN series s ON s.id = r.series
@@ -97,7 +98,7 @@ func TestRetention(t *testing.T) {
 	if err := s.Record(ctx, every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 24*60, time.Minute, func(int) float64 { return 21 })); err != nil {
 		t.Fatal(err)
 	}
-	s.Flush(ctx)
+	compactNow(t, s)
 	for finished := false; !finished; {
 		var err error
 		if finished, err = s.w.prune(ctx, now); err != nil {

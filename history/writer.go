@@ -21,7 +21,10 @@ type writer struct {
 	idsMu sync.Mutex // ids and srcs: the writer goroutine and an import share them
 	ids   map[seriesKey]int64
 	srcs  map[int64]string
-	stmts struct{ series, gauge, regauge, amount, source, roll5m, roll1h *sql.Stmt }
+	stmts struct {
+		series, gauge, regauge, amount, source, roll5m, roll1h *sql.Stmt
+		recentGauge, recentAmount                              *sql.Stmt
+	}
 
 	failures  int
 	lastLog   time.Time
@@ -62,6 +65,8 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		{&w.stmts.regauge, "UPDATE raw SET v = ? WHERE series = ? AND t = ?"},
 		{&w.stmts.amount, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = v + excluded.v"},
 		{&w.stmts.source, "UPDATE series SET source = ? WHERE id = ?"},
+		{&w.stmts.recentGauge, "INSERT INTO recent (t, series, v) VALUES (?, ?, ?) ON CONFLICT (t, series) DO UPDATE SET v = excluded.v"},
+		{&w.stmts.recentAmount, "INSERT INTO recent (t, series, v) VALUES (?, ?, ?) ON CONFLICT (t, series) DO UPDATE SET v = v + excluded.v"},
 		{&w.stmts.roll5m, rollupUpsert("rollup_5m")},
 		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
 	}
@@ -76,7 +81,8 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 
 func (w *writer) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source, w.stmts.roll5m, w.stmts.roll1h} {
+	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source,
+		w.stmts.roll5m, w.stmts.roll1h, w.stmts.recentGauge, w.stmts.recentAmount} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -127,6 +133,11 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 			}
 		case <-tick.C:
 			pending = w.flush(pending)
+			if len(pending) == 0 {
+				if err := w.compact(context.Background(), w.opts.Now()); err != nil {
+					w.log.Warn("compact recent readings", "err", err)
+				}
+			}
 			w.maybePrune()
 		}
 	}
@@ -183,13 +194,33 @@ func (w *writer) write(rs []sensors.Reading) error {
 	}
 	defer tx.Rollback()
 	tw := newTxState()
-	if err := w.writeTx(ctx, tx, tw, rs); err != nil {
+	if err := w.writeRecent(ctx, tx, tw, rs); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	w.adopt(tw)
+	return nil
+}
+
+// writeRecent writes rs into the recent table, the cheap path of every
+// flush; compact moves them on.
+func (w *writer) writeRecent(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
+	gauge, amount := tx.Stmt(w.stmts.recentGauge), tx.Stmt(w.stmts.recentAmount)
+	for _, r := range rs {
+		id, err := w.seriesID(ctx, tx, tw, r)
+		if err != nil {
+			return err
+		}
+		st := gauge
+		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
+			st = amount
+		}
+		if _, err := st.ExecContext(ctx, r.Time.Unix(), id, encode(r.Measurement, r.Value)); err != nil {
+			return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, r.Time.Unix(), err)
+		}
+	}
 	return nil
 }
 
@@ -215,31 +246,42 @@ func (w *writer) adopt(tw *txState) {
 	}
 }
 
-// writeTx writes rs within tx: the raw rows and their rollups.
-func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
+// seriesID finds or creates the series of r within tx, and records a
+// change of its source.
+func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensors.Reading) (int64, error) {
 	created, sources := tw.created, tw.sources
+	k := seriesKey{r.Zone, r.Measurement}
+	w.idsMu.Lock()
+	id, ok := w.ids[k]
+	known := w.srcs[id]
+	w.idsMu.Unlock()
+	if !ok {
+		if id, ok = created[k]; !ok {
+			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
+				return 0, fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
+			}
+			created[k] = id
+			sources[id] = r.Source
+		}
+	}
+	if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
+		if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
+			return 0, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
+		}
+		sources[id] = r.Source
+	}
+	return id, nil
+}
+
+// writeTx writes rs within tx into raw and the rollups: compaction and
+// import use it.
+func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	rolls := newRollups()
 	for _, r := range rs {
-		k := seriesKey{r.Zone, r.Measurement}
-		w.idsMu.Lock()
-		id, ok := w.ids[k]
-		known := w.srcs[id]
-		w.idsMu.Unlock()
-		if !ok {
-			if id, ok = created[k]; !ok {
-				if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
-					return fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
-				}
-				created[k] = id
-				sources[id] = r.Source
-			}
-		}
-		if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
-			if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
-				return fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
-			}
-			sources[id] = r.Source
+		id, err := w.seriesID(ctx, tx, tw, r)
+		if err != nil {
+			return err
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
