@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"database/sql"
 	"log/slog"
 	"os"
@@ -52,7 +53,7 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	s := openTest(t, path, opts)
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Minute)
-	first := every("Indoor", sensors.Temperature, now.Add(-2*time.Hour), 60, time.Minute, func(int) float64 { return 20 })
+	first := every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 60, time.Minute, func(int) float64 { return 20 })
 	if err := s.Record(ctx, first); err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +61,18 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 		t.Fatal(err)
 	}
 	fault()
-	second := every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(i int) float64 { return 20 + float64(i)/10 })
+	// More than the WAL file's room: SQLite reuses the space its WAL
+	// already has, so a few readings would still fit on a full disk.
+	const n = 40_000
+	second := every("Indoor", sensors.Temperature, now.Add(-n*time.Second), n, time.Second, func(i int) float64 { return 20 + float64(i%60)/10 })
 	if err := s.Record(ctx, second); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), "60 readings not written") {
+	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d readings not written", n)) {
 		t.Fatalf("flush during the fault: %v", err)
 	}
-	if got := s.Snapshot().Climate["Indoor"]["Temperature"]; got != 25.9 {
-		t.Errorf("during the fault the hub answers Temperature %v, want 25.9 from memory", got)
+	if got, want := s.Snapshot().Climate["Indoor"]["Temperature"], round(sensors.Temperature, second[n-1].Value); got != want {
+		t.Errorf("during the fault the hub answers Temperature %v, want %v from memory", got, want)
 	}
 	if !strings.Contains(logs.String(), "write history; will retry") {
 		t.Errorf("no log of the failure:\n%s", logs.String())
@@ -83,8 +87,8 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := rowCount(t, path); n != 120 {
-		t.Errorf("%d readings on disk after the fault, want 120", n)
+	if got := rowCount(t, path); got != 60+n {
+		t.Errorf("%d readings on disk after the fault, want %d", got, 60+n)
 	}
 }
 
@@ -94,10 +98,14 @@ func TestFaultDiskFull(t *testing.T) {
 	faultRun(t, filepath.Join(dir, "h.db"), &Options{},
 		func() {
 			f, _ := os.Create(filler)
-			buf := make([]byte, 64<<10)
-			for {
-				if _, err := f.Write(buf); err != nil {
-					break // ENOSPC
+			// Down to the last byte: a write of 64 KiB fails while a
+			// few pages still fit.
+			for _, size := range []int{64 << 10, 4 << 10, 512, 1} {
+				buf := make([]byte, size)
+				for {
+					if _, err := f.Write(buf); err != nil {
+						break // ENOSPC
+					}
 				}
 			}
 			f.Close()
