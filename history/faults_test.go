@@ -3,8 +3,8 @@ package history
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"

@@ -79,12 +79,39 @@ type sharedBus struct {
 	name string
 	mu   sync.Mutex
 	bus  i2c.BusCloser
+
+	bmu     sync.Mutex
+	bridges map[uint16]*bridge // the DS2482s on the bus, by address
 }
 
 func (b *sharedBus) tx(addr uint16, w, r []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.bus.Tx(addr, w, r)
+}
+
+// Tx implements i2c.Bus for a device's own goroutine, which outlives the
+// attempt that opened it (see guard).
+func (b *sharedBus) Tx(addr uint16, w, r []byte) error { return b.tx(addr, w, r) }
+
+func (b *sharedBus) String() string { return "i2c" + b.name }
+
+// SetSpeed implements i2c.Bus; see guard.SetSpeed.
+func (b *sharedBus) SetSpeed(physic.Frequency) error { return errSpeed }
+
+// bridge is the DS2482 at addr, shared by every DS18B20 behind it.
+func (b *sharedBus) bridge(addr uint16) *bridge {
+	b.bmu.Lock()
+	defer b.bmu.Unlock()
+	if b.bridges == nil {
+		b.bridges = make(map[uint16]*bridge)
+	}
+	br := b.bridges[addr]
+	if br == nil {
+		br = &bridge{addr: addr}
+		b.bridges[addr] = br
+	}
+	return br
 }
 
 // busPool opens each bus once, when a sensor first needs it, and closes
@@ -178,8 +205,11 @@ func (g *guard) String() string { return "i2c" + g.bus.name }
 
 // SetSpeed implements i2c.Bus. Sensors share the bus, so none may change
 // its speed (on Linux the speed is a kernel setting anyway).
-func (g *guard) SetSpeed(physic.Frequency) error {
-	return errors.New("bus speed is shared: set it in the kernel (dtparam=i2c_arm_baudrate)")
-}
+func (g *guard) SetSpeed(physic.Frequency) error { return errSpeed }
 
-var _ i2c.Bus = (*guard)(nil)
+var errSpeed = errors.New("bus speed is shared: set it in the kernel (dtparam=i2c_arm_baudrate)")
+
+var (
+	_ i2c.Bus = (*guard)(nil)
+	_ i2c.Bus = (*sharedBus)(nil)
+)

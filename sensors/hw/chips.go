@@ -1,6 +1,7 @@
 package hw
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -26,9 +27,23 @@ type device interface {
 	sense() ([]value, error)
 }
 
+// closer is a device with a goroutine of its own (an SGP30 measuring
+// every second), stopped when the poller drops the device.
+type closer interface {
+	close()
+}
+
 // startOpts is what some chips need to know when they start.
 type startOpts struct {
 	altitude float64 // metres
+	// ctx bounds a goroutine the device starts; shared is the bus such a
+	// goroutine uses (attempts end, the device's goroutine does not), a
+	// transaction at a time.
+	ctx    context.Context
+	shared i2c.Bus
+	// air is the zone's latest temperature (°C) and relative humidity (%)
+	// from the chips that provide them, for humidity compensation.
+	air func() (t, rh float64, ok bool)
 }
 
 // chipInfo describes a supported chip.
@@ -75,6 +90,8 @@ var chips = []*chipInfo{
 		note: "the chip sleeps between readings; periph's driver retries a failed read for up to 20 s"},
 	{name: "ccs811", addrs: []uint16{0x5a, 0x5b}, measures: []sensors.Measurement{sensors.CO2}, rank: 9, estimated: true, period: time.Second, temp: [2]float64{-40, 85}, open: openCCS811,
 		note: "CO2 is estimated from volatile organic compounds (eCO2), not measured; the first 20 minutes after power-up and the first 48 hours of a new chip are unreliable"},
+	{name: "sgp30", addrs: []uint16{0x58}, measures: []sensors.Measurement{sensors.CO2}, rank: 9, estimated: true, warmup: sgp30WarmUp, period: time.Second, temp: [2]float64{-40, 85}, open: openSGP30,
+		note: "CO2 is estimated from hydrogen and ethanol (eCO2), not measured; the chip measures every second in a goroutine of its own, its first reading comes 15.5 s after start, and its baseline takes 12 hours to settle after each start"},
 	{name: chipDS18B20, measures: th[:1], rank: 3, period: time.Second, temp: [2]float64{-55, 125}},
 }
 

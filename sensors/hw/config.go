@@ -30,7 +30,9 @@ const (
 //	  - {zone: Indoor, chip: bme280, address: 0x76}
 //	  - {zone: Indoor, chip: scd41, interval: 30s, offsets: {temperature: -1.5}}
 //	  - {zone: Bedroom, chip: sht31, address: 0x45, provides: [Temperature, Humidity]}
-//	  - {zone: Balcony, chip: ds18b20, device: 28-0316a2791fff}
+//	  - {zone: Bedroom, chip: sgp30}      # CO2 estimated from VOCs
+//	  - {zone: Balcony, chip: ds18b20, device: 28-0316a2791fff}              # on the kernel's 1-wire bus
+//	  - {zone: Cellar, chip: ds18b20, bridge: 0x18, device: 28-0417c1b2e3ff} # behind a DS2482 at 0x18
 //	wifi: {zone: Indoor}
 type Config struct {
 	Altitude   float64        `yaml:"altitude"`    // metres above sea level, −500…9000
@@ -48,6 +50,8 @@ type SensorConfig struct {
 	Bus      string                `yaml:"bus,omitempty"`      // I²C bus; "w1" for a DS18B20 on the kernel's 1-wire bus
 	Address  uint16                `yaml:"address,omitempty"`  // I²C address; default: the chip's usual one
 	Device   string                `yaml:"device,omitempty"`   // DS18B20: its 1-wire ID, e.g. 28-0316a2791fff
+	Bridge   uint16                `yaml:"bridge,omitempty"`   // DS18B20 behind a DS2482: the bridge's I²C address, 0x18–0x1f
+	Channel  int                   `yaml:"channel,omitempty"`  // DS18B20 behind a DS2482-800: its 1-wire channel, 0–7
 	Interval time.Duration         `yaml:"interval,omitempty"` // reading period; default: Config.Interval
 	Offsets  Offsets               `yaml:"offsets,omitempty"`  // calibration, added to what the chip reports
 	Provides []sensors.Measurement `yaml:"provides,omitempty"` // the measurements it provides for its zone; default: see doc.go
@@ -88,7 +92,7 @@ func (c Config) WithDefaults() Config {
 			s.Chip = chip.name
 		}
 		switch {
-		case s.Bus == "" && s.Chip == chipDS18B20:
+		case s.Bus == "" && s.Chip == chipDS18B20 && s.Bridge == 0:
 			s.Bus = "w1"
 		case s.Bus == "":
 			s.Bus = c.Bus
@@ -135,17 +139,31 @@ func (c Config) Validate() error {
 		add("wifi.interval", "%s: want at least 1s", c.WiFi.Interval)
 	}
 	seen := make(map[string]int)
+	bridges := make(map[string]int) // bus/address of a DS2482 → the first sensor behind it
 	for i, s := range c.Sensors {
 		f := fmt.Sprintf("sensors[%d]", i)
 		if err := s.validate(); err != nil {
 			errs = append(errs, fmt.Errorf("%s.%w", f, err))
 			continue
 		}
-		key := s.Bus + "/" + fmt.Sprint(s.Address) + "/" + s.Device
+		key, what := s.Bus+"/"+fmt.Sprint(s.Address), "same bus and address"
+		if s.Device != "" {
+			key, what = s.Device, "same 1-wire device"
+		}
 		if j, dup := seen[key]; dup {
-			add(f, "same bus and address as sensors[%d]", j)
+			add(f, "%s as sensors[%d]", what, j)
 		}
 		seen[key] = i
+		if k := s.Bus + "/" + fmt.Sprint(s.Bridge); s.Bridge != 0 {
+			if _, ok := bridges[k]; !ok {
+				bridges[k] = i
+			}
+		}
+	}
+	for i, s := range c.Sensors {
+		if j, ok := bridges[s.Bus+"/"+fmt.Sprint(s.Address)]; ok && s.Address != 0 {
+			add(fmt.Sprintf("sensors[%d].address", i), "0x%02x on bus %s is the DS2482 bridge of sensors[%d]", s.Address, s.Bus, j)
+		}
 	}
 	if len(errs) == 0 {
 		if _, err := assignProviders(c.Sensors); err != nil {
@@ -175,11 +193,8 @@ func (s SensorConfig) validate() error {
 		return fmt.Errorf("offsets.pressure: %g hPa: want within ±50", s.Offsets.Pressure)
 	}
 	if chip.name == chipDS18B20 {
-		if s.Bus != "w1" {
-			return fmt.Errorf("bus: %q: a ds18b20 is read through the kernel's 1-wire bus, bus: w1", s.Bus)
-		}
-		if !validW1ID(s.Device) {
-			return fmt.Errorf("device: %q: want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff (ls %s)", s.Device, DefaultW1Dir)
+		if err := s.validateDS18B20(); err != nil {
+			return err
 		}
 	} else {
 		if _, err := busNumber(s.Bus); err != nil {
@@ -188,14 +203,50 @@ func (s SensorConfig) validate() error {
 		if !slices.Contains(chip.addrs, s.Address) {
 			return fmt.Errorf("address: 0x%02x is not an address of the %s (%s)", s.Address, chip.name, chip.addrList())
 		}
-		if s.Device != "" {
+		switch {
+		case s.Device != "":
 			return fmt.Errorf("device: only a ds18b20 has a 1-wire device ID")
+		case s.Bridge != 0:
+			return fmt.Errorf("bridge: only a ds18b20 is read through a DS2482 bridge")
+		case s.Channel != 0:
+			return fmt.Errorf("channel: only a ds18b20 behind a DS2482-800 has a 1-wire channel")
 		}
 	}
 	for j, m := range s.Provides {
 		if !chip.measuresM(m) {
 			return fmt.Errorf("provides[%d]: the %s does not measure %q (it measures %v)", j, chip.name, string(m), chip.measures)
 		}
+	}
+	return nil
+}
+
+// validateDS18B20 checks a DS18B20 on the kernel's 1-wire bus (bus w1) or
+// behind a DS2482 bridge on an I²C bus (bridge set).
+func (s SensorConfig) validateDS18B20() error {
+	if s.Bridge == 0 {
+		switch {
+		case s.Bus != "w1":
+			return fmt.Errorf("bus: %q: a ds18b20 is read through the kernel's 1-wire bus (bus: w1) or a DS2482 bridge (bridge: its I²C address)", s.Bus)
+		case !validW1ID(s.Device):
+			return fmt.Errorf("device: %q: want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff (ls %s)", s.Device, DefaultW1Dir)
+		case s.Channel != 0:
+			return fmt.Errorf("channel: %d: only a ds18b20 behind a DS2482-800 (bridge:) has a channel", s.Channel)
+		}
+		return nil
+	}
+	if _, err := busNumber(s.Bus); err != nil {
+		return fmt.Errorf("bus: %q: with bridge, bus is the DS2482's I²C bus, e.g. 1", s.Bus)
+	}
+	switch {
+	case s.Bridge < ds2482Addrs[0] || s.Bridge > ds2482Addrs[len(ds2482Addrs)-1]:
+		return fmt.Errorf("bridge: 0x%02x is not an address of a DS2482 (0x18–0x1f)", s.Bridge)
+	case s.Address != 0:
+		return fmt.Errorf("address: a ds18b20 has no I²C address; its DS2482's is bridge: 0x%02x", s.Address)
+	case s.Channel < 0 || s.Channel > 7:
+		return fmt.Errorf("channel: %d: a DS2482-800 has channels 0–7", s.Channel)
+	}
+	if _, err := romOf(s.Device); err != nil {
+		return fmt.Errorf("device: %q: %w", s.Device, err)
 	}
 	return nil
 }

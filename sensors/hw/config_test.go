@@ -23,6 +23,8 @@ sensors:
     offsets: {temperature: -1.5, humidity: 3}
     provides: [CO2]
   - {zone: Balcony, chip: ds18b20, device: 28-0316a2791fff}
+  - {zone: Cellar, chip: ds18b20, bridge: 0x1c, channel: 3, device: 28-0417c1b2e3ff}
+  - {zone: Indoor, chip: SGP30}
 wifi: {interface: wlan0}
 `
 	var c Config
@@ -44,6 +46,12 @@ wifi: {interface: wlan0}
 	}
 	if s2.Bus != "w1" || s2.Device != "28-0316a2791fff" {
 		t.Errorf("sensors[2] = %+v", s2)
+	}
+	if s3 := c.Sensors[3]; s3.Bus != "1" || s3.Bridge != 0x1c || s3.Channel != 3 || s3.Address != 0 || s3.Device != "28-0417c1b2e3ff" {
+		t.Errorf("sensors[3] = %+v", s3)
+	}
+	if s4 := c.Sensors[4]; s4.Chip != "sgp30" || s4.Address != 0x58 || s4.Bus != "1" || s4.Interval != 30*time.Second {
+		t.Errorf("sensors[4] = %+v", s4)
 	}
 	if c.WiFi.Zone != "Indoor" || c.WiFi.Interface != "wlan0" || c.WiFi.Interval != time.Minute || c.StaleAfter != 3 {
 		t.Errorf("defaults: %+v", c)
@@ -81,6 +89,25 @@ func TestConfigValidate(t *testing.T) {
 		{"ds18b20 bus", with(func(s *SensorConfig) { s.Chip, s.Device, s.Bus = "ds18b20", "28-0316a2791fff", "1" }), `sensors[0].bus: "1"`},
 		{"device on i2c", with(func(s *SensorConfig) { s.Device = "28-0316a2791fff" }), "sensors[0].device: only a ds18b20"},
 		{"duplicate", Config{Sensors: []SensorConfig{ok, {Zone: "Bedroom", Chip: "bmp280", Bus: "/dev/i2c-1"}}}, "sensors[1]: same bus and address as sensors[0]"},
+		{"ds18b20 behind a DS2482", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Device = "ds18b20", 0x18, "28-0316a2791fff" }), ""},
+		{"ds18b20 behind a DS2482-800", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Channel, s.Device = "ds18b20", 0x1f, 7, "22-0316a2791fff" }), ""},
+		{"bridge address", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Device = "ds18b20", 0x20, "28-0316a2791fff" }), "sensors[0].bridge: 0x20 is not an address of a DS2482 (0x18–0x1f)"},
+		{"bridge on w1", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Bus, s.Device = "ds18b20", 0x18, "w1", "28-0316a2791fff" }), `sensors[0].bus: "w1": with bridge, bus is the DS2482's I²C bus`},
+		{"channel", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Channel, s.Device = "ds18b20", 0x18, 8, "28-0316a2791fff" }), "sensors[0].channel: 8: a DS2482-800 has channels 0–7"},
+		{"channel on w1", with(func(s *SensorConfig) { s.Chip, s.Channel, s.Device = "ds18b20", 2, "28-0316a2791fff" }), "sensors[0].channel: 2: only a ds18b20 behind a DS2482-800"},
+		{"address and bridge", with(func(s *SensorConfig) {
+			s.Chip, s.Bridge, s.Address, s.Device = "ds18b20", 0x18, 0x18, "28-0316a2791fff"
+		}), "sensors[0].address: a ds18b20 has no I²C address; its DS2482's is bridge: 0x18"},
+		{"DS18S20 behind a DS2482", with(func(s *SensorConfig) { s.Chip, s.Bridge, s.Device = "ds18b20", 0x18, "10-000802e1b4c2" }), `sensors[0].device: "10-000802e1b4c2": family 10 (DS18S20) is read only through the kernel's 1-wire driver`},
+		{"bridge of another chip", with(func(s *SensorConfig) { s.Bridge = 0x18 }), "sensors[0].bridge: only a ds18b20"},
+		{"chip at a bridge's address", Config{Sensors: []SensorConfig{
+			{Zone: "Indoor", Chip: "mcp9808"},
+			{Zone: "Cellar", Chip: "ds18b20", Bridge: 0x18, Device: "28-0316a2791fff"},
+		}}, "sensors[0].address: 0x18 on bus 1 is the DS2482 bridge of sensors[1]"},
+		{"same device twice", Config{Sensors: []SensorConfig{
+			{Zone: "Cellar", Chip: "ds18b20", Bridge: 0x18, Device: "28-0316a2791fff"},
+			{Zone: "Cellar", Chip: "ds18b20", Bridge: 0x19, Device: "28-0316a2791fff"},
+		}}, "sensors[1]: same 1-wire device as sensors[0]"},
 		{"two providers", Config{Sensors: []SensorConfig{
 			{Zone: "Indoor", Chip: "sht31", Provides: []sensors.Measurement{sensors.Temperature}},
 			{Zone: "Indoor", Chip: "bme280", Provides: []sensors.Measurement{sensors.Temperature}},
@@ -115,6 +142,9 @@ func TestAssignProviders(t *testing.T) {
 		{"NDIR before estimated CO2",
 			[]SensorConfig{{Zone: "Z", Chip: "ccs811"}, {Zone: "Z", Chip: "scd30"}},
 			[][]sensors.Measurement{{}, {C, T, H}}},
+		{"NDIR before the SGP30's estimate",
+			[]SensorConfig{{Zone: "Z", Chip: "sgp30"}, {Zone: "Z", Chip: "scd41"}, {Zone: "Y", Chip: "sgp30"}},
+			[][]sensors.Measurement{{}, {C, T, H}, {C}}},
 		{"first configured on a tie",
 			[]SensorConfig{{Zone: "Z", Chip: "sht31"}, {Zone: "Z", Chip: "sht41"}},
 			[][]sensors.Measurement{{T, H}, {}}},

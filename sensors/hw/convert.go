@@ -35,8 +35,9 @@ func SeaLevelPressure(p, h float64) float64 {
 //     alone; listed by two, it is an error.
 //  3. Otherwise the most precise chip provides it (sht4x, sht3x, hdc302x;
 //     mcp9808; tmp102, ds18b20; bme280, bmp280; aht20; bmp180, am2320;
-//     scd30, scd4x; ccs811 last), the first configured on a tie. An NDIR
-//     CO₂ chip (scd4x, scd30) is preferred to an estimating one (ccs811).
+//     scd30, scd4x; ccs811 and sgp30 last), the first configured on a
+//     tie. An NDIR CO₂ chip (scd4x, scd30) is preferred to an estimating
+//     one (ccs811, sgp30).
 func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) {
 	out := make([]map[sensors.Measurement]bool, len(ss))
 	for i := range out {

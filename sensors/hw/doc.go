@@ -1,8 +1,8 @@
 // Package hw reads the house's sensors directly: chips on the Raspberry
 // Pi's I²C bus through periph.io, DS18B20 thermometers on the kernel's
-// 1-wire bus, and the hub's own Wi-Fi signal. Source polls them for the
-// hub, ReadOnce reads them once (climated read), Scan finds them
-// (climated scan).
+// 1-wire bus or behind a DS2482 I²C to 1-wire bridge, and the hub's own
+// Wi-Fi signal. Source polls them for the hub, ReadOnce reads them once
+// (climated read), Scan finds them (climated scan).
 //
 // # Chips
 //
@@ -20,13 +20,52 @@
 //	tmp102    0x48–0x4b        Temperature                                 periph tmp102
 //	am2320    0x5c             Temperature Humidity                        periph am2320
 //	ccs811    0x5a, 0x5b       CO2, estimated (eCO2)                       periph ccs811
+//	sgp30     0x58             CO2, estimated (eCO2)                       sensors/sgp30
 //	ds18b20   1-wire (w1)      Temperature                                 kernel w1_therm
+//	ds18b20   DS2482 0x18–0x1f Temperature (DS18B20, DS1822, DS28EA00)     periph ds248x, wrapped
 //
-// A CCS811's CO2 is an estimate from volatile organic compounds: its
-// readings' Source says "(estimated CO2)", and in a zone with an NDIR chip
-// (scd4x, scd30) the NDIR chip provides CO2. Where a chip has an ID
-// register it is checked when the chip is opened, so a BMP280 configured
-// as a BME280 fails with a *WrongChipError that says what it is.
+// The CO2 of a CCS811 or an SGP30 is an estimate from volatile organic
+// compounds or hydrogen: its readings' Source says "(estimated CO2)", and
+// in a zone with an NDIR chip (scd4x, scd30) the NDIR chip provides CO2.
+// Where a chip has an ID register it is checked when the chip is opened,
+// so a BMP280 configured as a BME280 fails with a *WrongChipError that
+// says what it is.
+//
+// # DS18B20s behind a DS2482
+//
+// A DS18B20 behind a DS2482-100 (one 1-wire channel, 0x18–0x1b) or
+// DS2482-800 (eight, 0x18–0x1f) is configured with the bridge's address
+// and, on a DS2482-800, its channel:
+//
+//	sensors:
+//	  - {zone: Cellar, chip: ds18b20, bridge: 0x18, device: 28-0417c1b2e3ff}
+//	  - {zone: Attic, chip: ds18b20, bus: 1, bridge: 0x1c, channel: 3, device: 28-051a2b3c4dff}
+//
+// The device ID is the kernel's name (family, serial number), so a
+// thermometer moves between the kernel's w1 bus and a bridge without a new
+// ID; Scan lists the devices behind every bridge it finds. The sensors
+// behind one bridge share it: its lock is held for one 1-wire transaction
+// (a few milliseconds), and across the conversion (750 ms at 12 bits) only
+// for a parasite-powered DS18B20 (Read Power Supply tells), whose strong
+// pull-up the next 1-wire command would end. Nothing is ever written to a
+// DS18B20's EEPROM. A reading is Convert T, then Read Scratchpad with its
+// CRC checked; a scratchpad of all ones (no chip answered its ROM), a wrong
+// CRC, a configuration byte that is not a DS18B20's, and the 85 °C
+// power-on value are faults. periph's ds248x is wrapped around its faults
+// (ds2482.go), and its ds18b20 package is not used (ds18b20.go).
+//
+// # The SGP30
+//
+// The SGP30's algorithm needs a measurement every second from its start,
+// whatever the interval at which climated records it: an opened SGP30
+// measures every second in a goroutine of its own, on the shared bus one
+// transaction at a time, and the poller takes the latest measurement at
+// its interval. The chip's fixed 400 ppm of the first 15 s are never
+// reported; its first reading comes 15.5 s after the start. When its zone
+// has a temperature and a humidity (from the chips that provide them, at
+// most 10 minutes old), the chip is given the air's absolute humidity
+// whenever it changes by 0.1 g/m³ or more. Its baseline is not saved: after
+// each start the chip needs about 12 hours to settle it.
 //
 // # Turning chip values into readings
 //
@@ -60,7 +99,9 @@
 // first reading at start, then one at every multiple of the interval. Chips
 // share a bus through a mutex held for one transaction at a time, never
 // across a driver's sleep, so a chip that takes seconds (an SCD4x's 5 s
-// start) delays no other. Every driver call is bounded by the attempt
+// start, a DS18B20's 750 ms conversion) delays no other; a chip with a
+// goroutine of its own (the SGP30) is stopped whenever it is opened anew
+// and when polling ends. Every driver call is bounded by the attempt
 // timeout (15 s): after it the sensor's bus transactions fail, so a driver
 // that loops on the bus returns, and the sensor is opened anew.
 //
@@ -75,10 +116,12 @@
 // when that lasts longer than three of its measurement periods (at least
 // 15 s) it counts as a failure.
 //
-// Faults are *Error values naming chip, bus, address and operation; the
+// Faults are *Error values naming chip, bus, address (and a DS18B20's
+// device ID) and operation; the
 // kind is in the chain for errors.Is: ErrNoBus (no /dev/i2c-N),
-// ErrPermission, ErrNoAck (the chip NACKs), ErrAllOnes (a read of nothing
-// but 0xFF: nothing drives the bus), ErrCRC (a Sensirion word or the
-// kernel's 1-wire check), ErrTimeout; *WrongChipError and *RangeError for
-// errors.As. A faulty reading is never recorded, and other sensors carry on.
+// ErrPermission, ErrNoAck (the chip NACKs, or no presence pulse on a
+// 1-wire bus), ErrAllOnes (a read of nothing but 0xFF: nothing drives the
+// bus), ErrCRC (a Sensirion word, a DS18B20's scratchpad or the kernel's
+// 1-wire check), ErrShort (a 1-wire bus shorted or held low), ErrTimeout;
+// *WrongChipError and *RangeError for errors.As. A faulty reading is never recorded, and other sensors carry on.
 package hw

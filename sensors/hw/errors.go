@@ -12,14 +12,15 @@ import (
 
 // Error is a fault of one sensor. It names the chip, the bus and the
 // address, and what was being done; errors.Is tells the kind of fault
-// (ErrNoBus, ErrPermission, ErrNoAck, ErrAllOnes, ErrCRC, ErrTimeout) and
-// errors.As the typed ones (*WrongChipError, *RangeError).
+// (ErrNoBus, ErrPermission, ErrNoAck, ErrAllOnes, ErrCRC, ErrShort,
+// ErrTimeout) and errors.As the typed ones (*WrongChipError, *RangeError).
 type Error struct {
-	Chip string // canonical chip name, e.g. "bme280"
-	Bus  string // "1" for /dev/i2c-1, "w1" for the kernel's 1-wire bus, the interface for Wi-Fi
-	Addr uint16 // I²C address; 0 where there is none
-	Op   string // "open bus", "start", "read"
-	Err  error
+	Chip   string // canonical chip name, e.g. "bme280"
+	Bus    string // "1" for /dev/i2c-1, "w1" for the kernel's 1-wire bus, the interface for Wi-Fi
+	Addr   uint16 // I²C address (of the DS2482 bridge for a DS18B20 behind one); 0 where there is none
+	Device string // a DS18B20's 1-wire ID, e.g. 28-0316a2791fff
+	Op     string // "open bus", "start", "read"
+	Err    error
 }
 
 func (e *Error) Error() string {
@@ -30,6 +31,10 @@ func (e *Error) where() string {
 	switch {
 	case e.Chip == chipWiFi:
 		return "wifi " + e.Bus
+	case e.Device != "" && e.Addr != 0:
+		return fmt.Sprintf("%s %s via the DS2482 at 0x%02x on i2c bus %s", e.Chip, e.Device, e.Addr, e.Bus)
+	case e.Device != "":
+		return fmt.Sprintf("%s %s on %s bus %s", e.Chip, e.Device, busKind(e.Bus), e.Bus)
 	case e.Addr == 0:
 		return fmt.Sprintf("%s on %s bus %s", e.Chip, busKind(e.Bus), e.Bus)
 	default:
@@ -46,6 +51,7 @@ var (
 	ErrNoAck      = errors.New("no answer from the chip (NACK)")
 	ErrAllOnes    = sensirion.ErrAllOnes
 	ErrCRC        = errors.New("checksum mismatch")
+	ErrShort      = errors.New("1-wire bus shorted")
 	ErrTimeout    = errors.New("timed out")
 	ErrNoWiFi     = errors.New("no wireless interface")
 )
@@ -108,7 +114,7 @@ func classify(err error) error {
 	var crc *sensirion.CRCError
 	msg := err.Error()
 	switch {
-	case errors.Is(err, ErrNoAck), errors.Is(err, ErrCRC), errors.Is(err, ErrAllOnes),
+	case errors.Is(err, ErrNoAck), errors.Is(err, ErrCRC), errors.Is(err, ErrAllOnes), errors.Is(err, ErrShort),
 		errors.Is(err, ErrPermission), errors.Is(err, ErrNoBus), errors.Is(err, ErrTimeout):
 		return err
 	case errors.As(err, &crc), strings.Contains(strings.ToLower(msg), "crc"):

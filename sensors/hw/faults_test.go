@@ -74,20 +74,7 @@ func TestReadOnceFaults(t *testing.T) {
 					open = tt.open
 				}
 				s := newSource(t, Config{Sensors: []SensorConfig{tt.cfg}}, open, nil)
-				rs, err := s.ReadOnce(context.Background())
-				if len(rs) != 0 {
-					t.Errorf("readings %+v from a faulty chip", rs)
-				}
-				e := sensorError(t, err)
-				if e.Op != tt.op || e.Chip != c.name {
-					t.Errorf("error %q: op %q chip %q, want %q %q", err, e.Op, e.Chip, tt.op, c.name)
-				}
-				if tt.want != nil && !i2cfake.Is(err, tt.want) {
-					t.Errorf("error %q is not %T %v", err, tt.want, tt.want)
-				}
-				if !strings.Contains(err.Error(), tt.message) {
-					t.Errorf("error %q does not say %q", err, tt.message)
-				}
+				readOnceFault(t, s, c.name, tt.op, tt.want, tt.message)
 				if err := m.Close(); err != nil {
 					t.Fatal(err)
 				}
@@ -143,7 +130,7 @@ func TestDS18B20Faults(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = s.ReadOnce(context.Background())
-			if e := sensorError(t, err); e.Bus != "w1" || !strings.Contains(err.Error(), "ds18b20 on 1-wire bus w1: read") {
+			if e := sensorError(t, err); e.Bus != "w1" || !strings.Contains(err.Error(), "ds18b20 28-0316a2791fff on 1-wire bus w1: read") {
 				t.Errorf("err = %v, want one naming the ds18b20 on bus w1", err)
 			}
 			if (tt.want != nil && !errors.Is(err, tt.want)) || !strings.Contains(err.Error(), tt.message) {

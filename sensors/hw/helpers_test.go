@@ -2,17 +2,21 @@ package hw
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
+	"github.com/climated/climated/sensors/internal/sinktest"
 )
 
 // of is the readings of one source and measurement.
@@ -100,4 +104,54 @@ func sensorError(t *testing.T, err error) *Error {
 		t.Fatalf("error %v is not a *hw.Error", err)
 	}
 	return e
+}
+
+// readOnceFault reads s once and checks that it gives no reading but an
+// *Error of chip in op, of the kind want (nil: any), saying message.
+func readOnceFault(t *testing.T, s *Source, chip, op string, want error, message string) *Error {
+	t.Helper()
+	rs, err := s.ReadOnce(context.Background())
+	if len(rs) != 0 {
+		t.Errorf("readings %+v from a faulty chip", rs)
+	}
+	e := sensorError(t, err)
+	if e.Op != op || e.Chip != chip {
+		t.Errorf("error %q: op %q chip %q, want %q %q", err, e.Op, e.Chip, op, chip)
+	}
+	if want != nil && !i2cfake.Is(err, want) {
+		t.Errorf("error %q is not %T %v", err, want, want)
+	}
+	if !strings.Contains(err.Error(), message) {
+		t.Errorf("error %q does not say %q", err, message)
+	}
+	return e
+}
+
+// runFor runs s into a new sink for d and returns what the sink kept and
+// when the run started.
+func runFor(t *testing.T, s *Source, d time.Duration) ([]sensors.Reading, []sensors.Status, time.Time) {
+	t.Helper()
+	sk := &sinktest.Sink{}
+	start := time.Now()
+	stop := sinktest.Start(s, sk)
+	time.Sleep(d)
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rs, statuses := sk.Snapshot()
+	return rs, statuses, start
+}
+
+// everySecond checks that rs are n readings, one a second from start, none
+// more than 20 ms late.
+func everySecond(t *testing.T, rs []sensors.Reading, n int, start time.Time) {
+	t.Helper()
+	if len(rs) != n {
+		t.Errorf("%d readings, want %d", len(rs), n)
+	}
+	for i, r := range rs {
+		if late := r.Time.Sub(start.Add(time.Duration(i) * time.Second)); late < 0 || late > 20*time.Millisecond {
+			t.Errorf("reading %d of %s is %s late", i, r.Source, late)
+		}
+	}
 }

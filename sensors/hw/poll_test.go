@@ -161,21 +161,8 @@ func TestRunSlowChipDoesNotDelayOthers(t *testing.T) {
 			{Zone: "Indoor", Chip: "sht3x", Interval: time.Second},
 		}}
 		s := newSource(t, cfg, open, nil)
-		sk := &sinktest.Sink{}
-		start := time.Now()
-		stop := sinktest.Start(s, sk)
-		time.Sleep(7500 * time.Millisecond)
-		stop()
-		rs, _ := sk.Snapshot()
-		temps := of(rs, "i2c1/0x44 sht3x", sensors.Temperature)
-		if len(temps) != 8 {
-			t.Fatalf("%d SHT3x readings in 7.5 s, want 8", len(temps))
-		}
-		for i, r := range temps {
-			if late := r.Time.Sub(start.Add(time.Duration(i) * time.Second)); late < 0 || late > 20*time.Millisecond {
-				t.Errorf("SHT3x reading %d is %s late", i, late)
-			}
-		}
+		rs, _, start := runFor(t, s, 7500*time.Millisecond)
+		everySecond(t, of(rs, "i2c1/0x44 sht3x", sensors.Temperature), 8, start)
 		co2 := of(rs, "i2c1/0x62 scd4x", sensors.CO2)
 		if len(co2) != 1 || co2[0].Value != 556 {
 			t.Fatalf("SCD41 readings %+v, want one of 556 ppm", co2)
@@ -215,7 +202,7 @@ func TestRunTimeout(t *testing.T) {
 		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, nil, nil)
 		p := s.specs[0]
 		p.offBus = true
-		p.openDev = func(*guard) (device, error) {
+		p.openDev = func(context.Context, *guard) (device, error) {
 			opens.Add(1)
 			return hangDev{release: release, opens: &opens}, nil
 		}

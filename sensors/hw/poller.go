@@ -46,6 +46,7 @@ func (n *notYet) Error() string { return "warming up until " + n.at.Format(time.
 // reading at once, then one at every multiple of the interval, retries
 // after a failure sooner, doubling from a second up to the interval.
 func (p *poller) run(ctx context.Context, sink sensors.Sink) error {
+	defer p.drop()
 	p.start = time.Now()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -76,7 +77,7 @@ func (p *poller) run(ctx context.Context, sink sensors.Sink) error {
 				continue
 			}
 			err = p.fault("read", fmt.Errorf("%w: no new measurement for %s", ErrTimeout, now.Sub(p.notReadySince).Round(time.Second)))
-			p.dev = nil
+			p.drop()
 		}
 		if err != nil {
 			failedAt := time.Now()
@@ -104,8 +105,21 @@ func (p *poller) run(ctx context.Context, sink sensors.Sink) error {
 	}
 }
 
-// wait waits for calls that timed out but still run.
-func (p *poller) wait() { p.calls.Wait() }
+// stop closes the open device and waits for calls that timed out but
+// still run.
+func (p *poller) stop() {
+	p.drop()
+	p.calls.Wait()
+}
+
+// drop forgets the open device, stopping its goroutine if it has one, so
+// that the next attempt opens it anew.
+func (p *poller) drop() {
+	if c, ok := p.dev.(closer); ok {
+		c.close()
+	}
+	p.dev = nil
+}
 
 // attempt opens the sensor if needed and reads it once.
 func (p *poller) attempt(ctx context.Context, now time.Time) ([]sensors.Reading, error) {
@@ -125,7 +139,7 @@ func (p *poller) attempt(ctx context.Context, now time.Time) ([]sensors.Reading,
 			}
 			p.g = &guard{bus: b}
 		}
-		dev, err := call(ctx, p, func() (device, error) { return p.openDev(p.g) })
+		dev, err := call(ctx, p, func() (device, error) { return p.openDev(ctx, p.g) })
 		if err != nil {
 			return nil, p.fault("start", err)
 		}
@@ -147,13 +161,16 @@ func (p *poller) attempt(ctx context.Context, now time.Time) ([]sensors.Reading,
 	if err != nil {
 		return nil, p.fault("read", err)
 	}
+	if p.air != nil {
+		p.air.note(rs)
+	}
 	return rs, nil
 }
 
 // call runs f, a driver call, for at most the attempt timeout. A call that
 // overruns goes on in the background (drivers take no context; the guard
 // fails its bus transactions from then on) and the device is opened anew
-// once it has returned.
+// once it has returned; a device that such a call opens late is closed.
 func call[T any](ctx context.Context, p *poller, f func() (T, error)) (T, error) {
 	actx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
@@ -175,7 +192,13 @@ func call[T any](ctx context.Context, p *poller, f func() (T, error)) (T, error)
 	case r := <-ch:
 		return r.v, r.err
 	case <-actx.Done():
-		p.busy, p.dev = done, nil
+		p.drop()
+		p.busy = done
+		p.calls.Go(func() {
+			if c, ok := any((<-ch).v).(closer); ok {
+				c.close()
+			}
+		})
 		var zero T
 		if ctx.Err() != nil {
 			return zero, ctx.Err()
@@ -192,7 +215,7 @@ func (p *poller) fault(op string, err error) error {
 			err = fmt.Errorf("%w (bus: %w)", err, cause)
 		}
 	}
-	return &Error{Chip: p.chip.name, Bus: p.bus, Addr: p.addr, Op: op, Err: classify(err)}
+	return &Error{Chip: p.chip.name, Bus: p.bus, Addr: p.addr, Device: p.device, Op: op, Err: classify(err)}
 }
 
 func (p *poller) backoff() time.Duration {
@@ -222,7 +245,7 @@ func (p *poller) failed(sink sensors.Sink, now time.Time, err error) (retry time
 	}
 	p.fails++
 	if p.fails >= reinitAfter && p.fails%reinitAfter == 0 {
-		p.dev = nil
+		p.drop()
 	}
 	switch {
 	case p.fails == 1:

@@ -32,7 +32,7 @@ func (s *Source) ReadOnce(ctx context.Context) ([]sensors.Reading, error) {
 		wg.Go(func() {
 			pl := s.poller(p, pool)
 			rs, err := pl.readOnce(ctx)
-			pl.wait()
+			pl.stop()
 			mu.Lock()
 			defer mu.Unlock()
 			all = append(all, rs...)

@@ -12,18 +12,26 @@ import (
 	"github.com/climated/climated/sensors/sensirion"
 )
 
-// Found is a chip that Scan identified.
+// Found is a chip that Scan identified: a chip on the I²C bus, or a 1-wire
+// device behind a DS2482 bridge (Device set, Addr the bridge's).
 type Found struct {
-	Bus    string // the bus as configured, e.g. "1"
-	Addr   uint16
-	Chip   string // the chip name to configure; "" for a chip climated does not read
-	Name   string // what the chip is, e.g. "BME280", "SGP30"
-	Detail string // how it was identified
+	Bus     string // the bus as configured, e.g. "1"
+	Addr    uint16
+	Chip    string // the chip name to configure; "" for a chip climated does not read
+	Name    string // what the chip is, e.g. "BME280", "SGP30", "DS2482-100"
+	Detail  string // how it was identified
+	Bridge  bool   // a DS2482: not a sensor itself; the devices behind it follow it
+	Device  string // a 1-wire device's ID, e.g. 28-0316a2791fff
+	Channel int    // a 1-wire device's channel of a DS2482-800
 }
 
 func (f Found) String() string {
-	s := fmt.Sprintf("0x%02x %s (%s)", f.Addr, f.Name, f.Detail)
-	if f.Chip == "" {
+	name := f.Name
+	if f.Device != "" {
+		name += " " + f.Device
+	}
+	s := fmt.Sprintf("0x%02x %s (%s)", f.Addr, name, f.Detail)
+	if f.Chip == "" && !f.Bridge {
 		s += ": not supported"
 	}
 	return s
@@ -31,6 +39,9 @@ func (f Found) String() string {
 
 // Sensor is the configuration of the found chip in zone.
 func (f Found) Sensor(zone string) SensorConfig {
+	if f.Device != "" {
+		return SensorConfig{Zone: zone, Chip: f.Chip, Bus: f.Bus, Bridge: f.Addr, Channel: f.Channel, Device: f.Device}
+	}
 	return SensorConfig{Zone: zone, Chip: f.Chip, Bus: f.Bus, Address: f.Addr}
 }
 
@@ -44,9 +55,10 @@ type probe struct {
 // commands that do not change a chip's settings. Chip-ID registers are
 // used where the chip has one; the TMP102 and AHT20, which have none, are
 // recognised by the fixed bits of a register, and Sensirion's chips by a
-// word whose CRC matches.
+// word whose CRC matches. A DS2482, tried after them, is the exception
+// (scanDS2482).
 var probes = []probe{
-	{[]uint16{0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f}, func(d *i2c.Dev) (Found, bool) {
+	{ds2482Addrs, func(d *i2c.Dev) (Found, bool) {
 		return Found{Chip: "mcp9808", Name: "MCP9808", Detail: "manufacturer 0x0054, device 0x04"}, checkMCP9808(d.Bus, d.Addr) == nil
 	}},
 	{[]uint16{0x38}, func(d *i2c.Dev) (Found, bool) {
@@ -85,7 +97,7 @@ var probes = []probe{
 		if err != nil || w[0]>>12 != 0 {
 			return Found{}, false
 		}
-		return Found{Name: "SGP30", Detail: fmt.Sprintf("feature set 0x%04X; its eCO2 needs a measurement every second, which climated does not make", w[0])}, true
+		return Found{Chip: "sgp30", Name: "SGP30", Detail: fmt.Sprintf("feature set 0x%04X, crc ok; CO2 is estimated", w[0])}, true
 	}},
 	{[]uint16{0x5a, 0x5b}, func(d *i2c.Dev) (Found, bool) {
 		id, err := readReg8(d.Bus, d.Addr, 0x20)
@@ -136,7 +148,7 @@ var probes = []probe{
 // returns ctx.Err() if ctx ends first.
 func Scan(ctx context.Context, bus i2c.Bus, busName string) ([]Found, error) {
 	busName = normBus(busName)
-	var addrs []uint16
+	addrs := slices.Clone(ds2482Addrs)
 	for _, p := range probes {
 		addrs = append(addrs, p.addrs...)
 	}
@@ -147,19 +159,28 @@ func Scan(ctx context.Context, bus i2c.Bus, busName string) ([]Found, error) {
 		if err := ctx.Err(); err != nil {
 			return found, err
 		}
-		d := &i2c.Dev{Bus: bus, Addr: addr}
-		for _, p := range probes {
-			if !slices.Contains(p.addrs, addr) {
-				continue
-			}
-			if f, ok := p.try(d); ok {
-				f.Bus, f.Addr = busName, addr
-				found = append(found, f)
-				break
-			}
+		for _, f := range identify(&i2c.Dev{Bus: bus, Addr: addr}) {
+			f.Bus, f.Addr = busName, addr
+			found = append(found, f)
 		}
 	}
 	return found, nil
+}
+
+// identify tries the probes of d's address in order, then, at the
+// addresses of a DS2482, a DS2482 with what is behind it.
+func identify(d *i2c.Dev) []Found {
+	for _, p := range probes {
+		if slices.Contains(p.addrs, d.Addr) {
+			if f, ok := p.try(d); ok {
+				return []Found{f}
+			}
+		}
+	}
+	if slices.Contains(ds2482Addrs, d.Addr) {
+		return scanDS2482(d)
+	}
+	return nil
 }
 
 // ScanConfig is the configuration of the supported chips in found, all in
@@ -182,6 +203,14 @@ func ConfigLines(found []Found, zone string) []string {
 	for _, f := range found {
 		if f.Chip == "" {
 			lines = append(lines, fmt.Sprintf("  # %s", f))
+			continue
+		}
+		if f.Device != "" {
+			ch := ""
+			if f.Channel != 0 {
+				ch = fmt.Sprintf(", channel: %d", f.Channel)
+			}
+			lines = append(lines, fmt.Sprintf("  - {zone: %s, chip: %s, bus: %s, bridge: 0x%02x%s, device: %s}   # %s %s", zone, f.Chip, f.Bus, f.Addr, ch, f.Device, f.Name, f.Detail))
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("  - {zone: %s, chip: %s, bus: %s, address: 0x%02x}   # %s", zone, f.Chip, f.Bus, f.Addr, f.Detail))

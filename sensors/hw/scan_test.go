@@ -2,6 +2,7 @@ package hw
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -63,7 +64,7 @@ func TestScan(t *testing.T) {
 		for _, s := range []string{
 			"  - {zone: Indoor, chip: bme280, bus: 1, address: 0x76}   # chip id 0x60",
 			"  - {zone: Indoor, chip: scd4x, bus: 1, address: 0x62}   # measuring",
-			"  # 0x58 SGP30 (feature set 0x0020; its eCO2 needs a measurement every second, which climated does not make): not supported",
+			"  - {zone: Indoor, chip: sgp30, bus: 1, address: 0x58}   # feature set 0x0020, crc ok; CO2 is estimated",
 			"  # 0x77 BME680 (chip id 0x61): not supported",
 		} {
 			if !strings.Contains(lines, s) {
@@ -71,8 +72,8 @@ func TestScan(t *testing.T) {
 			}
 		}
 		cfg := ScanConfig(found, "Indoor")
-		if len(cfg.Sensors) != 10 {
-			t.Errorf("ScanConfig has %d sensors, want 10", len(cfg.Sensors))
+		if len(cfg.Sensors) != 11 {
+			t.Errorf("ScanConfig has %d sensors, want 11", len(cfg.Sensors))
 		}
 		if err := cfg.Validate(); err != nil {
 			t.Errorf("ScanConfig is not valid: %v", err)
@@ -88,4 +89,69 @@ func TestCRC16Modbus(t *testing.T) {
 	if got := crc16Modbus([]byte("123456789")); got != 0x4B37 {
 		t.Errorf("crc16Modbus(123456789) = 0x%04X, want 0x4B37", got)
 	}
+}
+
+// TestScanDS2482 finds a DS2482-100 with two DS18B20s and a DS18S20 on
+// its 1-wire bus, and a DS2482-800 with a DS18B20 on channel 3 and nothing
+// on its other channels; both NACK the MCP9808's probe first.
+func TestScanDS2482(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cellar, attic, s20 := rom(0x28, 0x0417c1b2e3ff), rom(0x28, 0x051a2b3c4dff), rom(0x10, 0x000802e1b4c2)
+		x100 := newDS(0x19).nack(wr([]byte{0x06}, 0, 0)).open(false).search(balconyROM, cellar, s20)
+		x800 := newDS(0x1c).nack(wr([]byte{0x06}, 0, 0)).open(true).reset(stNoDevice)
+		for ch := 1; ch < 8; ch++ {
+			x800.channel(ch)
+			if ch == 3 {
+				x800.search(attic)
+			} else {
+				x800.reset(stNoDevice)
+			}
+		}
+		m := &i2cfake.Mux{Chips: map[uint16]*i2cfake.Bus{0x19: x100.bus(), 0x1c: x800.bus()}}
+		found, err := Scan(context.Background(), m, "1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range found {
+			got = append(got, f.String())
+		}
+		want := []string{
+			"0x19 DS2482-100 (I²C to 1-wire bridge: 3 device(s) on its 1-wire bus)",
+			"0x19 DS18B20 " + balconyID + " (via the DS2482-100, rom crc ok)",
+			"0x19 DS18B20 " + cellarID + " (via the DS2482-100, rom crc ok)",
+			"0x19 DS18S20 10-000802e1b4c2 (via the DS2482-100, rom crc ok): not supported",
+			"0x1c DS2482-800 (I²C to 1-wire bridge: 1 device(s) on its 1-wire bus)",
+			"0x1c DS18B20 28-051a2b3c4dff (via the DS2482-800 channel 3, rom crc ok)",
+		}
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("found lacks %q:\n%s", w, strings.Join(got, "\n"))
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("found %d, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+		}
+		lines := strings.Join(ConfigLines(found, "Cellar"), "\n")
+		for _, s := range []string{
+			"  # 0x19 DS2482-100 (I²C to 1-wire bridge: 3 device(s) on its 1-wire bus)",
+			"  - {zone: Cellar, chip: ds18b20, bus: 1, bridge: 0x19, device: " + balconyID + "}   # DS18B20 via the DS2482-100, rom crc ok",
+			"  - {zone: Cellar, chip: ds18b20, bus: 1, bridge: 0x1c, channel: 3, device: 28-051a2b3c4dff}   # DS18B20 via the DS2482-800 channel 3, rom crc ok",
+			"  # 0x19 DS18S20 10-000802e1b4c2 (via the DS2482-100, rom crc ok): not supported",
+		} {
+			if !strings.Contains(lines, s) {
+				t.Errorf("config lines lack %q:\n%s", s, lines)
+			}
+		}
+		cfg := ScanConfig(found, "Cellar")
+		if len(cfg.Sensors) != 3 {
+			t.Errorf("ScanConfig has %d sensors, want 3", len(cfg.Sensors))
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("ScanConfig is not valid: %v", err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

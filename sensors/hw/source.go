@@ -50,15 +50,17 @@ type spec struct {
 	name     string // the readings' and the status's Source, e.g. "i2c1/0x76 bme280"
 	chip     *chipInfo
 	bus      string
-	addr     uint16
+	addr     uint16 // I²C address; a DS2482 bridge's for a DS18B20 behind one
+	device   string // a DS18B20's 1-wire ID
 	zone     string
 	interval time.Duration
 	offsets  Offsets
 	altitude float64
 	provides map[sensors.Measurement]bool
 	optional bool // stops quietly when absent (Wi-Fi without a wireless interface)
-	openDev  func(g *guard) (device, error)
-	offBus   bool // no I²C bus: DS18B20 on 1-wire, Wi-Fi
+	openDev  func(ctx context.Context, g *guard) (device, error)
+	offBus   bool     // no I²C bus: DS18B20 on the kernel's 1-wire bus, Wi-Fi
+	air      *zoneAir // where its temperature and humidity are noted for other chips of its zone
 }
 
 // New validates cfg and returns the Source of its sensors.
@@ -91,6 +93,7 @@ func New(cfg Config, opts *Options) (*Source, error) {
 	}
 	provides, _ := assignProviders(cfg.Sensors) // checked by Validate
 	s := &Source{log: o.Logger, open: o.Open, timeout: o.AttemptTimeout, every: o.LogEvery, stale: cfg.StaleAfter}
+	air := &zoneAir{}
 	for i, sc := range cfg.Sensors {
 		chip := lookupChip(sc.Chip)
 		if len(provides[i]) == 0 {
@@ -100,20 +103,37 @@ func New(cfg Config, opts *Options) (*Source, error) {
 		}
 		p := &spec{
 			chip: chip, bus: sc.Bus, addr: sc.Address, zone: sc.Zone, interval: sc.Interval,
-			offsets: sc.Offsets, altitude: cfg.Altitude, provides: provides[i],
+			offsets: sc.Offsets, altitude: cfg.Altitude, provides: provides[i], air: air,
 		}
-		if chip.name == chipDS18B20 {
-			p.name = "w1/" + sc.Device
+		switch {
+		case chip.name == chipDS18B20 && sc.Bridge == 0:
+			p.name, p.device = "w1/"+sc.Device, sc.Device
 			p.offBus = true
 			dir := o.W1Dir + "/" + sc.Device
-			p.openDev = func(*guard) (device, error) { return w1Therm{dir: dir}, nil }
-		} else {
+			p.openDev = func(context.Context, *guard) (device, error) { return w1Therm{dir: dir}, nil }
+		case chip.name == chipDS18B20:
+			p.addr, p.device = sc.Bridge, sc.Device
+			p.name = fmt.Sprintf("i2c%s/0x%02x/%s", sc.Bus, sc.Bridge, sc.Device)
+			if sc.Channel != 0 {
+				p.name = fmt.Sprintf("i2c%s/0x%02x/ch%d/%s", sc.Bus, sc.Bridge, sc.Channel, sc.Device)
+			}
+			rom, _ := romOf(sc.Device) // checked by Validate
+			ch := sc.Channel
+			p.openDev = func(_ context.Context, g *guard) (device, error) {
+				return openDS18B20(g.bus.bridge(p.addr), g, ch, rom)
+			}
+		default:
 			p.name = fmt.Sprintf("i2c%s/0x%02x %s", sc.Bus, sc.Address, chip.name)
 			if chip.estimated {
 				p.name += " (estimated CO2)"
 			}
-			so := startOpts{altitude: cfg.Altitude}
-			p.openDev = func(g *guard) (device, error) { return chip.open(g, p.addr, so) }
+			zone := sc.Zone
+			so := startOpts{altitude: cfg.Altitude, air: func() (float64, float64, bool) { return air.get(zone) }}
+			p.openDev = func(ctx context.Context, g *guard) (device, error) {
+				o := so
+				o.ctx, o.shared = ctx, g.bus
+				return chip.open(g, p.addr, o)
+			}
 		}
 		s.specs = append(s.specs, p)
 	}
@@ -123,7 +143,7 @@ func New(cfg Config, opts *Options) (*Source, error) {
 			name: "wifi", chip: wifiChip, bus: cfg.WiFi.Interface, zone: cfg.WiFi.Zone,
 			interval: cfg.WiFi.Interval, provides: map[sensors.Measurement]bool{sensors.WiFiStatus: true},
 			optional: cfg.WiFi.Interface == "", offBus: true,
-			openDev: func(*guard) (device, error) { return w, nil },
+			openDev: func(context.Context, *guard) (device, error) { return w, nil },
 		})
 	}
 	return s, nil
@@ -162,7 +182,7 @@ func (s *Source) Run(ctx context.Context, sink sensors.Sink) error {
 			if err := pl.run(ctx, sink); err != nil {
 				cancel(err)
 			}
-			pl.wait()
+			pl.stop()
 		})
 	}
 	wg.Wait()
@@ -179,6 +199,9 @@ func (s *Source) poller(p *spec, pool *busPool) *poller {
 	log := s.log.With("sensor", p.name, "chip", p.chip.name, "zone", p.zone)
 	if !p.offBus {
 		log = log.With("bus", p.bus, "address", fmt.Sprintf("0x%02x", p.addr))
+	}
+	if p.device != "" {
+		log = log.With("device", p.device)
 	}
 	return &poller{spec: p, pool: pool, log: log, timeout: s.timeout, logEvery: s.every, staleAfter: s.stale}
 }

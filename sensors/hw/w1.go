@@ -21,9 +21,12 @@ import (
 // The kernel checks the scratchpad's CRC ("YES"/"NO"); t is in m°C.
 type w1Therm struct{ dir string }
 
-// powerOnTemp is the scratchpad's reset value: a chip that reports it did
-// not convert (parasitic power failing, or a read straight after power-up).
+// powerOnTemp is the scratchpad's reset value, in m°C: a chip that
+// reports it did not convert (parasitic power failing, or a read straight
+// after power-up). An indoor or outdoor 85 °C is not a reading either.
 const powerOnTemp = 85000
+
+var errPowerOn = errors.New("85 °C is the chip's power-on value: it did not convert (check its power supply)")
 
 func (w w1Therm) sense() ([]value, error) {
 	data, err := os.ReadFile(filepath.Join(w.dir, "w1_slave"))
@@ -60,7 +63,7 @@ func parseW1Slave(s string) (int, error) {
 		return 0, fmt.Errorf("w1_slave: temperature %q: %w", t, err)
 	}
 	if mC == powerOnTemp {
-		return 0, errors.New("85 °C is the chip's power-on value: it did not convert (check its power supply)")
+		return 0, errPowerOn
 	}
 	return mC, nil
 }
