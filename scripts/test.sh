@@ -10,6 +10,12 @@ if ! command -v gcc >/dev/null; then
 	apt-get update -qq && apt-get install -y -qq gcc >/dev/null
 fi
 
+# The MQTT tests run Debian's mosquitto as a broker process of their own.
+if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+	echo "== installing mosquitto (for the MQTT broker tests)"
+	apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null
+fi
+
 echo "== MCP clients from npm (TypeScript SDK, conformance suite, Node 22)"
 scripts/mcp-clients/install.sh
 

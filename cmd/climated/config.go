@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
 )
@@ -35,6 +36,7 @@ type Config struct {
 	HW        hw.Config         `yaml:",inline"`
 	file      string            // the file it was read from, if any
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
+	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
@@ -112,6 +114,11 @@ func (c *Config) validate() error {
 	if len(c.HW.Sensors) > 0 {
 		if err := c.HW.Validate(); err != nil {
 			return err
+		}
+	}
+	if c.MQTT != nil {
+		if err := c.MQTT.Validate(); err != nil {
+			return fmt.Errorf("mqtt: %w", err)
 		}
 	}
 	if c.RainGauge != nil {

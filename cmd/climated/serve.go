@@ -98,7 +98,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}()
 	log.Info("history open", "database", store.Path())
 
-	set, err := buildSources(ctx, cfg, cfg.file != "", log, env.seams)
+	set, err := buildSources(ctx, cfg, cfg.file != "", log, env.seams, store)
 	if err != nil {
 		return err
 	}
@@ -123,6 +123,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Zones:          set.zones,
 		Simulated:      set.simulated,
 		Location:       loc,
+		Health:         set.healthy,
 		Logger:         log.With("component", "mcp"),
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -148,6 +149,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 
 	srcCtx, stopSources := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	for _, r := range set.runners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := r.run(srcCtx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("stopped", "part", r.name, "err", err)
+			}
+		}()
+	}
 	for _, src := range set.sources {
 		wg.Add(1)
 		go func() {

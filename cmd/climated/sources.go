@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 	"github.com/climated/climated/sensors/hw"
@@ -20,6 +21,15 @@ type sourceSet struct {
 	zones     []string
 	house     *demo.House // nil unless the demo house runs
 	simulated bool
+	// runners are the other long-running parts (the MQTT client and
+	// publisher): they start with the sources and stop with them.
+	runners []runner
+	health  []func() error
+}
+
+type runner struct {
+	name string
+	run  func(context.Context) error
 }
 
 // seams lets tests put fakes where the hardware would be.
@@ -33,7 +43,7 @@ type seams struct {
 // main zone's sensors; when there is no bus or nothing answers, and
 // whenever the configuration names no sensor, the demo house runs, and the
 // log says why.
-func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logger, sm seams) (*sourceSet, error) {
+func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logger, sm seams, climate mqtt.Climate) (*sourceSet, error) {
 	set := &sourceSet{}
 	hwCfg := cfg.HW
 	if !fromFile && len(hwCfg.Sensors) == 0 {
@@ -53,6 +63,11 @@ func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logg
 		}
 		set.add(g, []string{cfg.RainGauge.WithDefaults().Zone})
 	}
+	if cfg.MQTT != nil {
+		if err := addMQTT(set, *cfg.MQTT, log, climate); err != nil {
+			return nil, err
+		}
+	}
 	if len(set.sources) == 0 || cfg.Demo.Enabled {
 		if len(set.sources) == 0 {
 			log.Info("no sensors configured or found: running the demo house (simulated data)")
@@ -63,6 +78,61 @@ func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logg
 		set.simulated = true
 	}
 	return set, nil
+}
+
+// addMQTT wires the broker connection, the ingest of devices' readings
+// and, when enabled, the publisher of the hub's own zones.
+func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Climate) error {
+	cfg.Options.Logger = log.With("component", "mqtt")
+	client, err := mqtt.NewClient(cfg.Options)
+	if err != nil {
+		return fmt.Errorf("mqtt: %w", err)
+	}
+	set.runners = append(set.runners, runner{"mqtt client", client.Run})
+	set.health = append(set.health, func() error {
+		if err := client.Health(); err != nil {
+			return fmt.Errorf("mqtt: %w", err)
+		}
+		return nil
+	})
+	var zones []string
+	if len(cfg.Subscriptions) > 0 {
+		cfg.Ingest.Logger = log.With("source", "mqtt")
+		ingest, err := mqtt.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
+		if err != nil {
+			return fmt.Errorf("mqtt: %w", err)
+		}
+		for _, m := range cfg.Subscriptions {
+			if m.Zone != "" {
+				zones = append(zones, m.Zone)
+			}
+			for _, z := range m.Devices {
+				zones = append(zones, z)
+			}
+		}
+		slices.Sort(zones)
+		set.add(ingest, slices.Compact(zones))
+		cfg.Publish.Skip = ingest.Feeds // publish the hub's own zones only
+	}
+	if cfg.Publish.Enabled {
+		cfg.Publish.Version = buildVersion()
+		cfg.Publish.Logger = log.With("component", "mqtt-publish")
+		pub, err := mqtt.NewPublisher(client, climate, &cfg.Publish)
+		if err != nil {
+			return fmt.Errorf("mqtt: %w", err)
+		}
+		set.runners = append(set.runners, runner{"mqtt publisher", pub.Run})
+	}
+	return nil
+}
+
+// healthy reports every part that is not working.
+func (s *sourceSet) healthy() error {
+	var errs []error
+	for _, h := range s.health {
+		errs = append(errs, h())
+	}
+	return errors.Join(errs...)
 }
 
 func (s *sourceSet) add(src sensors.Source, zones []string) {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/auth"
+	"github.com/mochi-mqtt/server/v2/listeners"
+	"github.com/mochi-mqtt/server/v2/packets"
+)
+
+// TestServeWithMQTT runs the hub from a configuration file with an MQTT
+// section against an in-process broker: a zigbee2mqtt device's payload
+// becomes a zone, no demo house runs, and the hub's availability topic says
+// online while it runs and offline once it stops.
+func TestServeWithMQTT(t *testing.T) {
+	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	broker.AddHook(new(auth.AllowHook), nil)
+	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
+	if err := broker.AddListener(tcp); err != nil {
+		t.Fatal(err)
+	}
+	go broker.Serve()
+	defer broker.Close()
+	var mu sync.Mutex
+	seen := map[string]string{}
+	broker.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+		mu.Lock()
+		seen[pk.TopicName] = string(pk.Payload)
+		mu.Unlock()
+	})
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(path, []byte(`listen: 127.0.0.1:0
+database: `+filepath.Join(dir, "climated.db")+`
+mqtt:
+  broker: tcp://`+tcp.Address()+`
+  prefix: climated/house
+  subscriptions:
+    - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {bedroom_th: Bedroom}}
+  publish: {enabled: true, home_assistant: true}
+`), 0o600)
+	cfg, err := parseServe([]string{"--config", path}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan hub, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h hub) { ready <- h }})
+	}()
+	h := <-ready
+	if strings.Join(h.Zones, ",") != "Bedroom" {
+		t.Errorf("zones %v, want only the MQTT device's (no demo house)", h.Zones)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for h.Store.Snapshot().Climate["Bedroom"]["Temperature"] != 19.4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the device's reading never arrived: %v", h.Store.Snapshot().Climate)
+		}
+		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","battery":87,"linkquality":120}`), false, 0)
+		time.Sleep(20 * time.Millisecond)
+	}
+	bed := h.Store.Snapshot().Climate["Bedroom"]
+	if bed["Humidity"] != 58.0 || bed["battery_percent"] != 87.0 {
+		t.Errorf("Bedroom = %v", bed)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		mu.Lock()
+		status := seen["climated/house/status"]
+		mu.Unlock()
+		if status == "online" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("availability never said online: %v", seen)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if seen["climated/house/status"] != "offline" {
+		t.Errorf("availability at shutdown: %q", seen["climated/house/status"])
+	}
+}

@@ -1,0 +1,392 @@
+package mqtt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// Timeouts of single broker operations.
+const (
+	opTimeout     = 10 * time.Second
+	firstBackoff  = time.Second
+	resubscribeIn = 5 * time.Second
+	// The offline message at shutdown and paho's quiesce time.
+	goodbyeTimeout = time.Second
+	quiesce        = 250 // ms
+)
+
+// ErrNotConnected is returned by Publish while the broker is unreachable.
+var ErrNotConnected = errors.New("not connected to the MQTT broker")
+
+// Message is one message as the broker delivered it.
+type Message struct {
+	Topic    string
+	Payload  []byte
+	Retained bool
+	QoS      byte
+}
+
+// Handler receives the messages of a subscription. It runs on the MQTT
+// client's own goroutine and must not block: paho delivers messages in
+// order from one goroutine, so a handler that waits (on a publish, a full
+// channel, a lock held elsewhere) stalls every subscription and the
+// acknowledgements with them.
+type Handler func(Message)
+
+type subscription struct {
+	qos     byte
+	handler Handler
+}
+
+// Client is the hub's one connection to the broker, shared by the ingest
+// and the publisher. Run keeps it up: it connects with exponential
+// back-off, subscribes every registered filter again on every connect
+// (sessions are clean, so the broker forgets them), and keeps the retained
+// availability topic: "online" while connected, "offline" as the last will
+// and at shutdown.
+type Client struct {
+	opts Options
+	log  *slog.Logger
+	pc   paho.Client
+
+	mu     sync.RWMutex
+	subs   map[string]subscription
+	active map[string]uint64 // filter → the connection it was subscribed on
+	conns  atomic.Uint64     // connections paho made (OnConnect calls)
+	ready  atomic.Uint64     // the connection whose onConnect has finished
+
+	wake chan struct{} // subscriptions changed
+	up   chan struct{} // paho connected
+	down chan struct{} // paho lost the connection
+
+	sessions atomic.Uint64
+	running  atomic.Bool
+
+	errMu   sync.Mutex
+	lastErr error
+	errTime time.Time
+}
+
+// NewClient checks opts and prepares the connection; nothing happens on
+// the network until Run.
+func NewClient(opts Options) (*Client, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	o := opts.withDefaults()
+	u, _ := o.brokerURL()
+	password, _ := o.password()
+	c := &Client{
+		opts:   o,
+		log:    o.Logger,
+		subs:   make(map[string]subscription),
+		active: make(map[string]uint64),
+		wake:   make(chan struct{}, 1),
+		up:     make(chan struct{}, 1),
+		down:   make(chan struct{}, 1),
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	po := paho.NewClientOptions().
+		AddBroker(u.String()).
+		SetClientID(o.ClientID).
+		SetUsername(o.Username).
+		SetPassword(password).
+		SetKeepAlive(o.KeepAlive). // a Duration: SetKeepAlive(30) would be 30 ns
+		SetConnectTimeout(o.ConnectTimeout).
+		SetWriteTimeout(opTimeout).
+		SetCleanSession(true).
+		SetAutoReconnect(true).
+		SetConnectRetry(false). // Run retries with back-off under its context
+		SetMaxReconnectInterval(o.ReconnectMax).
+		// Order matters (rain counters, availability) and costs nothing,
+		// since every handler only hands the message on.
+		SetOrderMatters(true).
+		SetWill(o.AvailabilityTopic, "offline", 1, true).
+		SetOnConnectHandler(func(paho.Client) { c.conns.Add(1); signal(c.up) }).
+		SetConnectionLostHandler(func(_ paho.Client, err error) {
+			c.setErr(fmt.Errorf("connection lost: %w", err))
+			signal(c.down)
+		})
+	if isTLS(u.Scheme) {
+		cfg, err := o.tlsConfig(u)
+		if err != nil {
+			return nil, err
+		}
+		po.SetTLSConfig(cfg)
+	}
+	c.pc = paho.NewClient(po)
+	return c, nil
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// Run connects and keeps the connection until ctx ends, then says offline
+// and disconnects. A broker that is down is retried for as long as it
+// takes; Run returns nil when ctx ends, an error only when called twice.
+func (c *Client) Run(ctx context.Context) error {
+	if !c.running.CompareAndSwap(false, true) {
+		return errors.New("mqtt client: Run called twice")
+	}
+	defer c.shutdown()
+	c.log.Info("mqtt: connecting", "mqtt", c.opts)
+	if err := c.connect(ctx); err != nil {
+		return nil
+	}
+	var session uint64 // the connection whose OnConnect was handled
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.up:
+			session = c.conns.Load()
+			c.onConnect(ctx, session)
+		case <-c.down:
+			c.log.Warn("mqtt: connection lost, reconnecting", "broker", c.opts.Broker, "err", c.Health())
+		case <-c.wake:
+			// Between paho's connect and its OnConnect, leave the
+			// subscribing to the OnConnect that is on its way.
+			if session == c.conns.Load() {
+				c.syncSubscriptions(ctx, session)
+			}
+		}
+	}
+}
+
+// connect makes the first connection, retrying with exponential back-off
+// and jitter; later losses are paho's to repair (with its own back-off,
+// capped at ReconnectMax).
+func (c *Client) connect(ctx context.Context) error {
+	delay := min(firstBackoff, c.opts.ReconnectMax)
+	for attempt := 1; ; attempt++ {
+		tok := c.pc.Connect()
+		select {
+		case <-tok.Done():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if tok.Error() == nil {
+			return nil
+		}
+		c.setErr(tok.Error())
+		wait := delay/2 + rand.N(delay/2+1)
+		c.log.Warn("mqtt: cannot connect, retrying", "broker", c.opts.Broker, "attempt", attempt, "retry_in", wait.Round(time.Millisecond), "err", tok.Error())
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		delay = min(2*delay, c.opts.ReconnectMax)
+	}
+}
+
+// onConnect runs after every connect: a fresh session, so every filter is
+// subscribed again and the availability set.
+func (c *Client) onConnect(ctx context.Context, conn uint64) {
+	c.setErr(nil)
+	c.syncSubscriptions(ctx, conn)
+	if err := c.Publish(ctx, c.opts.AvailabilityTopic, 0, true, []byte("online")); err != nil {
+		c.log.Warn("mqtt: cannot publish availability", "topic", c.opts.AvailabilityTopic, "err", err)
+	}
+	n := c.sessions.Add(1)
+	c.ready.Store(conn)
+	c.log.Info("mqtt: connected", "broker", c.opts.Broker, "client_id", c.opts.ClientID, "session", n)
+}
+
+// isReady reports whether the connection is up and set up: subscribed and
+// said online. Publishing before would be undone by the republication
+// that follows the session's start.
+func (c *Client) isReady() bool {
+	return c.Connected() && c.ready.Load() == c.conns.Load()
+}
+
+// syncSubscriptions subscribes what is registered but not yet active and
+// unsubscribes what is active but no longer registered.
+func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
+	if !c.Connected() {
+		return
+	}
+	c.mu.RLock()
+	var add, drop []string
+	for f := range c.subs {
+		if c.active[f] != conn {
+			add = append(add, f)
+		}
+	}
+	for f := range c.active {
+		if _, ok := c.subs[f]; !ok {
+			drop = append(drop, f)
+		}
+	}
+	c.mu.RUnlock()
+	failed := false
+	for _, f := range add {
+		c.mu.RLock()
+		s, ok := c.subs[f]
+		c.mu.RUnlock()
+		if !ok {
+			continue
+		}
+		if err := wait(ctx, c.pc.Subscribe(f, s.qos, c.route(f))); err != nil {
+			c.log.Error("mqtt: subscribe failed", "topic", f, "err", err)
+			failed = true
+			continue
+		}
+		c.log.Debug("mqtt: subscribed", "topic", f, "qos", s.qos)
+		c.setActive(f, conn)
+	}
+	for _, f := range drop {
+		if err := wait(ctx, c.pc.Unsubscribe(f)); err != nil {
+			c.log.Warn("mqtt: unsubscribe failed", "topic", f, "err", err)
+		}
+		c.setActive(f, 0)
+	}
+	if failed {
+		time.AfterFunc(resubscribeIn, func() { signal(c.wake) })
+	}
+}
+
+// setActive records that f was subscribed on connection conn; 0 means
+// unsubscribed.
+func (c *Client) setActive(f string, conn uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if conn != 0 {
+		c.active[f] = conn
+	} else {
+		delete(c.active, f)
+	}
+}
+
+// route is paho's callback for filter f; it looks the handler up at each
+// message so that an unsubscribed filter's late messages go nowhere.
+func (c *Client) route(f string) paho.MessageHandler {
+	return func(_ paho.Client, m paho.Message) {
+		c.mu.RLock()
+		s, ok := c.subs[f]
+		c.mu.RUnlock()
+		if ok {
+			s.handler(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained(), QoS: m.Qos()})
+		}
+	}
+}
+
+// Subscribe registers h for filter; the filter is subscribed now if the
+// client is connected and again after every reconnect. h must not block.
+func (c *Client) Subscribe(filter string, qos byte, h Handler) error {
+	if err := validFilter(filter); err != nil {
+		return fmt.Errorf("subscribe %q: %w", filter, err)
+	}
+	if qos > 2 {
+		return fmt.Errorf("subscribe %q: qos %d", filter, qos)
+	}
+	c.mu.Lock()
+	if _, dup := c.subs[filter]; dup {
+		c.mu.Unlock()
+		return fmt.Errorf("subscribe %q: already subscribed", filter)
+	}
+	c.subs[filter] = subscription{qos: qos, handler: h}
+	c.mu.Unlock()
+	signal(c.wake)
+	return nil
+}
+
+// Unsubscribe forgets filter; its handler gets no further messages.
+func (c *Client) Unsubscribe(filter string) {
+	c.mu.Lock()
+	delete(c.subs, filter)
+	c.mu.Unlock()
+	signal(c.wake)
+}
+
+// Publish sends payload and, for QoS 1 and 2, waits for the broker's
+// acknowledgement or for ctx to end. It returns ErrNotConnected at once
+// while the broker is unreachable. Never call it from a Handler.
+//
+// climated's own messages go out at QoS 0 and are all published again
+// after every reconnect (see Sessions), which is what QoS 1 would buy: paho
+// resends unacknowledged QoS 1 messages after a reconnect in a way that
+// races with messages published at that moment (paho.mqtt.golang issue
+// 703: resume sets the DUP flag on a packet being written).
+func (c *Client) Publish(ctx context.Context, topic string, qos byte, retained bool, payload []byte) error {
+	if !c.Connected() {
+		return ErrNotConnected
+	}
+	if err := wait(ctx, c.pc.Publish(topic, qos, retained, payload)); err != nil {
+		return fmt.Errorf("publish %s: %w", topic, err)
+	}
+	return nil
+}
+
+// wait waits for a paho token, bounded by ctx and opTimeout.
+func wait(ctx context.Context, tok paho.Token) error {
+	t := time.NewTimer(opTimeout)
+	defer t.Stop()
+	select {
+	case <-tok.Done():
+		return tok.Error()
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return errors.New("timed out waiting for the broker")
+	}
+}
+
+// Connected reports whether the connection is up.
+func (c *Client) Connected() bool { return c.pc.IsConnectionOpen() }
+
+// Sessions counts the connections made so far; it grows by one at every
+// (re)connect, which is when retained state must be published again.
+func (c *Client) Sessions() uint64 { return c.sessions.Load() }
+
+// Health is nil while connected, else an error that says since when the
+// broker has been unreachable and why; a readiness check can use it.
+func (c *Client) Health() error {
+	if c.Connected() {
+		return nil
+	}
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	if c.lastErr == nil {
+		return fmt.Errorf("mqtt broker %s: not connected", c.opts.Broker)
+	}
+	return fmt.Errorf("mqtt broker %s: not connected since %s: %w", c.opts.Broker, c.errTime.Format(time.RFC3339), c.lastErr)
+}
+
+func (c *Client) setErr(err error) {
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	if err == nil || c.lastErr == nil {
+		c.errTime = time.Now()
+	}
+	c.lastErr = err
+}
+
+// shutdown says offline (the will is only for unclean ends) and
+// disconnects.
+func (c *Client) shutdown() {
+	if c.Connected() {
+		ctx, cancel := context.WithTimeout(context.Background(), goodbyeTimeout)
+		if err := c.Publish(ctx, c.opts.AvailabilityTopic, 0, true, []byte("offline")); err != nil {
+			c.log.Warn("mqtt: cannot publish offline", "err", err)
+		}
+		cancel()
+	}
+	c.pc.Disconnect(quiesce)
+	c.log.Info("mqtt: disconnected", "broker", c.opts.Broker)
+}

@@ -1,0 +1,70 @@
+package mqtt
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/auth"
+	"github.com/mochi-mqtt/server/v2/listeners"
+)
+
+// startBroker runs a mochi broker with one listener and the given hook.
+func startBroker(t *testing.T, l listeners.Listener, hook mochi.Hook, config any) *mochi.Server {
+	t.Helper()
+	srv := mochi.New(&mochi.Options{Logger: discard()})
+	if err := srv.AddHook(hook, config); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AddListener(l); err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+func TestClientPassword(t *testing.T) {
+	l := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
+	ledger := &auth.Ledger{Auth: auth.AuthRules{{Username: "hub", Password: "s3cret", Allow: true}}}
+	startBroker(t, l, new(auth.Hook), &auth.Options{Ledger: ledger})
+	env := map[string]string{"GOOD": "s3cret", "BAD": "guess"}
+	o := fastOptions("tcp://"+l.Address(), "climated/auth")
+	o.Username = "hub"
+	o.LookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	o.PasswordEnv = "GOOD"
+	connects(t, o, "")
+	o.PasswordEnv = "BAD"
+	connects(t, o, "not Authorized")
+}
+
+func TestClientWebSocket(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	startBroker(t, listeners.NewWebsocket(listeners.Config{ID: "ws", Address: addr}), new(auth.AllowHook), nil)
+	c := newClient(t, fastOptions("ws://"+addr+"/mqtt", "climated/ws"))
+	runClient(t, c)
+	waitFor(t, "the WebSocket connection", c.Connected)
+}
+
+// The broker holds the hub's last will, and the keep-alive given as a
+// duration arrives in seconds.
+func TestClientWillAndKeepAlive(t *testing.T) {
+	srv, broker := startMochi(t)
+	o := fastOptions(broker, "climated/w")
+	o.ClientID, o.KeepAlive = "hub-w", 42*time.Second
+	c := newClient(t, o)
+	runClient(t, c)
+	waitFor(t, "the connection", c.Connected)
+	cl, ok := srv.Clients.Get("hub-w")
+	if !ok {
+		t.Fatal("the broker does not know client hub-w")
+	}
+	w := cl.Properties.Will
+	if w.TopicName != "climated/w/status" || string(w.Payload) != "offline" || !w.Retain || w.Qos != 1 {
+		t.Errorf("will %+v", w)
+	}
+	if cl.State.Keepalive != 42 {
+		t.Errorf("keep-alive %d s, want 42", cl.State.Keepalive)
+	}
+}

@@ -1,0 +1,68 @@
+// Package decode turns the MQTT payloads of the devices people already have
+// into climated measurements: one file per format, each a Decoder that
+// names the device a message is about, the values it carries (converted to
+// the units of the sensors catalogue and checked against its ranges) and
+// what it says about the device being online. Decoders keep no state and
+// never panic; a bad value is dropped and named in Result.Problems while
+// the payload's other values are kept.
+//
+// # Formats
+//
+//   - zigbee2mqtt: <base>/<friendly name> JSON: temperature, humidity,
+//     pressure (hPa), co2, battery (%), voltage (mV), linkquality (0–255).
+//     Availability on <base>/<name>/availability, {"state":"online"} since
+//     2.0 or a plain online/offline before.
+//   - tasmota: tele/<topic>/SENSOR with one object per chip; Temperature,
+//     Humidity, Pressure (the station's: AbsolutePressure), SeaPressure
+//     (Pressure), CarbonDioxide; TempUnit (C/F) and PressureUnit (hPa,
+//     mmHg, inHg) apply. tele/<topic>/STATE gives the Wi-Fi signal,
+//     tele/<topic>/LWT the availability.
+//   - esphome: <node>/sensor/<name>/state plain numbers, <node>/status
+//     availability. The measurement comes from the sensor name: battery
+//     with volt → battery_vp (V); battery → battery_percent; wifi, rssi,
+//     signal → rf_status (dBm); humidity; co2; sea_level pressure →
+//     Pressure; pressure → AbsolutePressure; noise, sound → Noise;
+//     temperature, temp, temp_…, …_temp → Temperature. Names with
+//     internal, cpu, chip, core or uptime are skipped (the chip's own
+//     temperature is not the room's). A field whose path is the sensor
+//     name overrides the guess and sets the unit.
+//   - shelly (Gen2/Gen3, e.g. the H&T): <id>/status/temperature:0 (tC),
+//     humidity:0 (rh), devicepower:0 (battery.V, battery.percent; ignored on
+//     external power), wifi (rssi); NotifyStatus and NotifyFullStatus on
+//     <id>/events/rpc; <id>/online.
+//   - theengs (Theengs Gateway, OpenMQTTGateway): home/<gw>/BTtoMQTT/<MAC>
+//     JSON: tempc (or tempf), hum, pres, co2, batt (%), volt (V), rssi.
+//   - rtl_433: rtl_433/<host>/events JSON and the per-field
+//     rtl_433/<host>/devices/…/<field> topics: temperature_C (or _F),
+//     humidity, pressure_hPa/_kPa, battery_ok, battery_mV, and rain_mm or
+//     rain_in as cumulative counters. A station is model/channel/id.
+//   - generic: fields only, a dotted JSON path or the plain payload per
+//     measurement, with a unit.
+//   - climated: another hub's <prefix>/<zone>/state (see package mqtt).
+//
+// Devices send numbers as JSON numbers and sometimes as strings; both are
+// read. Values arrive without a time of their own except in the climated
+// format; the ingest stamps them with the time they were received.
+//
+// # Units
+//
+// Convert knows °C, °F and K; hPa, mbar, Pa, kPa, mmHg and inHg (1 mmHg =
+// 1.33322 hPa, 1 inHg = 33.8639 hPa); mm, cm and in of rain; mV and V; %;
+// ppm; dB.
+//
+// # Battery and radio
+//
+//   - battery_percent is the level the device reports; rtl_433's
+//     battery_ok (0 low … 1 good) becomes 0–100 %. A level is never
+//     estimated from a voltage (that depends on the cells).
+//   - battery_vp is the battery voltage in mV (volts are multiplied by
+//     1000).
+//   - rf_status is the Netatmo radio scale, lower is better: 90 low, 80
+//     medium, 70 high, 60 full. A signal level in dBm (BLE, Wi-Fi of a
+//     sensor module) maps to its magnitude, clamped to the scale: −55 dBm →
+//     60, −72 dBm → 72, −95 dBm → 90. A zigbee link quality (LQI, 0–255)
+//     maps linearly: 0 → 90, 255 → 60 (rf = 90 − 30·lqi/255). A quality in
+//     percent (Tasmota's Wi-Fi RSSI) likewise: 0 % → 90, 100 % → 60.
+//   - wifi_status, the hub's own Wi-Fi, uses the same rules on its scale,
+//     86 bad … 56 good.
+package decode

@@ -1,0 +1,38 @@
+package decode
+
+import (
+	"testing"
+
+	"github.com/climated/climated/sensors"
+)
+
+func TestTasmota(t *testing.T) {
+	checkCases(t, Tasmota, nil, []want{
+		{file: "bme280", device: "tasmota_1A2B3C", values: map[sensors.Measurement]float64{
+			sensors.Temperature: 21.3, sensors.Humidity: 44.8, sensors.AbsolutePressure: 1003.4,
+		}},
+		{file: "fahrenheit_mmhg", device: "garage", values: map[sensors.Measurement]float64{
+			sensors.Temperature: 21.28, sensors.Humidity: 40.1,
+			sensors.AbsolutePressure: 1003.38, sensors.Pressure: 1014.85,
+		}},
+		{file: "three_chips", device: "kitchen", values: map[sensors.Measurement]float64{
+			sensors.Temperature: 22.1, sensors.Humidity: 51, sensors.CO2: 734,
+		}},
+		{file: "state_wifi", device: "tasmota_1A2B3C", values: map[sensors.Measurement]float64{sensors.RFStatus: 65}},
+		{file: "lwt_offline", device: "tasmota_1A2B3C", avail: Offline},
+		{file: "info_ignored", ignored: true},
+		{file: "sensor_error", device: "tasmota_1A2B3C", problems: 1,
+			values: map[sensors.Measurement]float64{sensors.Humidity: 45}},
+	})
+}
+
+// A field picks the outdoor probe of a multi-chip device.
+func TestTasmotaFieldPicksChip(t *testing.T) {
+	checkCases(t, Tasmota, []Field{{Measurement: sensors.Temperature, Path: "DS18B20.Temperature"}}, []want{
+		{file: "three_chips", device: "kitchen", values: map[sensors.Measurement]float64{
+			sensors.Temperature: 5.6, sensors.Humidity: 51, sensors.CO2: 734,
+		}},
+	})
+}
+
+func FuzzTasmota(f *testing.F) { fuzzFormat(f, Tasmota, nil) }

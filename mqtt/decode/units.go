@@ -1,0 +1,116 @@
+package decode
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Conversion factors to the catalogue units.
+const (
+	hPaPerMmHg = 1.33322387415 // 1 mmHg (torr, near enough) in hPa
+	hPaPerInHg = 33.8638866667 // 1 inHg at 0 °C in hPa
+	mmPerInch  = 25.4
+)
+
+// The Netatmo radio scales, lower is better.
+const (
+	rfFull, rfLow     = 60.0, 90.0 // rf_status: 60 full … 90 low
+	wifiGood, wifiBad = 56.0, 86.0 // wifi_status: 56 good … 86 bad
+	maxLQI            = 255.0      // zigbee link quality
+)
+
+// Convert turns v, in unit, into the catalogue unit of m. An empty unit
+// means v already is in it. Units are matched without case and without a
+// degree sign: "°F", "F" and "degF" are the same.
+func Convert(m sensors.Measurement, v float64, unit string) (float64, error) {
+	u := strings.ToLower(strings.TrimSpace(unit))
+	u = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(u, "°"), "º"), "deg")
+	switch m {
+	case sensors.Temperature:
+		switch u {
+		case "", "c", "celsius":
+			return v, nil
+		case "f", "fahrenheit":
+			return (v - 32) * 5 / 9, nil
+		case "k", "kelvin":
+			return v - 273.15, nil
+		}
+	case sensors.Pressure, sensors.AbsolutePressure:
+		switch u {
+		case "", "hpa", "mbar", "mb":
+			return v, nil
+		case "pa":
+			return v / 100, nil
+		case "kpa":
+			return v * 10, nil
+		case "mmhg", "torr":
+			return v * hPaPerMmHg, nil
+		case "inhg":
+			return v * hPaPerInHg, nil
+		}
+	case sensors.Rain:
+		switch u {
+		case "", "mm":
+			return v, nil
+		case "cm":
+			return v * 10, nil
+		case "in", "inch":
+			return v * mmPerInch, nil
+		}
+	case sensors.BatteryVoltage:
+		switch u {
+		case "", "mv":
+			return v, nil
+		case "v":
+			return v * 1000, nil
+		}
+	case sensors.Humidity, sensors.BatteryPercent:
+		if u == "" || u == "%" {
+			return v, nil
+		}
+	case sensors.CO2:
+		if u == "" || u == "ppm" {
+			return v, nil
+		}
+	case sensors.Noise:
+		if u == "" || u == "db" || u == "dba" {
+			return v, nil
+		}
+	case sensors.RFStatus, sensors.WiFiStatus:
+		return signal(m, v, u)
+	}
+	return 0, fmt.Errorf("unknown unit %q for %s", unit, m)
+}
+
+// signal maps a radio signal onto a Netatmo scale (see the package doc).
+func signal(m sensors.Measurement, v float64, u string) (float64, error) {
+	best, worst := rfFull, rfLow
+	if m == sensors.WiFiStatus {
+		best, worst = wifiGood, wifiBad
+	}
+	switch u {
+	case "":
+		return v, nil
+	case "dbm":
+		if v > 0 || math.IsNaN(v) {
+			return 0, fmt.Errorf("signal %g dBm: want a negative level", v)
+		}
+		return clamp(-v, best, worst), nil
+	case "lqi":
+		if !(v >= 0 && v <= maxLQI) {
+			return 0, fmt.Errorf("link quality %g: want 0…255", v)
+		}
+		return worst - (worst-best)*v/maxLQI, nil
+	case "%":
+		if !(v >= 0 && v <= 100) {
+			return 0, fmt.Errorf("signal quality %g %%: want 0…100", v)
+		}
+		return worst - (worst-best)*v/100, nil
+	}
+	return 0, fmt.Errorf("unknown unit %q for %s: want dBm, lqi, %% or none", u, m)
+}
+
+func clamp(v, lo, hi float64) float64 { return math.Min(math.Max(v, lo), hi) }

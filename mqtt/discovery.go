@@ -1,0 +1,141 @@
+package mqtt
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// sensorDef is how Home Assistant shows one key of a zone.
+type sensorDef struct {
+	name        string
+	deviceClass string
+	unit        string
+	stateClass  string
+	precision   int  // suggested display precision; -1 none
+	diagnostic  bool // about the device, not the room
+	timestamp   bool // a Unix time, shown as a date
+	enum        bool // a trend word
+}
+
+// haSensors are the keys of the get_climate structure that Home Assistant
+// gets as sensors. Keys not listed (none today) are not announced.
+var haSensors = map[string]sensorDef{
+	"Temperature":      {"Temperature", "temperature", "°C", "measurement", 1, false, false, false},
+	"min_temp":         {"Minimum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
+	"max_temp":         {"Maximum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
+	"date_min_temp":    {"Time of minimum temperature", "timestamp", "", "", -1, false, true, false},
+	"date_max_temp":    {"Time of maximum temperature", "timestamp", "", "", -1, false, true, false},
+	"temp_trend":       {"Temperature trend", "enum", "", "", -1, false, false, true},
+	"Humidity":         {"Humidity", "humidity", "%", "measurement", 0, false, false, false},
+	"CO2":              {"CO2", "carbon_dioxide", "ppm", "measurement", 0, false, false, false},
+	"Noise":            {"Noise", "sound_pressure", "dB", "measurement", 0, false, false, false},
+	"Pressure":         {"Sea-level pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
+	"AbsolutePressure": {"Station pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
+	"pressure_trend":   {"Pressure trend", "enum", "", "", -1, false, false, true},
+	"Rain":             {"Rain, latest interval", "precipitation", "mm", "measurement", 1, false, false, false},
+	"sum_rain_1":       {"Rain, last hour", "precipitation", "mm", "measurement", 1, false, false, false},
+	"sum_rain_24":      {"Rain, last 24 hours", "precipitation", "mm", "measurement", 1, false, false, false},
+	"battery_vp":       {"Battery voltage", "voltage", "mV", "measurement", 0, true, false, false},
+	"battery_percent":  {"Battery", "battery", "%", "measurement", 0, true, false, false},
+	"rf_status":        {"Radio signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
+	"wifi_status":      {"Wi-Fi signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
+	"When":             {"Last update", "timestamp", "", "", -1, true, true, false},
+}
+
+// haConfig is a Home Assistant MQTT discovery message for one sensor.
+type haConfig struct {
+	Name                string   `json:"name"`
+	UniqueID            string   `json:"unique_id"`
+	StateTopic          string   `json:"state_topic"`
+	ValueTemplate       string   `json:"value_template"`
+	DeviceClass         string   `json:"device_class,omitempty"`
+	UnitOfMeasurement   string   `json:"unit_of_measurement,omitempty"`
+	StateClass          string   `json:"state_class,omitempty"`
+	Precision           *int     `json:"suggested_display_precision,omitempty"`
+	Options             []string `json:"options,omitempty"`
+	EntityCategory      string   `json:"entity_category,omitempty"`
+	AvailabilityTopic   string   `json:"availability_topic"`
+	PayloadAvailable    string   `json:"payload_available"`
+	PayloadNotAvailable string   `json:"payload_not_available"`
+	Device              haDevice `json:"device"`
+	Origin              haOrigin `json:"origin"`
+}
+
+type haDevice struct {
+	Identifiers   []string `json:"identifiers"`
+	Name          string   `json:"name"`
+	Manufacturer  string   `json:"manufacturer"`
+	Model         string   `json:"model"`
+	SWVersion     string   `json:"sw_version,omitempty"`
+	SuggestedArea string   `json:"suggested_area,omitempty"`
+}
+
+type haOrigin struct {
+	Name       string `json:"name"`
+	SWVersion  string `json:"sw_version,omitempty"`
+	SupportURL string `json:"support_url"`
+}
+
+const supportURL = "https://github.com/climated/climated"
+
+// discoveryTopic is where key of the zone with slug zs is announced.
+func (p *Publisher) discoveryTopic(zs, key string) string {
+	return p.opts.DiscoveryPrefix + "/sensor/" + p.node + "/" + zs + "_" + slug(key) + "/config"
+}
+
+// discoveryPayload announces key of zone (slug zs) to Home Assistant.
+func (p *Publisher) discoveryPayload(zone, zs, key string, def sensorDef) []byte {
+	tmpl := "{{ value_json." + key + " }}"
+	if def.timestamp {
+		tmpl = "{{ as_datetime(value_json." + key + ") }}"
+	}
+	c := haConfig{
+		Name:                def.name,
+		UniqueID:            p.node + "_" + zs + "_" + slug(key),
+		StateTopic:          p.stateTopic(zs),
+		ValueTemplate:       tmpl,
+		DeviceClass:         def.deviceClass,
+		UnitOfMeasurement:   def.unit,
+		StateClass:          def.stateClass,
+		AvailabilityTopic:   p.client.opts.AvailabilityTopic,
+		PayloadAvailable:    "online",
+		PayloadNotAvailable: "offline",
+		Device: haDevice{
+			Identifiers:   []string{p.node + "_" + zs},
+			Name:          zone,
+			Manufacturer:  "climated",
+			Model:         "climated zone",
+			SWVersion:     p.opts.Version,
+			SuggestedArea: zone,
+		},
+		Origin: haOrigin{Name: "climated", SWVersion: p.opts.Version, SupportURL: supportURL},
+	}
+	if def.precision >= 0 {
+		c.Precision = &def.precision
+	}
+	if def.enum {
+		c.Options = []string{"up", "down", "stable"}
+	}
+	if def.diagnostic {
+		c.EntityCategory = "diagnostic"
+	}
+	data, _ := json.Marshal(c) // strings and numbers only: cannot fail
+	return data
+}
+
+// slug makes a topic level and id part: lower-case letters, digits and
+// single underscores.
+func slug(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			under = false
+		} else if !under && b.Len() > 0 {
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
+}

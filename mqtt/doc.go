@@ -1,0 +1,117 @@
+// Package mqtt connects climated to an MQTT broker: it takes in the zone
+// readings of the devices a house already has (zigbee2mqtt, Tasmota,
+// ESPHome, Shelly, Theengs/OpenMQTTGateway, rtl_433, anything else through
+// a generic mapping, and other climated hubs), and publishes the hub's own
+// zones for Home Assistant and for other hubs. The payload formats are in
+// package decode.
+//
+// Three parts share one connection:
+//
+//   - Client keeps the connection (paho.mqtt.golang): tcp://, ssl://,
+//     tls://, mqtts://, ws:// and wss:// brokers, TLS with a CA and a
+//     client certificate, a password from the file or an environment
+//     variable (never logged), exponential back-off with jitter from 1 s to
+//     reconnect_max while the broker is down (at start-up or later), a clean
+//     session with every filter subscribed again at every connect, and the
+//     retained availability topic <prefix>/status: "online" while
+//     connected, "offline" as the last will and at shutdown. Health says
+//     since when and why the broker is unreachable.
+//   - Ingest is a sensors.Source. Its handlers run on paho's goroutine and
+//     only queue the message (bounded; when full the message is dropped
+//     and counted); Run decodes, converts, validates and records in
+//     batches.
+//   - Publisher publishes the get_climate structure, zone by zone.
+//
+// # Zones
+//
+// A Mapping subscribes a topic filter with a format. The first mapping
+// (in configuration order) whose filter matches a topic takes the
+// message. The zone of a device is, in this order: its entry in devices;
+// the mapping's zone; with auto_zone (implied for the climated format
+// when zone and devices are empty), a zone named after the device
+// (cleaned of control characters, at most 64 characters). A device makes
+// a zone of its own only once it sends a climate value (not only battery
+// or signal: a passing phone's BLE beacon makes none), and at most
+// max_auto_zones such zones are made. Messages of devices without a zone
+// are dropped and counted (NoZone).
+//
+// # Time, retained messages and rain
+//
+//   - Readings are stamped with the time the message arrived, except in
+//     the climated format, which carries the zone's When.
+//   - A retained message is taken as the device's state at start-up (ESPHome
+//     retains its states). Once the device has been heard in this run its
+//     retained messages are skipped: the broker repeats them at every
+//     re-subscription.
+//   - A cumulative rain counter (rtl_433 rain_mm/rain_in, or a field with
+//     counter: true) is kept per device. The first value (and a retained
+//     one) sets the base and records nothing; an increase is recorded as
+//     Rain, the mm fallen since the previous message (an unchanged counter
+//     records 0 mm); a decrease means the counter restarted from zero (new
+//     batteries, a wrap), so the new value is the rain since the restart.
+//   - A Rain amount (not a counter) in a retained message is never
+//     recorded: it was counted when it was new.
+//
+// # Units, battery and radio
+//
+// Values are converted to the catalogue's units (°F and K to °C; mmHg,
+// inHg, Pa and kPa to hPa; inches of rain to mm; volts to mV). Battery and
+// radio quality map onto battery_vp, battery_percent and rf_status as
+// package decode documents: battery_vp in mV; battery_percent as reported
+// (rtl_433 battery_ok 0…1 → 0…100 %), never estimated from a voltage;
+// rf_status on the Netatmo scale (lower is better, 90 low … 60 full) as the
+// magnitude of a dBm level clamped to 60…90, as 90 − 30·lqi/255 for a
+// zigbee link quality, and as 90 − 0.3·q for a quality q in percent.
+//
+// # Bad input
+//
+// Malformed JSON, wrong types, NaN and infinities, physically impossible
+// values (outside the sensors catalogue's ranges), oversized payloads
+// (max_payload): the value (or message) is dropped and counted in Stats,
+// and a warning names the topic, an excerpt of the payload and what was
+// wrong, at most one per kind and topic per log_interval and 20 per
+// interval in all. Topics a format does not use (zigbee2mqtt/bridge/…,
+// Tasmota INFO, ESPHome binary sensors) are counted as Ignored and logged
+// only at debug level. The valid values of a
+// partly valid payload are kept. The device's Status (source
+// mqtt/<format>/<device>) carries the latest problem, or "device reports
+// offline" after its availability topic said so.
+//
+// # Publishing
+//
+// The publisher reads the get_climate structure every interval and
+// publishes what changed, retained. It publishes at QoS 0 and publishes
+// everything again after every reconnect, which covers what QoS 1 would
+// (see Client.Publish for why not QoS 1):
+//
+//   - <prefix>/<zone slug>/state: the zone's get_climate object plus
+//     "zone", its name. The slug is the name in lower case with runs of
+//     other characters as "_"; a second zone with the same slug gets the
+//     slug and an FNV-32a hash of its name.
+//   - with home_assistant: <discovery_prefix>/sensor/<prefix slug>/<zone
+//     slug>_<key>/config for every key: a device per zone, device_class,
+//     unit_of_measurement, state_class, entity_category diagnostic for
+//     battery and signal, the availability topic. Announced once per key,
+//     again when Home Assistant publishes "online" on
+//     <discovery_prefix>/status and after every reconnect; a zone that
+//     leaves the structure (or is no longer selected) is removed with
+//     empty retained messages on its discovery and state topics.
+//
+// Zones picks the zones to publish; Skip leaves out zones (give it
+// Ingest.Feeds, so that devices taken in over MQTT are not echoed).
+//
+// # Hub of hubs
+//
+// A hub publishes with a prefix of its own (climated/upstairs); another
+// subscribes to climated/upstairs/+/state with format climated and shows
+// those zones as its own. Each state is recorded at its When; a state no
+// newer than the last one taken from that zone is skipped. Derived keys
+// (extremes, trends, rain sums) are derived again from the readings. The
+// structure has no time per key, so Rain is recorded only from a live
+// (not retained) state whose Rain, sum_rain_1 or sum_rain_24 differs from
+// the zone's previous state: another measurement renewing the zone does
+// not count its rain twice. (Two equal amounts where an equal amount
+// leaves both sums in the same second look alike; the second is lost.)
+// Any broker joins hubs: one mosquitto for the house, or a mosquitto
+// bridge per building to a central broker; the protocol is plain MQTT.
+package mqtt

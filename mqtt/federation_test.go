@@ -1,0 +1,107 @@
+package mqtt
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+)
+
+// hub is one climated in a test: a history store fed directly (as the
+// I²C chips would), a client, an ingest of the other hub's states and a
+// publisher of its own zones.
+type hub struct {
+	store  *history.Store
+	client *Client
+	ingest *Ingest
+}
+
+func startHub(t *testing.T, broker, prefix, other string) *hub {
+	t.Helper()
+	h := &hub{store: openStore(t), client: newClient(t, fastOptions(broker, prefix))}
+	var err error
+	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: other + "/+/state", Format: "climated"}}, &IngestOptions{Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPublisher(h.client, h.store, &PublishOptions{
+		Enabled: true, Interval: 10 * time.Millisecond, Skip: h.ingest.Feeds, Logger: testLogger(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, h.client)
+	runIngest(t, h.ingest, h.store)
+	runPublisher(t, p)
+	return h
+}
+
+func (h *hub) record(t *testing.T, rs ...sensors.Reading) {
+	t.Helper()
+	if err := h.store.Record(context.Background(), rs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two hubs federate through one broker: each shows the other's zones as
+// its own, rain included, and neither echoes the other's zones back.
+func TestTwoHubsFederate(t *testing.T) {
+	srv, broker := startMochi(t)
+	echo := captureOn(t, srv, "climated/#", 1)
+	a := startHub(t, broker, "climated/a", "climated/b")
+	b := startHub(t, broker, "climated/b", "climated/a")
+	waitSubscribed(t, srv, "climated/a/x/state")
+	waitSubscribed(t, srv, "climated/b/x/state")
+
+	// Readings of the recent past, so that the rain sums (which end now)
+	// include them.
+	base := time.Now().Truncate(time.Second).Add(-10 * time.Minute)
+	at := func(min int) time.Time { return base.Add(time.Duration(min) * time.Minute) }
+	a.record(t,
+		sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 19.5, Time: at(0), Source: "i2c1/0x76"},
+		sensors.Reading{Zone: "Bedroom", Measurement: sensors.Humidity, Value: 48, Time: at(0), Source: "i2c1/0x76"},
+		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.4, Time: at(0), Source: "gpio17"},
+	)
+	b.record(t, sensors.Reading{Zone: "Attic", Measurement: sensors.Temperature, Value: 27.2, Time: at(0), Source: "i2c1/0x77"})
+
+	want := func(h *hub, zone, key string, v float64) {
+		t.Helper()
+		waitFor(t, zone+" "+key, func() bool { got, _ := value(h.store, zone, key); return got == v })
+	}
+	want(b, "Bedroom", "Temperature", 19.5)
+	want(b, "Bedroom", "Humidity", 48)
+	want(b, "Garden", "Rain", 0.4)
+	want(b, "Garden", "sum_rain_1", 0.4)
+	want(a, "Attic", "Temperature", 27.2)
+
+	// The garden's thermometer renews the zone: its rain is not new.
+	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: at(1), Source: "i2c1/0x44"})
+	want(b, "Garden", "Temperature", 6.1)
+	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.4 {
+		t.Errorf("Garden sum_rain_1 = %v after a temperature update, want 0.4", got)
+	}
+	// A new interval with the same amount adds up.
+	a.record(t,
+		sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 19.9, Time: at(5), Source: "i2c1/0x76"},
+		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.4, Time: at(5), Source: "gpio17"},
+	)
+	want(b, "Bedroom", "Temperature", 19.9)
+	want(b, "Garden", "sum_rain_1", 0.8)
+	if !b.ingest.Feeds("Bedroom") || b.ingest.Feeds("Attic") {
+		t.Errorf("hub b's ingest feeds %v", b.ingest.Zones())
+	}
+	// No hub republishes what it took in.
+	for _, topic := range []string{"climated/b/bedroom/state", "climated/b/garden/state", "climated/a/attic/state"} {
+		if _, ok := echo.last(topic); ok {
+			t.Errorf("%s: a hub echoed the other's zone", topic)
+		}
+	}
+	if got := keyOf(b.store, "Bedroom", "When"); got != at(5).Unix() {
+		t.Errorf("Bedroom When on hub b = %v, want hub a's %d", got, at(5).Unix())
+	}
+}
+
+// keyOf is zone's key in the store's structure, nil when absent.
+func keyOf(s *history.Store, zone, key string) any { v, _ := value(s, zone, key); return v }

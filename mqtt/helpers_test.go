@@ -1,0 +1,156 @@
+package mqtt
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+)
+
+// waitTimeout bounds every wait of these tests; waits poll and end as soon
+// as what they wait for is there.
+const waitTimeout = 10 * time.Second
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// testLogger logs through t, so that a failing test shows what happened.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tWriter struct{ t testing.TB }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(string(bytes.TrimRight(p, "\n")))
+	return len(p), nil
+}
+
+// waitFor polls cond until it holds or waitTimeout passes.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// fastOptions are connection options for tests: short back-off.
+func fastOptions(broker, prefix string) Options {
+	return Options{
+		Broker:         broker,
+		Prefix:         prefix,
+		ConnectTimeout: 2 * time.Second,
+		ReconnectMax:   50 * time.Millisecond,
+		KeepAlive:      5 * time.Second,
+	}
+}
+
+// runUntilCleanup runs run in a goroutine until the test ends, then
+// cancels its context and waits for it; an error it returns fails the test.
+func runUntilCleanup(t testing.TB, name string, run func(context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := run(ctx); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+func runClient(t testing.TB, c *Client) { runUntilCleanup(t, "client Run", c.Run) }
+
+func newClient(t testing.TB, opts Options) *Client {
+	t.Helper()
+	if opts.Logger == nil {
+		opts.Logger = testLogger(t)
+	}
+	c, err := NewClient(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func runIngest(t testing.TB, in *Ingest, sink sensors.Sink) {
+	runUntilCleanup(t, "ingest Run", func(ctx context.Context) error { return in.Run(ctx, sink) })
+}
+
+func openStore(t testing.TB) *history.Store {
+	t.Helper()
+	s, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// value reads zone's key from the store's get_climate structure.
+func value(s *history.Store, zone, key string) (any, bool) {
+	z, ok := s.Snapshot().Climate[zone]
+	if !ok {
+		return nil, false
+	}
+	v, ok := z[key]
+	return v, ok
+}
+
+// testDevice is a test device: a plain paho client that publishes payloads.
+func testDevice(t testing.TB, broker string) paho.Client {
+	t.Helper()
+	o := paho.NewClientOptions().AddBroker(broker).SetClientID(fmt.Sprintf("device-%d", time.Now().UnixNano())).
+		SetConnectTimeout(2 * time.Second).SetMaxReconnectInterval(50 * time.Millisecond)
+	c := paho.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		t.Fatalf("device connect to %s: %v", broker, tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	return c
+}
+
+func publish(t testing.TB, c paho.Client, topic string, qos byte, retained bool, payload string) {
+	t.Helper()
+	if tok := c.Publish(topic, qos, retained, payload); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		t.Fatalf("publish %s: %v", topic, tok.Error())
+	}
+}
+
+// wantErr checks err against want: "" means no error, else a part of it.
+func wantErr(t *testing.T, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("unexpected error: %v", err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+}
+
+// recv takes the next message from ch, or fails after waitTimeout.
+func recv(t testing.TB, ch <-chan Message) Message {
+	t.Helper()
+	select {
+	case m := <-ch:
+		return m
+	case <-time.After(waitTimeout):
+		t.Fatal("timed out waiting for a message")
+		return Message{}
+	}
+}

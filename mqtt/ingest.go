@@ -1,0 +1,278 @@
+package mqtt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/climated/climated/mqtt/decode"
+	"github.com/climated/climated/sensors"
+)
+
+// Defaults for IngestOptions fields left zero.
+const (
+	DefaultQueueSize    = 1024
+	DefaultMaxPayload   = 64 << 10
+	DefaultMaxAutoZones = 64
+	// maxBatch bounds the readings of one Record call.
+	maxBatch = 1024
+	// maxDevices bounds the devices remembered over all mappings, against
+	// a wildcard that catches every sensor in the neighbourhood.
+	maxDevices = 4096
+	// excerptBytes is how much of a bad payload a log line shows.
+	excerptBytes = 120
+)
+
+// IngestOptions tune an Ingest; nil means defaults.
+type IngestOptions struct {
+	// QueueSize is how many messages wait between the MQTT client and the
+	// sink; beyond it messages are dropped and counted (QueueFull).
+	QueueSize int `yaml:"queue_size"`
+	// MaxPayload is the largest payload read, in bytes.
+	MaxPayload int `yaml:"max_payload"`
+	// MaxAutoZones bounds the zones devices create by themselves.
+	MaxAutoZones int `yaml:"max_auto_zones"`
+	// LogInterval is the shortest interval between two log lines about
+	// bad input of the same kind on the same topic.
+	LogInterval time.Duration `yaml:"log_interval"`
+
+	Now    func() time.Time `yaml:"-"` // clock; nil means time.Now
+	Logger *slog.Logger     `yaml:"-"` // nil discards
+}
+
+// Ingest is a sensors.Source: it subscribes the mappings' topics on a
+// Client and records what the devices send. Messages travel from the MQTT
+// client to Run through a bounded queue, so a slow sink never blocks the
+// client; when the queue is full messages are dropped and counted.
+type Ingest struct {
+	client   *Client
+	mappings []Mapping
+	decoders []decode.Decoder
+	opts     IngestOptions
+	log      *slog.Logger
+	limit    *limiter
+	queue    chan inbound
+	stats    counters
+	running  atomic.Bool
+
+	// Run's own state.
+	devices   map[deviceKey]*device
+	autoZones int
+
+	zonesMu sync.RWMutex
+	zones   map[string]bool
+}
+
+var _ sensors.Source = (*Ingest)(nil)
+
+type inbound struct {
+	mapping int
+	msg     Message
+	at      time.Time
+}
+
+// NewIngest checks the mappings and prepares the ingest on c.
+func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, error) {
+	if err := ValidateMappings(mappings); err != nil {
+		return nil, err
+	}
+	in := &Ingest{client: c, mappings: append([]Mapping(nil), mappings...)}
+	if opts != nil {
+		in.opts = *opts
+	}
+	o := &in.opts
+	if o.QueueSize <= 0 {
+		o.QueueSize = DefaultQueueSize
+	}
+	if o.MaxPayload <= 0 {
+		o.MaxPayload = DefaultMaxPayload
+	}
+	if o.MaxAutoZones <= 0 {
+		o.MaxAutoZones = DefaultMaxAutoZones
+	}
+	if o.LogInterval <= 0 {
+		o.LogInterval = DefaultLogInterval
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	in.log = o.Logger
+	if in.log == nil {
+		in.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	for _, m := range in.mappings {
+		d, _ := decode.New(m.Format, m.Fields) // checked by ValidateMappings
+		in.decoders = append(in.decoders, d)
+	}
+	in.limit = newLimiter(o.LogInterval)
+	in.queue = make(chan inbound, o.QueueSize)
+	in.devices = make(map[deviceKey]*device)
+	in.zones = make(map[string]bool)
+	return in, nil
+}
+
+// Name is the source's name in logs and statuses.
+func (in *Ingest) Name() string { return "mqtt" }
+
+// Stats returns the counters so far.
+func (in *Ingest) Stats() Stats { return in.stats.snapshot() }
+
+// Zones lists the zones the ingest has fed so far, sorted.
+func (in *Ingest) Zones() []string {
+	in.zonesMu.RLock()
+	defer in.zonesMu.RUnlock()
+	zs := make([]string, 0, len(in.zones))
+	for z := range in.zones {
+		zs = append(zs, z)
+	}
+	sort.Strings(zs)
+	return zs
+}
+
+// Feeds reports whether zone gets readings from MQTT devices; a publisher
+// skips such zones so that hubs do not echo each other's devices.
+func (in *Ingest) Feeds(zone string) bool {
+	in.zonesMu.RLock()
+	defer in.zonesMu.RUnlock()
+	return in.zones[zone]
+}
+
+// Run subscribes every mapping and records readings into sink until ctx
+// ends. It returns nil then, and an error only when the sink stops.
+func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
+	if !in.running.CompareAndSwap(false, true) {
+		return errors.New("mqtt ingest: Run called twice")
+	}
+	var subscribed []string
+	defer func() {
+		for _, f := range subscribed {
+			in.client.Unsubscribe(f)
+		}
+	}()
+	for i := range in.mappings {
+		m := &in.mappings[i]
+		if err := in.client.Subscribe(m.Topic, m.qos(), in.handler(i)); err != nil {
+			return fmt.Errorf("mqtt ingest: %w", err)
+		}
+		subscribed = append(subscribed, m.Topic)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case first := <-in.queue:
+			if err := in.drain(ctx, sink, first); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// handler is mapping i's message handler. It runs on the MQTT client's
+// goroutine, so it only checks the size and queues, never waits.
+func (in *Ingest) handler(i int) Handler {
+	return func(m Message) {
+		if in.route(m.Topic) != i {
+			return // an earlier mapping whose filter also matches takes it
+		}
+		in.stats.received.Add(1)
+		now := in.opts.Now()
+		if len(m.Payload) > in.opts.MaxPayload {
+			in.stats.oversized.Add(1)
+			in.warn("oversized payload dropped", m.Topic, m.Payload,
+				fmt.Errorf("%d bytes, more than max_payload %d", len(m.Payload), in.opts.MaxPayload), now)
+			return
+		}
+		select {
+		case in.queue <- inbound{mapping: i, msg: m, at: now}:
+		default:
+			in.stats.queueFull.Add(1)
+			in.warn("queue full, message dropped", m.Topic, m.Payload,
+				fmt.Errorf("%d messages wait: the sink is too slow", in.opts.QueueSize), now)
+		}
+	}
+}
+
+// route is the first mapping whose filter matches topic.
+func (in *Ingest) route(topic string) int {
+	for i := range in.mappings {
+		if matches(in.mappings[i].Topic, topic) {
+			return i
+		}
+	}
+	return -1
+}
+
+// drain processes first and whatever else waits, up to a batch, records
+// the readings in one call and reports the devices' status.
+func (in *Ingest) drain(ctx context.Context, sink sensors.Sink, first inbound) error {
+	var b batch
+	in.process(first, &b)
+	for n := 1; n < maxBatch && len(b.readings) < maxBatch; n++ {
+		select {
+		case m := <-in.queue:
+			in.process(m, &b)
+			continue
+		default:
+		}
+		break
+	}
+	if len(b.readings) > 0 {
+		err := sink.Record(ctx, b.readings)
+		switch {
+		case err == nil:
+			in.stats.readings.Add(uint64(len(b.readings)))
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, sensors.ErrStopped):
+			return fmt.Errorf("mqtt ingest: %w", err)
+		default:
+			// Readings were validated, so this is the sink's trouble;
+			// the valid ones are kept all the same.
+			in.stats.sinkErrors.Add(1)
+			if ok, n := in.limit.allow("record", in.opts.Now()); ok {
+				in.log.Error("mqtt: record readings", "err", err, "suppressed", n)
+			}
+		}
+	}
+	for _, d := range b.touched {
+		d.touched = false
+		sink.Report(d.status)
+	}
+	return nil
+}
+
+// warn logs bad input, rate-limited per kind and topic.
+func (in *Ingest) warn(kind, topic string, payload []byte, err error, now time.Time) {
+	in.note(slog.LevelWarn, kind, topic, payload, err, now)
+}
+
+// note logs what happened to a message at level, rate-limited per kind and
+// topic, with an excerpt of the payload.
+func (in *Ingest) note(level slog.Level, kind, topic string, payload []byte, err error, now time.Time) {
+	if !in.log.Enabled(context.Background(), level) {
+		return
+	}
+	ok, suppressed := in.limit.allow(kind+"\x00"+topic, now)
+	if !ok {
+		return
+	}
+	payload = payload[:min(len(payload), 4*excerptBytes)] // Excerpt copies what it is given
+	in.log.Log(context.Background(), level, "mqtt: "+kind, "topic", topic, "payload", decode.Excerpt(payload, excerptBytes), "err", err, "suppressed", suppressed)
+}
+
+func (in *Ingest) addZone(z string) bool {
+	in.zonesMu.Lock()
+	defer in.zonesMu.Unlock()
+	if in.zones[z] {
+		return false
+	}
+	in.zones[z] = true
+	return true
+}

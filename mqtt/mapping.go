@@ -1,0 +1,153 @@
+package mqtt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/climated/climated/mqtt/decode"
+)
+
+// DefaultQoS is the subscription QoS when a mapping names none: the broker
+// then delivers QoS 1 messages as QoS 1, acknowledged, and QoS 0 as QoS 0.
+const DefaultQoS = 1
+
+// maxZoneName bounds the zone names that devices name themselves (in runes).
+const maxZoneName = 64
+
+// Mapping subscribes to a topic filter and says how its messages become
+// readings: the payload format, and which zone each device feeds.
+type Mapping struct {
+	// Topic is a filter; + matches one level and # the rest, e.g.
+	// zigbee2mqtt/+ or rtl_433/+/events.
+	Topic string `yaml:"topic"`
+	// Format is one of climated, esphome, generic, rtl_433, shelly,
+	// tasmota, theengs, zigbee2mqtt.
+	Format string `yaml:"format"`
+	// Zone receives the readings of every device of this mapping that
+	// Devices does not name.
+	Zone string `yaml:"zone"`
+	// Devices maps device names (as the format names them: friendly name,
+	// node, MAC, model/channel/id …) to zones.
+	Devices map[string]string `yaml:"devices"`
+	// AutoZone makes a device that neither Zone nor Devices places a zone
+	// of its own, named after the device, once it sends a climate value.
+	// The climated format implies it when Zone and Devices are empty.
+	AutoZone bool `yaml:"auto_zone"`
+	// Fields add values a format does not know or read known ones from
+	// elsewhere; the generic format is made of them.
+	Fields []decode.Field `yaml:"fields"`
+	// QoS is the subscription's maximum QoS, 0, 1 or 2; nil means 1.
+	QoS *int `yaml:"qos"`
+}
+
+// Validate reports what is wrong with m, naming the field.
+func (m *Mapping) Validate() error {
+	if err := validFilter(m.Topic); err != nil {
+		return fmt.Errorf("topic %q: %w", m.Topic, err)
+	}
+	if m.Format == "" {
+		return fmt.Errorf("format: missing; want one of %s", strings.Join(decode.Formats(), ", "))
+	}
+	if _, err := decode.New(m.Format, m.Fields); err != nil {
+		if errors.Is(err, decode.ErrUnknownFormat) {
+			return fmt.Errorf("format: %w", err)
+		}
+		return err
+	}
+	if m.QoS != nil && (*m.QoS < 0 || *m.QoS > 2) {
+		return fmt.Errorf("qos %d: want 0, 1 or 2", *m.QoS)
+	}
+	if m.Zone != "" {
+		if err := validZone(m.Zone); err != nil {
+			return fmt.Errorf("zone %q: %w", m.Zone, err)
+		}
+	}
+	for dev, zone := range m.Devices {
+		if dev == "" {
+			return errors.New("devices: empty device name")
+		}
+		if err := validZone(zone); err != nil {
+			return fmt.Errorf("devices[%q]: zone %q: %w", dev, zone, err)
+		}
+	}
+	if m.Zone == "" && len(m.Devices) == 0 && !m.autoZone() {
+		return errors.New("zone, devices, auto_zone: give a zone, a devices map or auto_zone: true, else nothing is recorded")
+	}
+	return nil
+}
+
+func (m *Mapping) autoZone() bool {
+	return m.AutoZone || (m.Format == decode.Climated && m.Zone == "" && len(m.Devices) == 0)
+}
+
+func (m *Mapping) qos() byte {
+	if m.QoS == nil {
+		return DefaultQoS
+	}
+	return byte(*m.QoS)
+}
+
+// zoneFor says which zone device feeds, and whether the zone is one the
+// device names itself (auto); "" means none.
+func (m *Mapping) zoneFor(device string) (zone string, auto bool) {
+	if z, ok := m.Devices[device]; ok {
+		return z, false
+	}
+	if m.Zone != "" {
+		return m.Zone, false
+	}
+	if m.autoZone() {
+		return cleanZone(device), true
+	}
+	return "", false
+}
+
+// ValidateMappings checks every mapping and that no filter comes twice,
+// naming the entry: subscriptions[2].topic ….
+func ValidateMappings(ms []Mapping) error {
+	seen := map[string]int{}
+	for i := range ms {
+		if err := ms[i].Validate(); err != nil {
+			return fmt.Errorf("subscriptions[%d]: %w", i, err)
+		}
+		if j, dup := seen[ms[i].Topic]; dup {
+			return fmt.Errorf("subscriptions[%d].topic %q: the same as subscriptions[%d]", i, ms[i].Topic, j)
+		}
+		seen[ms[i].Topic] = i
+	}
+	return nil
+}
+
+func validZone(z string) error {
+	switch {
+	case strings.TrimSpace(z) != z || z == "":
+		return errors.New("empty or with surrounding spaces")
+	case !utf8.ValidString(z):
+		return errors.New("not UTF-8")
+	case strings.IndexFunc(z, unicode.IsControl) >= 0:
+		return errors.New("contains control characters")
+	case utf8.RuneCountInString(z) > maxZoneName:
+		return fmt.Errorf("longer than %d characters", maxZoneName)
+	}
+	return nil
+}
+
+// cleanZone makes a device's own name fit to be a zone name: valid UTF-8
+// without control characters, trimmed, at most maxZoneName runes.
+func cleanZone(name string) string {
+	name = strings.ToValidUTF8(name, "")
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimSpace(name)
+	if utf8.RuneCountInString(name) > maxZoneName {
+		name = strings.TrimSpace(string([]rune(name)[:maxZoneName]))
+	}
+	return name
+}

@@ -1,0 +1,308 @@
+package mqtt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"log/slog"
+	"sort"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults for PublishOptions fields left zero.
+const (
+	DefaultPublishInterval = time.Second
+	DefaultDiscoveryPrefix = "homeassistant"
+)
+
+// Climate is what the publisher needs of the house: the get_climate
+// structure (zone → key → value) as JSON. history.Store provides it.
+type Climate interface {
+	ClimateJSON() []byte
+}
+
+// PublishOptions configure the Publisher.
+type PublishOptions struct {
+	// Enabled publishes the zones' states under <prefix>/<zone>/state, for
+	// Home Assistant and for other climated hubs (format climated).
+	Enabled bool `yaml:"enabled"`
+	// HomeAssistant announces every zone as a device with one sensor per
+	// key through MQTT discovery (and publishes the states, which the
+	// sensors read).
+	HomeAssistant bool `yaml:"home_assistant"`
+	// DiscoveryPrefix is Home Assistant's discovery prefix.
+	DiscoveryPrefix string `yaml:"discovery_prefix"`
+	// Interval is how often the structure is checked for changes.
+	Interval time.Duration `yaml:"interval"`
+	// Zones, if not empty, are the only zones published.
+	Zones []string `yaml:"zones"`
+
+	// Skip, if not nil, leaves out zones it returns true for; give it the
+	// ingest's Feeds so that devices other hubs and Home Assistant already
+	// see over MQTT are not echoed.
+	Skip func(zone string) bool `yaml:"-"`
+	// Version is climated's, announced to Home Assistant.
+	Version string       `yaml:"-"`
+	Logger  *slog.Logger `yaml:"-"`
+}
+
+// Validate reports what is wrong with o, naming the field.
+func (o *PublishOptions) Validate() error {
+	if o.Interval < 0 {
+		return fmt.Errorf("interval %s: must not be negative", o.Interval)
+	}
+	if o.DiscoveryPrefix != "" {
+		if err := validTopic(o.DiscoveryPrefix); err != nil {
+			return fmt.Errorf("discovery_prefix %q: %w", o.DiscoveryPrefix, err)
+		}
+	}
+	for i, z := range o.Zones {
+		if err := validZone(z); err != nil {
+			return fmt.Errorf("zones[%d] %q: %w", i, z, err)
+		}
+	}
+	return nil
+}
+
+// Publisher publishes the hub's zones: a retained state topic per zone,
+// <prefix>/<zone slug>/state, whose payload is the zone's get_climate
+// object plus "zone", its name; and, optionally, Home Assistant discovery
+// for each key (announced again when Home Assistant says online on
+// <discovery prefix>/status, removed when the zone goes). After every
+// reconnect everything is published again, in case the broker lost its
+// retained messages.
+type Publisher struct {
+	client  *Client
+	climate Climate
+	opts    PublishOptions
+	log     *slog.Logger
+	node    string // Home Assistant node id: the prefix as a slug
+	only    map[string]bool
+	running atomic.Bool
+	birth   atomic.Bool // Home Assistant came online
+
+	session  uint64
+	lastJSON []byte
+	zones    map[string]*pubZone
+	slugs    map[string]string // slug → zone
+}
+
+// pubZone is what has been published of one zone.
+type pubZone struct {
+	slug      string
+	state     []byte
+	announced map[string]bool
+}
+
+// NewPublisher prepares a publisher of climate on c.
+func NewPublisher(c *Client, climate Climate, opts *PublishOptions) (*Publisher, error) {
+	p := &Publisher{client: c, climate: climate, zones: map[string]*pubZone{}, slugs: map[string]string{}}
+	if opts != nil {
+		p.opts = *opts
+	}
+	if err := p.opts.Validate(); err != nil {
+		return nil, err
+	}
+	if p.opts.Interval == 0 {
+		p.opts.Interval = DefaultPublishInterval
+	}
+	if p.opts.DiscoveryPrefix == "" {
+		p.opts.DiscoveryPrefix = DefaultDiscoveryPrefix
+	}
+	p.log = p.opts.Logger
+	if p.log == nil {
+		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if len(p.opts.Zones) > 0 {
+		p.only = map[string]bool{}
+		for _, z := range p.opts.Zones {
+			p.only[z] = true
+		}
+	}
+	p.node = slug(c.opts.Prefix)
+	return p, nil
+}
+
+func (p *Publisher) stateTopic(zs string) string { return p.client.opts.Prefix + "/" + zs + "/state" }
+
+// Run publishes until ctx ends; it returns nil then.
+func (p *Publisher) Run(ctx context.Context) error {
+	if !p.running.CompareAndSwap(false, true) {
+		return errors.New("mqtt publisher: Run called twice")
+	}
+	if p.opts.HomeAssistant {
+		status := p.opts.DiscoveryPrefix + "/status"
+		err := p.client.Subscribe(status, 1, func(m Message) {
+			if string(bytes.TrimSpace(m.Payload)) == "online" {
+				p.birth.Store(true)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("mqtt publisher: %w", err)
+		}
+		defer p.client.Unsubscribe(status)
+	}
+	tick := time.NewTicker(p.opts.Interval)
+	defer tick.Stop()
+	for {
+		if err := p.publish(ctx); err != nil && ctx.Err() == nil {
+			p.log.Debug("mqtt: publish incomplete, retrying", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// publish brings the broker up to date with the structure. On an error it
+// stops; what was not published is tried again next time.
+func (p *Publisher) publish(ctx context.Context) error {
+	if !p.client.isReady() {
+		return ErrNotConnected
+	}
+	if s := p.client.Sessions(); s != p.session {
+		p.session = s
+		p.forget(true)
+	}
+	if p.birth.Swap(false) {
+		p.forget(false)
+	}
+	data := p.climate.ClimateJSON()
+	if bytes.Equal(data, p.lastJSON) {
+		return nil
+	}
+	var climate map[string]map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers go out exactly as they came
+	if err := dec.Decode(&climate); err != nil {
+		return fmt.Errorf("decode climate: %w", err)
+	}
+	names := make([]string, 0, len(climate))
+	for zone := range climate {
+		if p.publishes(zone) {
+			names = append(names, zone)
+		}
+	}
+	sort.Strings(names)
+	for _, zone := range names {
+		if err := p.publishZone(ctx, zone, climate[zone]); err != nil {
+			return err
+		}
+	}
+	for zone := range p.zones {
+		if _, ok := climate[zone]; !ok || !p.publishes(zone) {
+			if err := p.remove(ctx, zone); err != nil {
+				return err
+			}
+		}
+	}
+	p.lastJSON = data
+	return nil
+}
+
+func (p *Publisher) publishes(zone string) bool {
+	return (p.only == nil || p.only[zone]) && (p.opts.Skip == nil || !p.opts.Skip(zone))
+}
+
+// forget makes the next publish send discovery again and, with states,
+// the states too.
+func (p *Publisher) forget(states bool) {
+	for _, z := range p.zones {
+		z.announced = map[string]bool{}
+		if states {
+			z.state = nil
+		}
+	}
+	p.lastJSON = nil
+}
+
+func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[string]any) error {
+	z := p.zones[zone]
+	if z == nil {
+		z = &pubZone{slug: p.slugFor(zone), announced: map[string]bool{}}
+		p.zones[zone] = z
+	}
+	if p.opts.HomeAssistant {
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			def, ok := haSensors[k]
+			if !ok || z.announced[k] {
+				continue
+			}
+			if err := p.send(ctx, p.discoveryTopic(z.slug, k), p.discoveryPayload(zone, z.slug, k, def)); err != nil {
+				return err
+			}
+			z.announced[k] = true
+		}
+	}
+	if !p.opts.Enabled && !p.opts.HomeAssistant {
+		return nil
+	}
+	state := map[string]any{"zone": zone}
+	for k, v := range keys {
+		state[k] = v
+	}
+	payload, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("encode zone %s: %w", zone, err)
+	}
+	if bytes.Equal(payload, z.state) {
+		return nil
+	}
+	if err := p.send(ctx, p.stateTopic(z.slug), payload); err != nil {
+		return err
+	}
+	z.state = payload
+	return nil
+}
+
+// remove takes a zone off the broker: empty retained messages delete its
+// discovery entries (and with them the Home Assistant device) and state.
+func (p *Publisher) remove(ctx context.Context, zone string) error {
+	z := p.zones[zone]
+	for k := range z.announced {
+		if err := p.send(ctx, p.discoveryTopic(z.slug, k), nil); err != nil {
+			return err
+		}
+		delete(z.announced, k)
+	}
+	if err := p.send(ctx, p.stateTopic(z.slug), nil); err != nil {
+		return err
+	}
+	delete(p.zones, zone)
+	p.log.Info("mqtt: zone no longer published", "zone", zone)
+	return nil
+}
+
+// send publishes retained at QoS 0: after a reconnect everything is
+// published again (see Client.Publish).
+func (p *Publisher) send(ctx context.Context, topic string, payload []byte) error {
+	return p.client.Publish(ctx, topic, 0, true, payload)
+}
+
+// slugFor gives zone a topic level of its own: its slug, or, when another
+// zone has that slug already, the slug and a hash of the name.
+func (p *Publisher) slugFor(zone string) string {
+	if z := p.zones[zone]; z != nil {
+		return z.slug
+	}
+	s := slug(zone)
+	if other, taken := p.slugs[s]; s == "" || (taken && other != zone) {
+		h := fnv.New32a()
+		h.Write([]byte(zone))
+		s = fmt.Sprintf("%s_%08x", s, h.Sum32())
+	}
+	p.slugs[s] = zone
+	return s
+}

@@ -1,0 +1,218 @@
+package mqtt
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeClimate serves a get_climate structure that tests change.
+type fakeClimate struct{ json atomic.Pointer[[]byte] }
+
+func (f *fakeClimate) set(s string) { b := []byte(s); f.json.Store(&b) }
+
+func (f *fakeClimate) ClimateJSON() []byte { return *f.json.Load() }
+
+func runPublisher(t testing.TB, p *Publisher) { runUntilCleanup(t, "publisher Run", p.Run) }
+
+// jsonOf decodes a captured payload.
+func jsonOf(t *testing.T, m Message) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(m.Payload, &v); err != nil {
+		t.Fatalf("%s: %v: %q", m.Topic, err, m.Payload)
+	}
+	return v
+}
+
+const bedroom = `{"Bedroom":{"Temperature":19.8,"min_temp":18.9,"Humidity":52,"battery_percent":83,"rf_status":61,"temp_trend":"stable","When":1796036400}}`
+
+func TestPublisherHomeAssistantDiscovery(t *testing.T) {
+	srv, broker := startMochi(t)
+	ha := captureOn(t, srv, "homeassistant/#", 1)
+	states := captureOn(t, srv, "climated/#", 2)
+	c := newClient(t, fastOptions(broker, "climated/hub"))
+	climate := &fakeClimate{}
+	climate.set(bedroom)
+	p, err := NewPublisher(c, climate, &PublishOptions{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Version: "1.2.3", Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, c)
+	runPublisher(t, p)
+
+	const tempTopic = "homeassistant/sensor/climated_hub/bedroom_temperature/config"
+	waitFor(t, "the temperature sensor", func() bool { _, ok := ha.last(tempTopic); return ok })
+	waitFor(t, "the state", func() bool { _, ok := states.last("climated/hub/bedroom/state"); return ok })
+	m, _ := ha.last(tempTopic)
+	if !m.Retained {
+		t.Error("discovery message not retained")
+	}
+	device := map[string]any{
+		"identifiers": []any{"climated_hub_bedroom"}, "name": "Bedroom", "manufacturer": "climated",
+		"model": "climated zone", "sw_version": "1.2.3", "suggested_area": "Bedroom",
+	}
+	common := map[string]any{
+		"state_topic":           "climated/hub/bedroom/state",
+		"availability_topic":    "climated/hub/status",
+		"payload_available":     "online",
+		"payload_not_available": "offline",
+		"device":                device,
+		"origin":                map[string]any{"name": "climated", "sw_version": "1.2.3", "support_url": supportURL},
+	}
+	with := func(fields map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range common {
+			out[k] = v
+		}
+		for k, v := range fields {
+			out[k] = v
+		}
+		return out
+	}
+	wantConfigs := map[string]map[string]any{
+		"temperature": with(map[string]any{
+			"name": "Temperature", "unique_id": "climated_hub_bedroom_temperature",
+			"value_template": "{{ value_json.Temperature }}", "device_class": "temperature",
+			"unit_of_measurement": "°C", "state_class": "measurement", "suggested_display_precision": 1.0,
+		}),
+		"min_temp": with(map[string]any{
+			"name": "Minimum temperature today", "unique_id": "climated_hub_bedroom_min_temp",
+			"value_template": "{{ value_json.min_temp }}", "device_class": "temperature",
+			"unit_of_measurement": "°C", "state_class": "measurement", "suggested_display_precision": 1.0,
+		}),
+		"humidity": with(map[string]any{
+			"name": "Humidity", "unique_id": "climated_hub_bedroom_humidity",
+			"value_template": "{{ value_json.Humidity }}", "device_class": "humidity",
+			"unit_of_measurement": "%", "state_class": "measurement", "suggested_display_precision": 0.0,
+		}),
+		"battery_percent": with(map[string]any{
+			"name": "Battery", "unique_id": "climated_hub_bedroom_battery_percent",
+			"value_template": "{{ value_json.battery_percent }}", "device_class": "battery",
+			"unit_of_measurement": "%", "state_class": "measurement", "suggested_display_precision": 0.0,
+			"entity_category": "diagnostic",
+		}),
+		"rf_status": with(map[string]any{
+			"name": "Radio signal (Netatmo scale, lower is better)", "unique_id": "climated_hub_bedroom_rf_status",
+			"value_template": "{{ value_json.rf_status }}", "state_class": "measurement",
+			"suggested_display_precision": 0.0, "entity_category": "diagnostic",
+		}),
+		"temp_trend": with(map[string]any{
+			"name": "Temperature trend", "unique_id": "climated_hub_bedroom_temp_trend",
+			"value_template": "{{ value_json.temp_trend }}", "device_class": "enum",
+			"options": []any{"up", "down", "stable"},
+		}),
+		"when": with(map[string]any{
+			"name": "Last update", "unique_id": "climated_hub_bedroom_when",
+			"value_template": "{{ as_datetime(value_json.When) }}", "device_class": "timestamp",
+			"entity_category": "diagnostic",
+		}),
+	}
+	for key, want := range wantConfigs {
+		topic := "homeassistant/sensor/climated_hub/bedroom_" + key + "/config"
+		waitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
+		m, _ := ha.last(topic)
+		got := jsonOf(t, m)
+		for field, w := range want {
+			if !reflect.DeepEqual(got[field], w) {
+				t.Errorf("%s: %s = %#v, want %#v", key, field, got[field], w)
+			}
+		}
+		for field := range got {
+			if _, ok := want[field]; !ok {
+				t.Errorf("%s: unexpected field %s = %#v", key, field, got[field])
+			}
+		}
+	}
+	st, _ := states.last("climated/hub/bedroom/state")
+	if !st.Retained {
+		t.Error("state not retained")
+	}
+	wantState := map[string]any{"zone": "Bedroom", "Temperature": 19.8, "min_temp": 18.9, "Humidity": 52.0,
+		"battery_percent": 83.0, "rf_status": 61.0, "temp_trend": "stable", "When": 1796036400.0}
+	if got := jsonOf(t, st); !reflect.DeepEqual(got, wantState) {
+		t.Errorf("state %v, want %v", got, wantState)
+	}
+	if online, ok := states.last("climated/hub/status"); !ok || string(online.Payload) != "online" {
+		t.Errorf("availability %+v", online)
+	}
+
+	// Home Assistant restarts and says online: everything again.
+	before := ha.count(tempTopic)
+	srv.Publish("homeassistant/status", []byte("online"), false, 1)
+	waitFor(t, "the announcement again", func() bool { return ha.count(tempTopic) > before })
+
+	// A state changes: only it is published again; nothing new announced.
+	nConfigs := ha.count(tempTopic)
+	climate.set(`{"Bedroom":{"Temperature":20.1,"min_temp":18.9,"Humidity":52,"battery_percent":83,"rf_status":61,"temp_trend":"up","When":1796036460}}`)
+	waitFor(t, "the new state", func() bool {
+		m, _ := states.last("climated/hub/bedroom/state")
+		return jsonOf(t, m)["Temperature"] == 20.1
+	})
+	if ha.count(tempTopic) != nConfigs {
+		t.Error("a state change announced the sensor again")
+	}
+
+	// The zone goes: its sensors and state are removed.
+	climate.set(`{"Living room":{"Temperature":21.0,"When":1796036460}}`)
+	for key := range wantConfigs {
+		topic := "homeassistant/sensor/climated_hub/bedroom_" + key + "/config"
+		waitFor(t, key+" removed", func() bool {
+			m, _ := ha.last(topic)
+			return len(m.Payload) == 0 && m.Retained
+		})
+	}
+	waitFor(t, "the state removed", func() bool { m, _ := states.last("climated/hub/bedroom/state"); return len(m.Payload) == 0 })
+	waitFor(t, "the new zone", func() bool {
+		_, ok := ha.last("homeassistant/sensor/climated_hub/living_room_temperature/config")
+		return ok
+	})
+}
+
+func TestPublisherSelectsZones(t *testing.T) {
+	srv, broker := startMochi(t)
+	states := captureOn(t, srv, "climated/#", 1)
+	c := newClient(t, fastOptions(broker, "climated/sel"))
+	climate := &fakeClimate{}
+	climate.set(`{"Indoor":{"Temperature":21},"Garden":{"Temperature":5},"Attic":{"Temperature":25},"attic":{"Temperature":26}}`)
+	p, err := NewPublisher(c, climate, &PublishOptions{
+		Enabled: true, Interval: 10 * time.Millisecond,
+		Zones: []string{"Indoor", "Garden", "Attic", "attic"},
+		Skip:  func(z string) bool { return z == "Garden" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, c)
+	runPublisher(t, p)
+	waitFor(t, "Indoor", func() bool { _, ok := states.last("climated/sel/indoor/state"); return ok })
+	// "Attic" and "attic" share a slug: the later one gets a hashed one.
+	waitFor(t, "both attics", func() bool {
+		_, a := states.last("climated/sel/attic/state")
+		_, b := states.last("climated/sel/attic_" + fnvHex("attic") + "/state")
+		return a && b
+	})
+	if _, ok := states.last("climated/sel/garden/state"); ok {
+		t.Error("a skipped zone was published")
+	}
+}
+
+func fnvHex(s string) string {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"Living room": "living_room", "Küche 1": "k_che_1", "  Attic--": "attic", "CO2": "co2", "!!": "",
+	} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

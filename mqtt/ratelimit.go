@@ -1,0 +1,71 @@
+package mqtt
+
+import (
+	"sync"
+	"time"
+)
+
+// Log rate limits for bad input: one line per key (kind and topic) per
+// interval, and at most logBurst lines per interval over all keys, so that
+// a flood of garbage on ever new topics cannot flood the log either. The
+// counters in Stats see every event.
+const (
+	DefaultLogInterval = time.Minute
+	logBurst           = 20
+	maxLogKeys         = 1024
+)
+
+// limiter decides which bad-input events get a log line.
+type limiter struct {
+	mu     sync.Mutex
+	every  time.Duration
+	tokens float64
+	last   time.Time
+	keys   map[string]*logKey
+}
+
+type logKey struct {
+	logged     time.Time
+	suppressed uint64
+}
+
+func newLimiter(every time.Duration) *limiter {
+	return &limiter{every: every, tokens: logBurst, keys: make(map[string]*logKey)}
+}
+
+// allow reports whether an event of key at now may be logged, and how many
+// events of key were suppressed since its last line (to say so in it).
+func (l *limiter) allow(key string, now time.Time) (bool, uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.last.IsZero() {
+		l.tokens = min(logBurst, l.tokens+logBurst*float64(now.Sub(l.last))/float64(l.every))
+	}
+	l.last = now
+	k := l.keys[key]
+	if k != nil && now.Sub(k.logged) < l.every {
+		k.suppressed++
+		return false, 0
+	}
+	if k == nil && len(l.keys) >= maxLogKeys {
+		for name, old := range l.keys {
+			if now.Sub(old.logged) >= l.every {
+				delete(l.keys, name)
+			}
+		}
+	}
+	if l.tokens < 1 || (k == nil && len(l.keys) >= maxLogKeys) {
+		if k != nil {
+			k.suppressed++
+		}
+		return false, 0
+	}
+	l.tokens--
+	if k == nil {
+		k = &logKey{}
+		l.keys[key] = k
+	}
+	n := k.suppressed
+	k.logged, k.suppressed = now, 0
+	return true, n
+}
