@@ -78,14 +78,14 @@ func TestImportBrokenLines(t *testing.T) {
 		}
 	}
 	s.Flush(ctx)
-	if n := rowCount(t, path); n != 0 || res.Imported != 0 {
+	if n := rawCount(t, path); n != 0 || res.Imported != 0 {
 		t.Errorf("%d rows after a refused import", n)
 	}
 	res, err = s.Import(ctx, strings.NewReader(brokenCSV), ImportOptions{SkipBad: true})
 	if err != nil || res.Imported != 2 || len(res.Bad) != 6 || res.Bad[0].Line != 3 {
 		t.Errorf("skip-bad import: %+v %v", res, err)
 	}
-	if n := rowCount(t, path); n != 2 {
+	if n := rawCount(t, path); n != 2 {
 		t.Errorf("%d rows after importing the good lines, want 2", n)
 	}
 	if _, err := s.Import(ctx, strings.NewReader("when,where\n"), ImportOptions{}); err == nil || !strings.Contains(err.Error(), "line 1: header") {
@@ -106,7 +106,7 @@ func TestBackupWhileWriting(t *testing.T) {
 		}
 	}()
 	// Back up while the writing goes on, once some of it is on disk.
-	for deadline := time.Now().Add(10 * time.Second); rowCount(t, filepath.Join(dir, "h.db")) == 0; {
+	for deadline := time.Now().Add(10 * time.Second); rawCount(t, filepath.Join(dir, "h.db")) == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("nothing written within 10 s")
 		}

@@ -28,20 +28,6 @@ func tmpfs(t *testing.T, size string) string {
 	return dir
 }
 
-func rowCount(t *testing.T, path string) int {
-	t.Helper()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow("SELECT count(*) FROM " + rawView).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // faultRun records a batch, lets fault break writing, checks that the hub
 // still answers from memory and keeps the readings, then lifts the fault
 // and checks that every reading reaches the disk.
@@ -87,7 +73,7 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := rowCount(t, path); got != 60+n {
+	if got := rawCount(t, path); got != 60+n {
 		t.Errorf("%d readings on disk after the fault, want %d", got, 60+n)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -17,26 +16,11 @@ import (
 // climated serve writes, read-only beside it, so that a desktop client can
 // run "ssh hub climated mcp". Nothing but protocol goes to stdout.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
-	cfg := defaultConfig()
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "YAML configuration `FILE`")
-	db := fs.String("db", "", "SQLite database `FILE` that climated serve writes")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	if *configPath != "" {
-		if err := loadConfig(*configPath, &cfg); err != nil {
-			return err
-		}
-	}
-	if *db != "" {
-		cfg.Database = *db
-	}
-	loc, err := cfg.location()
+	cfg, err := newDataFlags("mcp", stderr).config(args, stderr)
 	if err != nil {
 		return err
 	}
+	loc, _ := cfg.location()
 	log, err := newLogger(stderr, cfg.LogLevel)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/rand"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -67,21 +66,9 @@ func loadOrCreateToken(path string) (string, error) {
 
 // runToken prints the bearer token, creating it if needed.
 func runToken(args []string, stdout, stderr io.Writer) error {
-	cfg := defaultConfig()
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "YAML configuration `FILE`")
-	db := fs.String("db", "", "SQLite database `FILE`, beside which the token lives")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	if *configPath != "" {
-		if err := loadConfig(*configPath, &cfg); err != nil {
-			return err
-		}
-	}
-	if *db != "" {
-		cfg.Database = *db
+	cfg, err := newDataFlags("token", stderr).config(args, stderr)
+	if err != nil {
+		return err
 	}
 	token, err := loadOrCreateToken(cfg.tokenFile())
 	if err != nil {
