@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/daemon"
+
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors/demo"
@@ -169,6 +171,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		}()
 	}
 
+	wdCtx, stopWatchdog := context.WithCancel(ctx)
+	defer stopWatchdog()
+	go watchdog(wdCtx, log, liveness{flush: store.Flush, addr: ln.Addr()})
+	notify(log, daemon.SdNotifyReady)
+
 	base := "http://" + ln.Addr().String()
 	log.Info("serving MCP", "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
 	if env.ready != nil {
@@ -183,6 +190,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		runErr = fmt.Errorf("http server: %w", err)
 	}
 
+	notify(log, daemon.SdNotifyStopping)
+	stopWatchdog()
 	stopSources()
 	wg.Wait()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
