@@ -60,12 +60,18 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	if got, want := s.Snapshot().Climate["Indoor"]["Temperature"], round(sensors.Temperature, second[n-1].Value); got != want {
 		t.Errorf("during the fault the hub answers Temperature %v, want %v from memory", got, want)
 	}
+	if err := s.Health(); err == nil || !strings.Contains(err.Error(), "writes failing since") {
+		t.Errorf("Health during the fault: %v", err)
+	}
 	if !strings.Contains(logs.String(), "write history; will retry") {
 		t.Errorf("no log of the failure:\n%s", logs.String())
 	}
 	lift()
 	if err := s.Flush(ctx); err != nil {
 		t.Fatalf("flush after the fault: %v\n%s", err, logs.String())
+	}
+	if err := s.Health(); err != nil {
+		t.Errorf("Health after the fault: %v", err)
 	}
 	if !strings.Contains(logs.String(), "writing history again") {
 		t.Errorf("no log of the recovery:\n%s", logs.String())

@@ -367,6 +367,18 @@ func (s *Store) Flush(ctx context.Context) error {
 	}
 }
 
+// Health says whether the history is being written: an error since when
+// writes fail, how many readings wait, and why.
+func (s *Store) Health() error {
+	if s.readOnly || s.w == nil {
+		return nil
+	}
+	if f := s.w.failing.Load(); f != nil {
+		return fmt.Errorf("history: writes failing since %s (%d readings waiting): %w", f.since.Format(time.RFC3339), f.pending, f.err)
+	}
+	return nil
+}
+
 // Report keeps the latest status of a source.
 func (s *Store) Report(st sensors.Status) {
 	s.statusMu.Lock()

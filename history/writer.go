@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -32,6 +33,10 @@ type writer struct {
 
 	prunedAt     time.Time
 	pruneBacklog bool
+
+	// failing is the error of the latest flush while writes fail, nil
+	// once one succeeds; Store.Health reads it from other goroutines.
+	failing atomic.Pointer[writeFailure]
 }
 
 // errLogEvery limits how often a persistent write failure is logged.
@@ -171,10 +176,16 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 			w.log.Info("writing history again", "after_failures", w.failures)
 		}
 		w.failures = 0
+		w.failing.Store(nil)
 		w.flushedAt = time.Now()
 		return pending[:0]
 	}
 	w.failures++
+	if f := w.failing.Load(); f == nil {
+		w.failing.Store(&writeFailure{since: time.Now(), err: err, pending: len(pending)})
+	} else {
+		w.failing.Store(&writeFailure{since: f.since, err: err, pending: len(pending)})
+	}
 	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
 		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures)
@@ -309,4 +320,10 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		return err
 	}
 	return nil
+}
+
+type writeFailure struct {
+	since   time.Time
+	err     error
+	pending int
 }

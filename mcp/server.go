@@ -201,16 +201,27 @@ func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.hub.Snapshot().JSON)
 }
 
+// serveHealth answers 200 when the Health check passes, else 503 with
+// every failing part named, one per entry of "problems".
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	status := map[string]string{"status": "ok"}
+	w.Header().Set("Cache-Control", "no-store")
+	body := map[string]any{"status": "ok"}
 	code := http.StatusOK
 	if s.opts.Health != nil {
 		if err := s.opts.Health(); err != nil {
-			status = map[string]string{"status": "unhealthy", "error": err.Error()}
+			var problems []string
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				for _, e := range j.Unwrap() {
+					problems = append(problems, e.Error())
+				}
+			} else {
+				problems = []string{err.Error()}
+			}
+			body = map[string]any{"status": "unhealthy", "problems": problems}
 			code = http.StatusServiceUnavailable
 		}
 	}
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(status)
+	json.NewEncoder(w).Encode(body)
 }

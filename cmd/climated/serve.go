@@ -126,7 +126,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Zones:          set.zones,
 		Simulated:      set.simulated,
 		Location:       loc,
-		Health:         set.healthy,
+		Health:         set.healthy(store),
 		Logger:         log.With("component", "mcp"),
 	})
 	ln, err := net.Listen("tcp", cfg.Listen)

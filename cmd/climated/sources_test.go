@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,6 +107,19 @@ func TestServeWithFaultySensor(t *testing.T) {
 	}
 	if c := h.Store.Snapshot().Climate; len(c) != 0 {
 		t.Errorf("zones without a single reading: %v", c)
+	}
+	resp, err := http.Get("http://" + h.Addr.String() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var health struct {
+		Status   string
+		Problems []string
+	}
+	json.NewDecoder(resp.Body).Decode(&health)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || health.Status != "unhealthy" || len(health.Problems) != 1 || !strings.Contains(health.Problems[0], "source i2c1/0x44 sht3x: sht3x on i2c bus 1 at 0x44: open bus: /dev/i2c-1: permission denied") {
+		t.Errorf("/healthz with a failing sensor: %d %+v", resp.StatusCode, health)
 	}
 	if !slices.Equal(h.Zones, []string{"Living room"}) {
 		t.Errorf("zones %v", h.Zones)
