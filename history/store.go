@@ -42,7 +42,10 @@ type Options struct {
 	Location        *time.Location   // local time for "since midnight"; nil means time.Local
 	Now             func() time.Time // clock; nil means time.Now
 	BusyTimeout     time.Duration    // how long a write waits for a lock held by another process (DefaultBusyTimeout)
-	Logger          *slog.Logger     // nil discards
+	// OnFlush, if set, is called by the writer after every flush with its
+	// duration, the readings it wrote and its error (for metrics).
+	OnFlush func(d time.Duration, n int, err error)
+	Logger  *slog.Logger // nil discards
 }
 
 // Store is the history of every zone: a SQLite file, the recent window in

@@ -170,7 +170,11 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	if len(pending) == 0 {
 		return pending
 	}
+	start := time.Now()
 	err := w.write(pending)
+	if w.opts.OnFlush != nil {
+		w.opts.OnFlush(time.Since(start), len(pending), err)
+	}
 	if err == nil {
 		if w.failures > 0 {
 			w.log.Info("writing history again", "after_failures", w.failures)

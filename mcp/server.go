@@ -49,6 +49,7 @@ type Options struct {
 	Now            func() time.Time // clock; nil means time.Now
 	MaxBodyBytes   int64            // largest request body accepted
 	Health         func() error     // extra readiness check for /healthz; nil means always ready
+	Metrics        http.Handler     // served at /metrics, behind the same checks as the API; nil: none
 	Token          string           // when set, every MCP and API request needs "Authorization: Bearer <Token>"
 	AllowedHosts   []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
 	AllowedOrigins []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
@@ -150,6 +151,15 @@ func instructions(simulated bool) string {
 	return text
 }
 
+// Sessions counts the open MCP sessions, of every transport.
+func (s *Server) Sessions() int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
+}
+
 // MCP is the underlying go-sdk server, for transports other than HTTP.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
@@ -170,6 +180,9 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /sse", g.wrap(streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
+	if s.opts.Metrics != nil {
+		mux.Handle("GET /metrics", g.wrap(s.opts.Metrics))
+	}
 	mux.HandleFunc("GET /healthz", s.serveHealth)
 	return s.recoverHTTP(mux)
 }

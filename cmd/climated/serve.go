@@ -89,7 +89,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	loc, _ := cfg.location()
-	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")})
+	m := newMetrics()
+	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush})
 	if err != nil {
 		return err
 	}
@@ -127,8 +128,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Simulated:      set.simulated,
 		Location:       loc,
 		Health:         set.healthy(store),
+		Metrics:        m.handler(),
 		Logger:         log.With("component", "mcp"),
 	})
+	m.watch(store, store.Path(), srv.Sessions, set.mqttConnected)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
@@ -139,7 +142,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	defer cancelRequests()
 	httpSrv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		Handler:           srv.Handler(),
+		Handler:           m.instrument(srv.Handler()),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -165,7 +168,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := src.Run(srcCtx, store); err != nil && !errors.Is(err, context.Canceled) {
+			if err := src.Run(srcCtx, countingSink{store, m}); err != nil && !errors.Is(err, context.Canceled) {
 				log.Error("source stopped", "source", src.Name(), "err", err)
 			}
 		}()

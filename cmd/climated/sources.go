@@ -27,6 +27,8 @@ type sourceSet struct {
 	// publisher): they start with the sources and stop with them.
 	runners []runner
 	health  []func() error
+	// mqttConnected reports the broker connection; nil without MQTT.
+	mqttConnected func() bool
 }
 
 type runner struct {
@@ -91,6 +93,7 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Cli
 		return fmt.Errorf("mqtt: %w", err)
 	}
 	set.runners = append(set.runners, runner{"mqtt client", client.Run})
+	set.mqttConnected = client.Connected
 	set.health = append(set.health, func() error {
 		if err := client.Health(); err != nil {
 			return fmt.Errorf("mqtt: %w", err)

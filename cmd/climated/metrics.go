@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+)
+
+// metrics are the hub's Prometheus metrics, on a registry of its own.
+type metrics struct {
+	reg          *prometheus.Registry
+	readings     *prometheus.CounterVec
+	readErrors   *prometheus.CounterVec
+	writes       prometheus.Histogram
+	writeErrors  prometheus.Counter
+	httpRequests *prometheus.CounterVec
+	httpSeconds  *prometheus.HistogramVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.readings = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "climated_readings_total",
+		Help: "Readings taken in, per source."}, []string{"source"})
+	m.readErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "climated_read_errors_total",
+		Help: "Failed or stale reports, per source (sensor, device)."}, []string{"source"})
+	m.writes = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "climated_history_write_seconds",
+		Help: "Time of each history flush (one transaction).", Buckets: prometheus.ExponentialBuckets(0.0005, 2.5, 10)})
+	m.writeErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "climated_history_write_errors_total",
+		Help: "History flushes that failed (and will be retried)."})
+	m.httpRequests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "climated_http_requests_total",
+		Help: "HTTP requests, per endpoint and status code."}, []string{"path", "code"})
+	m.httpSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "climated_http_request_seconds",
+		Help: "HTTP request latency per endpoint (event streams last as long as they are open).", Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10)}, []string{"path"})
+	m.reg.MustRegister(m.readings, m.readErrors, m.writes, m.writeErrors, m.httpRequests, m.httpSeconds,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// onFlush feeds the history writer's timings in.
+func (m *metrics) onFlush(d time.Duration, _ int, err error) {
+	m.writes.Observe(d.Seconds())
+	if err != nil {
+		m.writeErrors.Inc()
+	}
+}
+
+// watch adds what is read at scrape time: source ages, zone ages, the
+// database size, MCP sessions and the MQTT connection.
+func (m *metrics) watch(store *history.Store, db string, sessions func() int, mqttUp func() bool) {
+	m.reg.MustRegister(&stateCollector{store: store, db: db})
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
+		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
+	if mqttUp != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mqtt_connected",
+			Help: "1 while the MQTT broker is connected."}, func() float64 {
+			if mqttUp() {
+				return 1
+			}
+			return 0
+		}))
+	}
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// instrument counts and times every request, per known endpoint.
+func (m *metrics) instrument(next http.Handler) http.Handler {
+	known := map[string]bool{"/mcp": true, "/sse": true, "/message": true, "/api/climate": true, "/healthz": true, "/metrics": true}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.Path
+		if !known[path] {
+			path = "other"
+		}
+		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+		start := time.Now()
+		next.ServeHTTP(rec, r)
+		m.httpSeconds.WithLabelValues(path).Observe(time.Since(start).Seconds())
+		m.httpRequests.WithLabelValues(path, strconv.Itoa(rec.code)).Inc()
+	})
+}
+
+// statusRecorder keeps the status code and lets streaming through.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.code = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// stateCollector reads the hub's state when scraped.
+type stateCollector struct {
+	store *history.Store
+	db    string
+}
+
+var (
+	sourceAge = prometheus.NewDesc("climated_source_age_seconds", "Seconds since the source's latest good reading.", []string{"source"}, nil)
+	zoneAge   = prometheus.NewDesc("climated_zone_age_seconds", "Seconds since the zone's latest reading.", []string{"zone"}, nil)
+	dbSize    = prometheus.NewDesc("climated_database_bytes", "Size of the history database with its WAL.", nil, nil)
+)
+
+func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- sourceAge
+	ch <- zoneAge
+	ch <- dbSize
+}
+
+func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
+	now := time.Now()
+	for _, st := range c.store.Statuses() {
+		if !st.LastSeen.IsZero() {
+			ch <- prometheus.MustNewConstMetric(sourceAge, prometheus.GaugeValue, now.Sub(st.LastSeen).Seconds(), st.Source)
+		}
+	}
+	for _, z := range c.store.Describe() {
+		ch <- prometheus.MustNewConstMetric(zoneAge, prometheus.GaugeValue, now.Sub(time.Unix(z.When, 0)).Seconds(), z.Name)
+	}
+	var size int64
+	for _, f := range []string{c.db, c.db + "-wal"} {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size()
+		}
+	}
+	ch <- prometheus.MustNewConstMetric(dbSize, prometheus.GaugeValue, float64(size))
+}
+
+// countingSink counts what sources hand the history.
+type countingSink struct {
+	sensors.Sink
+	m *metrics
+}
+
+func (c countingSink) Record(ctx context.Context, rs []sensors.Reading) error {
+	err := c.Sink.Record(ctx, rs)
+	for _, r := range rs {
+		if r.Validate() == nil {
+			c.m.readings.WithLabelValues(r.Source).Inc()
+		}
+	}
+	return err
+}
+
+func (c countingSink) Report(st sensors.Status) {
+	if st.Err != nil {
+		c.m.readErrors.WithLabelValues(st.Source).Inc()
+	}
+	c.Sink.Report(st)
+}
