@@ -35,6 +35,7 @@ type Config struct {
 	// sensors and wifi at the top level of the file (see hw.Config).
 	HW        hw.Config         `yaml:",inline"`
 	file      string            // the file it was read from, if any
+	raw       []byte            // its text, to locate validation errors
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 
@@ -88,8 +89,9 @@ func loadConfig(path string, cfg *Config) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("config %s: %w", path, err)
+		return errors.New(decodeError(path, err))
 	}
+	cfg.file, cfg.raw = path, data
 	return nil
 }
 

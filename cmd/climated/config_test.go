@@ -42,7 +42,7 @@ func TestConfigFileAndFlags(t *testing.T) {
 		{"timezone: Mars/Olympus\n", `timezone "Mars/Olympus"`},
 		{"demo:\n  interval: 10ms\n", "demo.interval 10ms: must be at least 1s"},
 		{"log_level: loud\n", `log_level "loud"`},
-		{"demo:\n  seed: many\n", "line 2"},
+		{"demo:\n  seed: many\n", "c.yaml:2: cannot unmarshal"},
 	} {
 		os.WriteFile(path, []byte(c.yaml), 0o600)
 		if _, err := parseServe([]string{"--config", path}, os.Stderr); err == nil || !strings.Contains(err.Error(), c.want) {

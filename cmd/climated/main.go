@@ -36,6 +36,7 @@ const usage = `usage:
   climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
   climated import [--skip-bad] CSV-FILE
   climated token [--config FILE] [--db FILE]
+  climated config check [FILE] | climated config example [--starter]
   climated version
 `
 
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, log, serveEnv{})
+	case "config":
+		return runConfig(args, stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args, stdout, stderr)
 	case "export":

@@ -52,7 +52,6 @@ func parseServe(args []string, stderr io.Writer) (Config, error) {
 		if err := loadConfig(*configPath, &cfg); err != nil {
 			return cfg, err
 		}
-		cfg.file = *configPath
 	}
 	if *listen != "" {
 		cfg.Listen = *listen
@@ -63,7 +62,13 @@ func parseServe(args []string, stderr io.Writer) (Config, error) {
 	if *demoFlag {
 		cfg.Demo.Enabled = true
 	}
-	return cfg, cfg.validate()
+	if err := cfg.validate(); err != nil {
+		if cfg.file != "" {
+			return cfg, fmt.Errorf("%s:%s", cfg.file, locate(cfg.raw, err))
+		}
+		return cfg, err
+	}
+	return cfg, nil
 }
 
 var _ mcp.Hub = (*history.Store)(nil)
@@ -102,7 +107,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}()
 	log.Info("history open", "database", store.Path())
 
-	set, err := buildSources(ctx, cfg, cfg.file != "", log, env.seams, store)
+	set, err := buildSources(ctx, cfg, log, env.seams, store)
 	if err != nil {
 		return err
 	}

@@ -42,15 +42,15 @@ type seams struct {
 	openPin raingauge.PinOpener
 }
 
-// buildSources turns the configuration into sources. With no configuration
-// file at all, the chips a scan of the default I²C bus finds become the
-// main zone's sensors; when there is no bus or nothing answers, and
-// whenever the configuration names no sensor, the demo house runs, and the
-// log says why.
-func buildSources(ctx context.Context, cfg Config, fromFile bool, log *slog.Logger, sm seams, climate mqtt.Climate) (*sourceSet, error) {
+// buildSources turns the configuration into sources. When it names no
+// source at all (no sensors, rain gauge or MQTT subscriptions, as with no
+// file), the chips a scan of the default I²C bus finds become the main
+// zone's sensors; when there is no bus or nothing answers, the demo house
+// runs, and the log says why.
+func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, climate mqtt.Climate) (*sourceSet, error) {
 	set := &sourceSet{}
 	hwCfg := cfg.HW
-	if !fromFile && len(hwCfg.Sensors) == 0 {
+	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
 		hwCfg = autodetect(ctx, hwCfg, log, sm.openBus)
 	}
 	if len(hwCfg.Sensors) > 0 {

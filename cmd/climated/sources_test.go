@@ -36,7 +36,7 @@ func TestBuildSources(t *testing.T) {
 	ctx := context.Background()
 
 	// Nothing configured, no bus: the demo house, and the log says why.
-	set, err := buildSources(ctx, defaultConfig(), false, log, seams{openBus: noBus}, nil)
+	set, err := buildSources(ctx, defaultConfig(), log, seams{openBus: noBus}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestBuildSources(t *testing.T) {
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "bme280", Address: 0x76}}
 	cfg.RainGauge = &raingauge.Config{Pin: "GPIO17"}
 	pin := &gpiotest.Pin{N: "GPIO17", Num: 17, EdgesChan: make(chan gpio.Level, 1)}
-	set, err = buildSources(ctx, cfg, true, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
+	set, err = buildSources(ctx, cfg, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestBuildSources(t *testing.T) {
 
 	// demo.enabled adds the demo house to real sensors.
 	cfg.Demo.Enabled = true
-	set, _ = buildSources(ctx, cfg, true, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
+	set, _ = buildSources(ctx, cfg, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
 	if set.house == nil || len(set.sources) != 3 {
 		t.Errorf("with demo.enabled: %d sources", len(set.sources))
 	}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// yamlKeys lists the keys a struct type reads, following inline fields.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		switch {
+		case tag == "-" || !f.IsExported():
+		case strings.Contains(opts, "inline"):
+			keys = append(keys, yamlKeys(f.Type)...)
+		case name != "":
+			keys = append(keys, name)
+		}
+	}
+	return keys
+}
+
+func TestConfigExampleIsCompleteAndValid(t *testing.T) {
+	for _, args := range [][]string{{"config", "example"}, {"config", "example", "--starter"}} {
+		var out bytes.Buffer
+		if err := run(t.Context(), args, &out, os.Stderr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := checkConfig("example.yaml", out.Bytes()); err != nil {
+			t.Errorf("climated %v does not pass the check: %v", args, err)
+		}
+		if len(args) == 2 {
+			for _, key := range yamlKeys(reflect.TypeOf(Config{})) {
+				if !strings.Contains(out.String(), "\n"+key+":") {
+					t.Errorf("the example lacks the key %s", key)
+				}
+			}
+		}
+	}
+}
+
+func TestConfigCheckErrors(t *testing.T) {
+	cases := []struct{ name, yaml, want string }{
+		{"typo", "listen: 127.0.0.1:8473\ncolour: blue\n", "c.yaml:2: unknown key colour"},
+		{"wrong type", "demo:\n  seed: many\n", "c.yaml:2: cannot unmarshal !!str `many` into int64"},
+		{"bad listen", "log_level: info\nlisten: nowhere\n", `c.yaml:2: listen "nowhere": want HOST:PORT`},
+		{"sensor without a zone", "sensors:\n  - {zone: Indoor, chip: bme280}\n  - {chip: sht4x, address: 0x44}\n", "c.yaml:3: sensors[1]"},
+		{"wrong address", "sensors:\n  - zone: Indoor\n    chip: bme280\n    address: 0x44\n", "c.yaml:4: sensors[0].address: 0x44 is not an address of the bme280"},
+		{"bad broker", "mqtt:\n  broker: ftp://example\n", "c.yaml:2: mqtt: broker"},
+		{"bad subscription", "mqtt:\n  broker: tcp://127.0.0.1:1883\n  subscriptions:\n    - {topic: \"a/#/b\", format: zigbee2mqtt, zone: X}\n", "c.yaml:4: mqtt: subscriptions[0]: topic \"a/#/b\": '#' must be the last level"},
+		{"rain gauge without pin", "rain_gauge:\n  zone: Rain\n", "c.yaml:1: rain_gauge: pin: empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := checkConfig("c.yaml", []byte(c.yaml))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestConfigCheckCommand runs the command as a user would: exit 0 and a
+// summary for a good file, exit 2 and FILE:LINE for a bad one, and serve
+// refuses the bad file the same way, without touching the database.
+func TestConfigCheckCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(good, []byte("listen: 127.0.0.1:8473\n"), 0o600)
+	out, err := climated("config", "check", good).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), good+": ok (listen 127.0.0.1:8473, no sensors: scan the I²C bus, else the demo house)") {
+		t.Errorf("check a good file: %v %s", err, out)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("listen: 127.0.0.1:8473\nsensors:\n  - {zone: Indoor, chip: bme281}\n"), 0o600)
+	db := filepath.Join(dir, "never.db")
+	for _, args := range [][]string{{"config", "check", bad}, {"serve", "--config", bad, "--db", db}} {
+		out, err := climated(args...).CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), bad+":3: sensors[0].chip") {
+			t.Errorf("climated %v: %v %s", args, err, out)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("serve created the database despite a bad configuration")
+	}
+}
