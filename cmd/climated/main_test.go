@@ -157,7 +157,7 @@ func TestBadInvocations(t *testing.T) {
 		{"token file readable by others", []string{"--listen", "0.0.0.0:0", "--db", filepath.Join(dir, "open", "x.db")}, []string{"readable by others (mode 0644)", "chmod 600"}},
 		{"listen without a port", []string{"--listen", "localhost", "--db", db}, []string{"want HOST:PORT"}},
 		{"port in use", []string{"--listen", busy.Addr().String(), "--db", db}, []string{"listen on " + busy.Addr().String(), "address already in use"}},
-		{"unknown config key", []string{"--config", badYAML, "--db", db}, []string{badYAML, "line 2", "field colour not found"}},
+		{"unknown config key", []string{"--config", badYAML, "--db", db}, []string{badYAML + ":2: unknown key colour"}},
 		{"missing config", []string{"--config", filepath.Join(dir, "none.yaml")}, []string{"none.yaml", "no such file"}},
 		{"unknown command", []string{"frobnicate"}, []string{`unknown command "frobnicate"`, "usage"}},
 		{"unknown flag", []string{"serve", "--colour"}, []string{"flag provided but not defined: -colour"}},
