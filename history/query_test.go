@@ -33,7 +33,7 @@ func compactNow(t testing.TB, s *Store) {
 	if err := s.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.w.compact(context.Background(), s.opts.Now()); err != nil {
+	if err := s.w.compact(context.Background(), s.opts.Now(), true); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -47,7 +47,7 @@ func BenchmarkSteadyWrites(b *testing.B) {
 		s.Flush(ctx)
 		t = t.Add(time.Minute)
 		if t.Minute() == 0 { // the writer compacts once an hour
-			if err := s.w.compact(ctx, t); err != nil {
+			if err := s.w.compact(ctx, t, true); err != nil {
 				b.Fatal(err)
 			}
 		}

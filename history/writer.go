@@ -139,7 +139,7 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 		case <-tick.C:
 			pending = w.flush(pending)
 			if len(pending) == 0 {
-				if err := w.compact(context.Background(), w.opts.Now()); err != nil {
+				if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
 					w.log.Warn("compact recent readings", "err", err)
 				}
 			}

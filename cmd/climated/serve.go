@@ -80,6 +80,10 @@ type hub struct {
 	Zones []string
 }
 
+// processStart is close enough to the start of the process to measure
+// start-up by (package variables are set before main runs).
+var processStart = time.Now()
+
 // serveEnv is what a caller of serve may add: a callback once everything
 // is up, and fakes for the hardware.
 type serveEnv struct {
@@ -185,7 +189,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
-	log.Info("serving MCP", "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
+	log.Info("serving MCP", "startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
 	if env.ready != nil {
 		env.ready(hub{Addr: ln.Addr(), Store: store, Zones: set.zones})
 	}
