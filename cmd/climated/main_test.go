@@ -46,7 +46,7 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-var servingURL = regexp.MustCompile(`msg="serving MCP" streamable_http=(\S+)`)
+var servingURL = regexp.MustCompile(`msg="serving MCP" .*streamable_http=(\S+)`)
 
 // TestSIGTERMFlushesHistory starts the real process, waits until it
 // serves, stops it with SIGTERM and checks that it exited cleanly with its
@@ -62,6 +62,10 @@ func TestSIGTERMFlushesHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
+	// Never wait for ever: a hub that does not say where it serves is
+	// killed, which ends the scan below.
+	watchdog := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	defer watchdog.Stop()
 	var logBuf bytes.Buffer
 	lines := bufio.NewScanner(stderr)
 	var mcpURL string
