@@ -50,3 +50,16 @@ func TestConfigFileAndFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestJournalLogsHaveNoTime(t *testing.T) {
+	var out strings.Builder
+	log, _ := newLogger(&out, "info")
+	log.Info("hello", "zone", "Indoor")
+	t.Setenv("JOURNAL_STREAM", "8:12345")
+	jlog, _ := newLogger(&out, "info")
+	jlog.Info("hello", "zone", "Indoor")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "time=") || lines[1] != `level=INFO msg=hello zone=Indoor` {
+		t.Errorf("log lines: %q", lines)
+	}
+}

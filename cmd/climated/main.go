@@ -93,12 +93,22 @@ func parseLevel(s string) (slog.Level, error) {
 	return l, nil
 }
 
-// newLogger builds the one log handler of the process: text on stderr,
-// which journald timestamps on its own.
+// newLogger builds the one log handler of the process: key=value text on
+// stderr. Under systemd (JOURNAL_STREAM is set) the time is left out, as
+// the journal stamps every line itself.
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	l, err := parseLevel(level)
 	if err != nil {
 		return nil, err
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	opts := &slog.HandlerOptions{Level: l}
+	if os.Getenv("JOURNAL_STREAM") != "" {
+		opts.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}
+	}
+	return slog.New(slog.NewTextHandler(w, opts)), nil
 }

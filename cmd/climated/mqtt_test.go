@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/mqtt"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -95,5 +98,39 @@ mqtt:
 	defer mu.Unlock()
 	if seen["climated/house/status"] != "offline" {
 		t.Errorf("availability at shutdown: %q", seen["climated/house/status"])
+	}
+}
+
+// TestServeWithUnreachableBroker: a broker that does not answer does not
+// stop the hub; /healthz names it.
+func TestServeWithUnreachableBroker(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed := ln.Addr().String()
+	ln.Close()
+	cfg := testConfig(t)
+	cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + closed}, Publish: mqtt.PublishOptions{Enabled: true}}
+	if err := cfg.MQTT.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	h := startHub(t, cfg)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get("http://" + h.Addr.String() + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 503 && strings.Contains(string(body), "mqtt") && strings.Contains(string(body), closed) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz with the broker down: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The demo house (no subscriptions configured) still answers.
+	if h.Store.Snapshot().Climate["Indoor"] == nil {
+		t.Error("the hub stopped serving its other sources")
 	}
 }
