@@ -33,6 +33,13 @@ for arch in amd64 arm64; do
 	CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/climated
 done
 
+echo "== release binaries under QEMU: arm64, armv7, armv6 (scripts/qemu-test.sh)"
+scripts/qemu-test.sh
+echo "== install onto fake hubs over stand-in ssh (scripts/install-test.sh)"
+scripts/install-test.sh
+echo "== Debian packages: contents, lintian, unit, maintainer scripts (scripts/deb-test.sh)"
+scripts/deb-test.sh
+
 echo "== MCP conformance suite"
 scripts/conformance.sh
 

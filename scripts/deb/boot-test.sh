@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The amd64 package under systemd itself, for scripts/deb-test.sh: boots a
+# container with systemd-nspawn (private network: loopback only) from a
+# copy-on-write overlay of this machine, installs the package there and
+# checks the hardened unit as systemd runs it: Type=notify, the user and
+# its groups, no capabilities, the system-call filter, the watchdog
+# restarting a stuck hub, a clean stop, upgrade, remove and purge.
+#
+# Usage (as root, in a mount namespace of its own: unshare --mount
+# --propagation private): boot-test.sh WORKDIR V1.deb V2.deb
+# Exits 0 when all passed, 1 when a check failed, 77 when no container
+# could be booted here.
+set -uo pipefail
+work=$1 v1=$2 v2=$3
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAILED: $*"; }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok; else
+		bad "$what"
+		return 1
+	fi
+}
+
+mount -t tmpfs tmpfs "$work"
+mkdir "$work/upper" "$work/work" "$work/root"
+mount -t overlay overlay -o "lowerdir=/,upperdir=$work/upper,workdir=$work/work" "$work/root"
+# nspawn keeps its state in /run/systemd/nspawn: on a tmpfs of this
+# namespace, not on the machine's /run.
+mount -t tmpfs tmpfs /run
+r=$work/root
+cp "$v1" "$r/opt/climated_1.deb"
+cp "$v2" "$r/opt/climated_2.deb"
+# An image's "start no services" policy (Docker's policy-rc.d): here the
+# package's own start is what is tested.
+rm -f "$r/usr/sbin/policy-rc.d"
+
+timeout 300 systemd-nspawn -D "$r" --boot --register=no --keep-unit --private-network \
+	-M climated-test >"$work/console" 2>&1 &
+nspawn=$!
+leader=""
+# Power the container off; if it does not go within 10 s, kill its init,
+# which takes every process of its PID namespace with it.
+stop() {
+	[ -n "$leader" ] && timeout 10 nsenter -t "$leader" -a systemctl poweroff >/dev/null 2>&1
+	for _ in $(seq 50); do kill -0 $nspawn 2>/dev/null || break; sleep 0.2; done
+	[ -n "$leader" ] && kill -KILL "$leader" 2>/dev/null
+	wait $nspawn 2>/dev/null
+}
+trap stop EXIT
+cx() { timeout 60 nsenter -t "$leader" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+show() { cx systemctl show -p "$1" --value climated.service; }
+
+# The container's init, then its boot: running (or degraded) within 90 s.
+state=""
+for _ in $(seq 450); do
+	kill -0 $nspawn 2>/dev/null || break
+	if [ -z "$leader" ]; then
+		nsp=$(pgrep -P $nspawn -x systemd-nspawn)
+		[ -n "$nsp" ] && leader=$(pgrep -P "$nsp" -x systemd)
+	else
+		state=$(cx systemctl is-system-running 2>/dev/null)
+		case $state in running | degraded) break ;; esac
+	fi
+	sleep 0.2
+done
+case $state in
+running | degraded) ;;
+*)
+	tail -5 "$work/console"
+	echo "no container booted here (${state:-no systemd})"
+	exit 77
+	;;
+esac
+echo "-- booted a container with systemd $(cx systemctl --version | head -1 | cut -d' ' -f2) ($state)"
+
+check "dpkg -i" sh -c "timeout 120 nsenter -t $leader -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg -i /opt/climated_1.deb >$work/dpkg.out 2>&1" ||
+	cat "$work/dpkg.out"
+check "postinst started it and it said READY=1 (Type=notify, active)" \
+	test "$(show Type) $(show ActiveState) $(show SubState)" = "notify active running"
+check "healthz answers on loopback" sh -c "timeout 10 nsenter -t $leader -a curl -sf -m 5 http://127.0.0.1:8473/healthz | grep -q ok"
+check "get_climate's structure at /api/climate" \
+	sh -c "timeout 10 nsenter -t $leader -a curl -sf -m 5 http://127.0.0.1:8473/api/climate | grep -q '\"Indoor\":{.*\"Temperature\"'"
+pid=$(show MainPID)
+status=$(cx cat /proc/"$pid"/status)
+check "runs as climated:climated with i2c and gpio" \
+	test "$(cx ps -o user=,group= -p "$pid" | xargs) $(cx ps -o supgrp= -p "$pid" | tr ',' '\n' | sort | xargs)" = "climated climated climated gpio i2c"
+check "no capabilities, no new privileges, a seccomp filter" \
+	sh -c "echo '$status' | grep -q '^CapEff:.*0000000000000000' && echo '$status' | grep -q '^CapBnd:.*0000000000000000' &&
+		echo '$status' | grep -q '^NoNewPrivs:.*1' && echo '$status' | grep -q '^Seccomp:.*2'"
+check "the database 0600 in /var/lib/climated (UMask=0077)" \
+	test "$(cx stat -c '%U %a' /var/lib/climated/climated.db)" = "climated 600"
+score=$(cx systemd-analyze security --no-pager climated.service | sed -n 's/.*Overall exposure level for climated.service: \([0-9.]*\).*/\1/p')
+echo "   systemd-analyze security (online, in the container): exposure $score"
+check "online exposure below 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s < 2.0) }'
+check "systemd logged nothing about the unit's settings" \
+	test -z "$(cx journalctl -b --no-pager -o cat _PID=1 | grep -i 'climated' | grep -v -E '^(Starting|Started|Stopping|Stopped|Reloading|climated.service: (Deactivated|Consumed))')"
+
+# The watchdog, shortened for the test: fed while the hub runs, and a
+# stuck hub (SIGSTOP) is killed with SIGABRT and restarted.
+cx mkdir -p /run/systemd/system/climated.service.d
+cx sh -c 'printf "[Service]\nWatchdogSec=2s\nRestartSec=1s\n" >/run/systemd/system/climated.service.d/watchdog.conf'
+cx systemctl daemon-reload
+cx systemctl restart climated.service
+sleep 5
+check "fed: still running after 2.5 watchdog periods" test "$(show ActiveState) $(show NRestarts)" = "active 0"
+cx kill -STOP "$(show MainPID)"
+for _ in $(seq 50); do [ "$(show NRestarts)" = 1 ] && [ "$(show ActiveState)" = active ] && break; sleep 0.2; done
+check "stuck: killed by the watchdog and restarted" \
+	sh -c "[ \"\$(timeout 10 nsenter -t $leader -a systemctl show -p NRestarts --value climated.service)\" = 1 ] &&
+		timeout 10 nsenter -t $leader -a journalctl -b --no-pager -u climated.service | grep -q 'Watchdog timeout'"
+cx rm -rf /run/systemd/system/climated.service.d
+cx systemctl daemon-reload
+
+check "stops cleanly (status 0)" sh -c "timeout 40 nsenter -t $leader -a systemctl stop climated.service" 
+check "stop result" test "$(show Result) $(show ExecMainStatus)" = "success 0"
+cx systemctl start climated.service
+before=$(show MainPID)
+check "upgrade" sh -c "timeout 120 nsenter -t $leader -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg -i /opt/climated_2.deb >$work/dpkg.out 2>&1" ||
+	cat "$work/dpkg.out"
+check "the upgrade restarted it" sh -c "[ '$(show ActiveState)' = active ] && [ '$(show MainPID)' != '$before' ]"
+check "dpkg -r" sh -c "timeout 120 nsenter -t $leader -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg -r climated >$work/dpkg.out 2>&1" ||
+	cat "$work/dpkg.out"
+check "remove stopped and masked it" test "$(show ActiveState) $(show LoadState)" = "inactive masked"
+check "dpkg -P" sh -c "timeout 120 nsenter -t $leader -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg -P climated >$work/dpkg.out 2>&1" ||
+	cat "$work/dpkg.out"
+check "purge: no unit, no user, no data" \
+	sh -c "[ '$(show LoadState)' = not-found ] && ! timeout 10 nsenter -t $leader -a sh -c 'getent passwd climated || ls -d /var/lib/climated /etc/climated' >/dev/null 2>&1"
+
+echo "systemd: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
