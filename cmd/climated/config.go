@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
@@ -31,6 +32,10 @@ type Config struct {
 	LogLevel string     `yaml:"log_level"`
 	Demo     DemoConfig `yaml:"demo"`
 
+	// How long the history keeps raw readings and 5-minute buckets;
+	// hourly buckets are kept for ever.
+	Retention RetentionConfig `yaml:"retention"`
+
 	// The house's own sensors: altitude, bus, interval, stale_after,
 	// sensors and wifi at the top level of the file (see hw.Config).
 	HW        hw.Config         `yaml:",inline"`
@@ -46,6 +51,27 @@ type Config struct {
 	AllowedOrigins []string `yaml:"allowed_origins"` // browser origins allowed to call the hub
 }
 
+// RetentionConfig sets the history's tiers, as durations with days and
+// weeks allowed ("30d", "104w").
+type RetentionConfig struct {
+	Raw        Duration `yaml:"raw"`         // default 30d
+	FiveMinute Duration `yaml:"five_minute"` // default 730d
+}
+
+// Duration is a time.Duration written as Go writes them or in days and
+// weeks ("90m", "30d", "104w").
+type Duration time.Duration
+
+// UnmarshalYAML reads a duration, saying what was wrong.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := history.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
 // DemoConfig configures the simulated house.
 type DemoConfig struct {
 	Enabled  bool          `yaml:"enabled"`  // run the demo house even when sensors are configured
@@ -55,10 +81,11 @@ type DemoConfig struct {
 
 func defaultConfig() Config {
 	return Config{
-		Listen:   DefaultListen,
-		Database: defaultDatabase(),
-		LogLevel: "info",
-		Demo:     DemoConfig{Seed: 1, Interval: time.Minute},
+		Listen:    DefaultListen,
+		Database:  defaultDatabase(),
+		LogLevel:  "info",
+		Demo:      DemoConfig{Seed: 1, Interval: time.Minute},
+		Retention: RetentionConfig{Raw: Duration(history.DefaultRawRetention), FiveMinute: Duration(history.DefaultRollupRetention)},
 	}
 }
 
@@ -127,6 +154,12 @@ func (c *Config) validate() error {
 		if err := c.RainGauge.Validate(); err != nil {
 			return fmt.Errorf("rain_gauge: %w", err)
 		}
+	}
+	if r := time.Duration(c.Retention.Raw); r < 24*time.Hour {
+		return fmt.Errorf("retention.raw %s: keep raw readings at least a day (1d)", r)
+	}
+	if f := time.Duration(c.Retention.FiveMinute); f < time.Duration(c.Retention.Raw) {
+		return fmt.Errorf("retention.five_minute %s: keep 5-minute buckets at least as long as raw readings (%s)", f, time.Duration(c.Retention.Raw))
 	}
 	if c.Demo.Interval < time.Second {
 		return fmt.Errorf("demo.interval %s: must be at least 1s", c.Demo.Interval)

@@ -57,6 +57,8 @@ func TestConfigCheckErrors(t *testing.T) {
 		{"bad broker", "mqtt:\n  broker: ftp://example\n", "c.yaml:2: mqtt: broker"},
 		{"bad subscription", "mqtt:\n  broker: tcp://127.0.0.1:1883\n  subscriptions:\n    - {topic: \"a/#/b\", format: zigbee2mqtt, zone: X}\n", "c.yaml:4: mqtt: subscriptions[0]: topic \"a/#/b\": '#' must be the last level"},
 		{"rain gauge without pin", "rain_gauge:\n  zone: Rain\n", "c.yaml:1: rain_gauge: pin: empty"},
+		{"retention not a duration", "retention:\n  raw: a month\n", `c.yaml:2: duration "a month"`},
+		{"retention too short", "retention:\n  raw: 2h\n", "c.yaml:2: retention.raw 2h0m0s: keep raw readings at least a day"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,7 +99,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 	loc, _ := cfg.location()
 	m := newMetrics()
-	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush})
+	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
+		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
 	if err != nil {
 		return err
 	}
