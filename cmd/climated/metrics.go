@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -54,8 +55,11 @@ func (m *metrics) onFlush(d time.Duration, _ int, err error) {
 }
 
 // watch adds what is read at scrape time: source ages, zone ages, the
-// database size, MCP sessions and the MQTT connection.
-func (m *metrics) watch(store *history.Store, db string, sessions func() int, mqttUp func() bool) {
+// database size, MCP sessions, the MQTT connection and ingest counters.
+func (m *metrics) watch(store *history.Store, db string, sessions func() int, mqttUp func() bool, mqttStats func() mqtt.Stats) {
+	if mqttStats != nil {
+		m.reg.MustRegister(mqttCollector{mqttStats})
+	}
 	m.reg.MustRegister(&stateCollector{store: store, db: db})
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
 		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
@@ -167,4 +171,25 @@ func (c countingSink) Report(st sensors.Status) {
 		c.m.readErrors.WithLabelValues(st.Source).Inc()
 	}
 	c.Sink.Report(st)
+}
+
+// mqttCollector exposes the MQTT ingest's counters:
+// climated_mqtt_messages_total{outcome}.
+type mqttCollector struct{ stats func() mqtt.Stats }
+
+var mqttMessages = prometheus.NewDesc("climated_mqtt_messages_total",
+	"MQTT messages and values by what became of them (received, oversized, queue_full, ignored, bad_payload, no_zone, replayed, decoded, bad_values, readings, sink_errors).",
+	[]string{"outcome"}, nil)
+
+func (c mqttCollector) Describe(ch chan<- *prometheus.Desc) { ch <- mqttMessages }
+
+func (c mqttCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.stats()
+	for outcome, v := range map[string]uint64{
+		"received": st.Received, "oversized": st.Oversized, "queue_full": st.QueueFull, "ignored": st.Ignored,
+		"bad_payload": st.BadPayload, "no_zone": st.NoZone, "replayed": st.Replayed, "decoded": st.Decoded,
+		"bad_values": st.BadValues, "readings": st.Readings, "sink_errors": st.SinkErrors,
+	} {
+		ch <- prometheus.MustNewConstMetric(mqttMessages, prometheus.CounterValue, float64(v), outcome)
+	}
 }

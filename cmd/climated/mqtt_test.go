@@ -74,6 +74,18 @@ mqtt:
 		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","battery":87,"linkquality":120}`), false, 0)
 		time.Sleep(20 * time.Millisecond)
 	}
+	resp, err := http.Get("http://" + h.Addr.String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if v := metricValue(string(text), `climated_mqtt_messages_total{outcome="decoded"}`); v < 1 {
+		t.Errorf("decoded MQTT messages = %v in /metrics", v)
+	}
+	if v := metricValue(string(text), `climated_mqtt_connected`); v != 1 {
+		t.Errorf("climated_mqtt_connected = %v", v)
+	}
 	bed := h.Store.Snapshot().Climate["Bedroom"]
 	if bed["Humidity"] != 58.0 || bed["battery_percent"] != 87.0 {
 		t.Errorf("Bedroom = %v", bed)

@@ -141,7 +141,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Metrics:        m.handler(),
 		Logger:         log.With("component", "mcp"),
 	})
-	m.watch(store, store.Path(), srv.Sessions, set.mqttConnected)
+	m.watch(store, store.Path(), srv.Sessions, set.mqttConnected, set.mqttStats)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)

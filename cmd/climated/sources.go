@@ -27,8 +27,10 @@ type sourceSet struct {
 	// publisher): they start with the sources and stop with them.
 	runners []runner
 	health  []func() error
-	// mqttConnected reports the broker connection; nil without MQTT.
+	// mqttConnected reports the broker connection and mqttStats the
+	// ingest's counters; nil without MQTT (or without subscriptions).
 	mqttConnected func() bool
+	mqttStats     func() mqtt.Stats
 }
 
 type runner struct {
@@ -118,6 +120,7 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Cli
 		slices.Sort(zones)
 		set.add(ingest, slices.Compact(zones))
 		cfg.Publish.Skip = ingest.Feeds // publish the hub's own zones only
+		set.mqttStats = ingest.Stats
 	}
 	if cfg.Publish.Enabled {
 		cfg.Publish.Version = buildVersion()
