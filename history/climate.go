@@ -2,7 +2,6 @@ package history
 
 import (
 	"encoding/json"
-	"math"
 	"sort"
 	"time"
 
@@ -36,11 +35,7 @@ const (
 	KeyWhen          = "When"
 )
 
-func round(m sensors.Measurement, v float64) float64 {
-	info, _ := sensors.Lookup(m)
-	p := math.Pow10(info.Decimals)
-	return math.Round(v*p) / p
-}
+func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
 
 // shape builds the structure from the live state as it stands at now. It is
 // the only place that knows which keys a measurement brings with it.

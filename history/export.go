@@ -64,7 +64,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 	defer rows.Close()
 	bw := bufio.NewWriter(w)
 	var out func(exportRow) error
-	finish := func() error { return nil }
+	var finish func() error
 	switch e.Format {
 	case "", "csv":
 		cw := csv.NewWriter(bw)

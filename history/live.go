@@ -30,7 +30,7 @@ type recent struct {
 
 // add merges p into the window: appended when it is the newest, placed in
 // order otherwise; at an instant that already has a value an Amount adds up
-// and a Gauge replaces. It returns the value now stored at p.T.
+// and a Gauge replaces.
 func (r *recent) add(p Point, keep int64) {
 	n := len(r.pts)
 	i := n

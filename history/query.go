@@ -197,11 +197,7 @@ func joinNotes(a, b string) string {
 
 // roundMore keeps one more decimal than shown for current values, so that
 // means of whole-number measurements still say something.
-func roundMore(m sensors.Measurement, v float64) float64 {
-	info, _ := sensors.Lookup(m)
-	p := math.Pow10(info.Decimals + 1)
-	return math.Round(v*p) / p
-}
+func roundMore(m sensors.Measurement, v float64) float64 { return m.Round(v, 1) }
 
 func formatStep(d time.Duration) string {
 	switch {

@@ -101,6 +101,9 @@ func (r *refresher) loop(every time.Duration) {
 func (r *refresher) init(ctx context.Context) {
 	ids, err := r.s.seriesIDs(ctx)
 	if err != nil {
+		// Without it the first poll takes in the window again: values
+		// repeat, but amounts would add up twice, so say so.
+		r.s.log.Warn("read series at start; the first refresh may count rain twice", "err", err)
 		return
 	}
 	r.s.live.mu.RLock()

@@ -29,7 +29,6 @@ type writer struct {
 
 	failures  int
 	lastLog   time.Time
-	flushedAt time.Time
 
 	prunedAt     time.Time
 	pruneBacklog bool
@@ -181,7 +180,6 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		}
 		w.failures = 0
 		w.failing.Store(nil)
-		w.flushedAt = time.Now()
 		return pending[:0]
 	}
 	w.failures++

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/climated/climated/history"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -58,9 +59,11 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 // measurementNames lists the measurements of zone, or of every zone when
 // zone is empty or unknown.
 func (s *Server) measurementNames(zone string) []string {
+	zones := s.hub.Describe()
+	known := slices.ContainsFunc(zones, func(z history.ZoneInfo) bool { return z.Name == zone })
 	var names []string
-	for _, z := range s.hub.Describe() {
-		if zone != "" && z.Name != zone && slices.Contains(s.zoneNames(), zone) {
+	for _, z := range zones {
+		if known && z.Name != zone {
 			continue
 		}
 		for _, m := range z.Measurements {

@@ -71,7 +71,6 @@ type zoneView struct {
 }
 
 func (s *Server) describe() []zoneView {
-	now := s.opts.Now()
 	errs := map[string]string{}
 	for _, st := range s.hub.Statuses() {
 		if st.Err != nil {
@@ -83,7 +82,7 @@ func (s *Server) describe() []zoneView {
 	var out []zoneView
 	for _, z := range s.hub.Describe() {
 		out = append(out, zoneView{
-			Name: z.Name, Stale: now.Unix()-z.When > int64(s.opts.StaleAfter.Seconds()), LastError: errs[z.Name],
+			Name: z.Name, Stale: s.silent(z) > s.opts.StaleAfter, LastError: errs[z.Name],
 			When: z.When, Sources: z.Sources, Measurements: z.Measurements,
 		})
 	}

@@ -92,10 +92,9 @@ func (s *Server) addResources() {
 func (s *Server) syncZones() {
 	s.zones.mu.Lock()
 	defer s.zones.mu.Unlock()
-	now := s.opts.Now().Unix()
 	want := map[string]bool{}
 	for _, z := range s.hub.Describe() {
-		if now-z.When > int64(s.opts.GoneAfter.Seconds()) {
+		if s.silent(z) > s.opts.GoneAfter {
 			continue
 		}
 		want[z.Name] = true

@@ -100,12 +100,12 @@ func (g *guard) checkHost(r *http.Request) string {
 				return ""
 			}
 		}
-		if isLoopbackName(host) {
+		if IsLoopback(host) {
 			return ""
 		}
 		return fmt.Sprintf("Host %q is not one of the allowed hosts %v", r.Host, g.s.opts.AllowedHosts)
 	}
-	if !g.hasToken && !isLoopbackName(host) {
+	if !g.hasToken && !IsLoopback(host) {
 		return fmt.Sprintf("Host %q is not a loopback name: this hub serves localhost only", r.Host)
 	}
 	return ""
@@ -196,7 +196,9 @@ func hostOnly(hostport string) string {
 	return strings.Trim(hostport, "[]")
 }
 
-func isLoopbackName(host string) bool {
+// IsLoopback reports whether host (a name or an address, without a port)
+// is localhost or a loopback address.
+func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

@@ -151,6 +151,12 @@ func instructions(simulated bool) string {
 	return text
 }
 
+// silent is how long zone z has gone without a reading; zones silent for
+// StaleAfter are stale, for GoneAfter they leave the resource list.
+func (s *Server) silent(z history.ZoneInfo) time.Duration {
+	return s.opts.Now().Sub(time.Unix(z.When, 0))
+}
+
 // Sessions counts the open MCP sessions, of every transport.
 func (s *Server) Sessions() int {
 	n := 0

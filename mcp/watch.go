@@ -91,7 +91,6 @@ type healthLog struct{ told map[string]string }
 func newHealthLog() *healthLog { return &healthLog{told: map[string]string{}} }
 
 func (s *Server) logHealth(ctx context.Context, h *healthLog) {
-	now := s.opts.Now()
 	current := map[string]string{}
 	for _, st := range s.hub.Statuses() {
 		if st.Err != nil {
@@ -99,7 +98,7 @@ func (s *Server) logHealth(ctx context.Context, h *healthLog) {
 		}
 	}
 	for _, z := range s.hub.Describe() {
-		if age := now.Sub(time.Unix(z.When, 0)); age > s.opts.StaleAfter {
+		if age := s.silent(z); age > s.opts.StaleAfter {
 			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s", z.Name, age.Round(time.Minute))
 		}
 	}

@@ -2,6 +2,7 @@ package sensors
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -80,6 +81,17 @@ func Measurements() []Measurement {
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i] < ms[j] })
 	return ms
+}
+
+// Round rounds v to the decimals m is shown with, plus extra decimals
+// (means keep one more than single readings). It never returns -0.
+func (m Measurement) Round(v float64, extra int) float64 {
+	p := math.Pow10(catalogue[m].Decimals + extra)
+	r := math.Round(v*p) / p
+	if r == 0 {
+		return 0
+	}
+	return r
 }
 
 // Check reports whether v is a plausible value of m, with an error that says

@@ -167,14 +167,6 @@ func (c *Config) validate() error {
 	return nil
 }
 
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 func (c *Config) location() (*time.Location, error) {
 	if c.Timezone == "" {
 		return time.Local, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"strconv"
@@ -158,8 +159,13 @@ type countingSink struct {
 
 func (c countingSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	err := c.Sink.Record(ctx, rs)
+	if errors.Is(err, sensors.ErrStopped) || errors.Is(err, history.ErrReadOnly) || ctx.Err() != nil {
+		return err // nothing was taken
+	}
 	for _, r := range rs {
-		if r.Validate() == nil {
+		// The history validated them; only after it refused some is each
+		// one looked at again, to count just the good ones.
+		if err == nil || r.Validate() == nil {
 			c.m.readings.WithLabelValues(r.Source).Inc()
 		}
 	}

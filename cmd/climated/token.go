@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/climated/climated/mcp"
 )
 
 // tokenFile is where the bearer token lives: token_file in the
@@ -25,7 +27,7 @@ func (c *Config) tokenFile() string {
 // that carry its token.
 func (c *Config) needsToken() bool {
 	host, _, _ := net.SplitHostPort(c.Listen)
-	return !isLoopback(host)
+	return !mcp.IsLoopback(host)
 }
 
 // loadOrCreateToken reads the token file, creating it with a new random

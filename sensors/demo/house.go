@@ -3,7 +3,6 @@ package demo
 import (
 	"io"
 	"log/slog"
-	"math"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -152,12 +151,4 @@ func onRainBoundary(t time.Time) bool { return t.Truncate(RainInterval).Equal(t)
 
 // round rounds v to the decimals the catalogue shows m with, as a real
 // station reports it.
-func round(m sensors.Measurement, v float64) float64 {
-	info, _ := sensors.Lookup(m)
-	scale := math.Pow10(info.Decimals)
-	r := math.Round(v*scale) / scale
-	if r == 0 {
-		return 0 // not -0
-	}
-	return r
-}
+func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
