@@ -55,3 +55,24 @@ func TestCatalogue(t *testing.T) {
 		t.Error("Rain must add up (Amount)")
 	}
 }
+
+func TestRound(t *testing.T) {
+	for _, c := range []struct {
+		m     Measurement
+		v     float64
+		extra int
+		want  float64
+	}{
+		{Temperature, 21.449, 0, 21.4},
+		{Temperature, 21.45, 1, 21.45},
+		{CO2, 612.5, 0, 613},
+		{CO2, 612.46, 1, 612.5},
+		{Temperature, -0.04, 0, 0}, // never -0
+		{Rain, 0.2794, 0, 0.3},
+	} {
+		got := c.m.Round(c.v, c.extra)
+		if got != c.want || math.Signbit(got) != math.Signbit(c.want) {
+			t.Errorf("%s.Round(%v, %d) = %v, want %v", c.m, c.v, c.extra, got, c.want)
+		}
+	}
+}
