@@ -27,8 +27,8 @@ type writer struct {
 		recentGauge, recentAmount                              *sql.Stmt
 	}
 
-	failures  int
-	lastLog   time.Time
+	failures int
+	lastLog  time.Time
 
 	prunedAt     time.Time
 	pruneBacklog bool
