@@ -53,10 +53,10 @@ func TestConfigFileAndFlags(t *testing.T) {
 
 func TestJournalLogsHaveNoTime(t *testing.T) {
 	var out strings.Builder
-	log, _ := newLogger(&out, "info")
+	log, _ := newLogger(&out, "info", nil)
 	log.Info("hello", "zone", "Indoor")
 	t.Setenv("JOURNAL_STREAM", "8:12345")
-	jlog, _ := newLogger(&out, "info")
+	jlog, _ := newLogger(&out, "info", nil)
 	jlog.Info("hello", "zone", "Indoor")
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "time=") || lines[1] != `level=INFO msg=hello zone=Indoor` {

@@ -52,11 +52,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		log, err := newLogger(stderr, cfg.LogLevel)
+		level := new(slog.LevelVar)
+		log, err := newLogger(stderr, cfg.LogLevel, level)
 		if err != nil {
 			return err
 		}
-		return serve(ctx, cfg, log, serveEnv{})
+		// SIGHUP reloads the configuration (systemctl reload climated).
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		reload := make(chan struct{}, 1)
+		go forward(ctx, hup, reload)
+		load := func() (Config, error) { return parseServe(args, io.Discard) }
+		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level})
 	case "config":
 		return runConfig(args, stdout, stderr)
 	case "backup":
@@ -85,6 +93,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 }
 
+// forward turns signals into requests on a channel that holds one: two
+// SIGHUPs during a reload ask for one more, not two.
+func forward(ctx context.Context, sig <-chan os.Signal, to chan<- struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sig:
+			select {
+			case to <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
 func parseLevel(s string) (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(s)); err != nil {
@@ -96,12 +120,18 @@ func parseLevel(s string) (slog.Level, error) {
 // newLogger builds the one log handler of the process: key=value text on
 // stderr. Under systemd (JOURNAL_STREAM is set) the time is left out, as
 // the journal stamps every line itself.
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+// A non-nil lv is set to level and becomes the handler's level, so that
+// it can change later (a reload).
+func newLogger(w io.Writer, level string, lv *slog.LevelVar) (*slog.Logger, error) {
 	l, err := parseLevel(level)
 	if err != nil {
 		return nil, err
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	if lv != nil {
+		lv.Set(l)
+		opts.Level = lv
+	}
 	if os.Getenv("JOURNAL_STREAM") != "" {
 		opts.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && a.Key == slog.TimeKey {

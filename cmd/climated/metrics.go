@@ -26,6 +26,8 @@ type metrics struct {
 	writeErrors  prometheus.Counter
 	httpRequests *prometheus.CounterVec
 	httpSeconds  *prometheus.HistogramVec
+
+	mqttUp, mqttStats bool // their metrics are registered (watchMQTT)
 }
 
 func newMetrics() *metrics {
@@ -56,18 +58,27 @@ func (m *metrics) onFlush(d time.Duration, _ int, err error) {
 }
 
 // watch adds what is read at scrape time: source ages, zone ages, the
-// database size, MCP sessions, the MQTT connection and ingest counters.
-func (m *metrics) watch(store *history.Store, db string, sessions func() int, mqttUp func() bool, mqttStats func() mqtt.Stats) {
-	if mqttStats != nil {
-		m.reg.MustRegister(mqttCollector{mqttStats})
-	}
+// database size, MCP sessions, and, once the sources include MQTT, the
+// broker connection and the ingest's counters.
+func (m *metrics) watch(store *history.Store, db string, sessions func() int, run *running) {
 	m.reg.MustRegister(&stateCollector{store: store, db: db})
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
 		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
-	if mqttUp != nil {
+	m.watchMQTT(run, run.set())
+}
+
+// watchMQTT registers the MQTT metrics the first time a set of sources
+// (at start-up or after a reload) has them; they follow the running set.
+func (m *metrics) watchMQTT(run *running, set *sourceSet) {
+	if set.mqttStats != nil && !m.mqttStats {
+		m.mqttStats = true
+		m.reg.MustRegister(mqttCollector{run.mqttStats})
+	}
+	if set.mqttConnected != nil && !m.mqttUp {
+		m.mqttUp = true
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mqtt_connected",
 			Help: "1 while the MQTT broker is connected."}, func() float64 {
-			if mqttUp() {
+			if run.mqttConnected() {
 				return 1
 			}
 			return 0

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -85,10 +84,15 @@ type hub struct {
 var processStart = time.Now()
 
 // serveEnv is what a caller of serve may add: a callback once everything
-// is up, and fakes for the hardware.
+// is up, fakes for the hardware, and what a reload needs.
 type serveEnv struct {
 	ready func(hub)
 	seams seams
+	// reload asks for the configuration to be read again with load (a
+	// SIGHUP); level is the log level a reload may change.
+	reload <-chan struct{}
+	load   func() (Config, error)
+	level  *slog.LevelVar
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order:
@@ -122,6 +126,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		}
 	}
 
+	run := newRunning(log, countingSink{store, m}, set)
+	defer run.stop()
+
 	var token string
 	if cfg.needsToken() {
 		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
@@ -137,11 +144,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Zones:          set.zones,
 		Simulated:      set.simulated,
 		Location:       loc,
-		Health:         set.healthy(store),
+		Health:         run.healthy(store),
 		Metrics:        m.handler(),
 		Logger:         log.With("component", "mcp"),
 	})
-	m.watch(store, store.Path(), srv.Sessions, set.mqttConnected, set.mqttStats)
+	m.watch(store, store.Path(), srv.Sessions, run)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
@@ -163,30 +170,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- httpSrv.Serve(ln) }()
 
-	srcCtx, stopSources := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for _, r := range set.runners {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := r.run(srcCtx); err != nil && !errors.Is(err, context.Canceled) {
-				log.Error("stopped", "part", r.name, "err", err)
-			}
-		}()
-	}
-	for _, src := range set.sources {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := src.Run(srcCtx, countingSink{store, m}); err != nil && !errors.Is(err, context.Canceled) {
-				log.Error("source stopped", "source", src.Name(), "err", err)
-			}
-		}()
-	}
+	run.start(ctx, set)
 
 	wdCtx, stopWatchdog := context.WithCancel(ctx)
 	defer stopWatchdog()
 	go watchdog(wdCtx, log, liveness{flush: store.Flush, addr: ln.Addr()})
+	go trimMemory(wdCtx, trimEvery)
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
@@ -195,18 +184,28 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		env.ready(hub{Addr: ln.Addr(), Store: store, Zones: set.zones})
 	}
 
+	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
 	var runErr error
-	select {
-	case <-ctx.Done():
-		log.Info("shutting down")
-	case err := <-httpErr:
-		runErr = fmt.Errorf("http server: %w", err)
+	for serving := true; serving; {
+		select {
+		case <-ctx.Done():
+			log.Info("shutting down")
+			serving = false
+		case err := <-httpErr:
+			runErr = fmt.Errorf("http server: %w", err)
+			serving = false
+		case <-env.reload:
+			if env.load == nil {
+				log.Warn("reload: no configuration to read again (started without one); nothing changed")
+				continue
+			}
+			cfg = rl.reload(ctx, cfg)
+		}
 	}
 
 	notify(log, daemon.SdNotifyStopping)
 	stopWatchdog()
-	stopSources()
-	wg.Wait()
+	run.stop()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	storeOpen = false

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"sort"
 	"time"
 
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
@@ -132,26 +130,6 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Cli
 		set.runners = append(set.runners, runner{"mqtt publisher", pub.Run})
 	}
 	return nil
-}
-
-// healthy reports every part that is not working: the history writer,
-// the MQTT connection, and each source whose latest status is an error
-// (a sensor that fails or is stale, a device that reports offline).
-func (s *sourceSet) healthy(store *history.Store) func() error {
-	return func() error {
-		errs := []error{store.Health()}
-		for _, h := range s.health {
-			errs = append(errs, h())
-		}
-		sts := store.Statuses()
-		sort.Slice(sts, func(i, j int) bool { return sts[i].Source < sts[j].Source })
-		for _, st := range sts {
-			if st.Err != nil {
-				errs = append(errs, fmt.Errorf("source %s: %w", st.Source, st.Err))
-			}
-		}
-		return errors.Join(errs...)
-	}
 }
 
 func (s *sourceSet) add(src sensors.Source, zones []string) {

@@ -21,7 +21,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	loc, _ := cfg.location()
-	log, err := newLogger(stderr, cfg.LogLevel)
+	log, err := newLogger(stderr, cfg.LogLevel, nil)
 	if err != nil {
 		return err
 	}

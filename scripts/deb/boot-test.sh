@@ -98,6 +98,13 @@ check "online exposure below 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s < 2.
 check "systemd logged nothing about the unit's settings" \
 	test -z "$(cx journalctl -b --no-pager -o cat _PID=1 | grep -i 'climated' | grep -v -E '^(Starting|Started|Stopping|Stopped|Reloading|climated.service: (Deactivated|Consumed))')"
 
+# systemctl reload: SIGHUP through ExecReload, the same process carries on
+# and says it read the configuration again.
+pid=$(show MainPID)
+check "systemctl reload: same process, configuration reloaded" sh -c "timeout 30 nsenter -t $leader -a systemctl reload climated.service &&
+	[ \"\$(timeout 10 nsenter -t $leader -a systemctl show -p MainPID --value climated.service)\" = $pid ] &&
+	timeout 10 nsenter -t $leader -a journalctl -b --no-pager -u climated.service | grep -q 'configuration reloaded'"
+
 # The watchdog, shortened for the test: fed while the hub runs, and a
 # stuck hub (SIGSTOP) is killed with SIGABRT and restarted.
 cx mkdir -p /run/systemd/system/climated.service.d

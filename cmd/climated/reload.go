@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"reflect"
+	"time"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+
+	"github.com/climated/climated/history"
+)
+
+// A reload (SIGHUP; systemctl reload climated) reads the configuration
+// again and applies what can change while the hub runs: the sources (the
+// sensors, the rain gauge, the demo house, MQTT: broker, subscriptions,
+// publishing) and the log level. The new file is validated first: a file
+// with an error changes nothing, and the log names FILE:LINE. The keys
+// below need a restart; a reload that changes them says so and keeps
+// their running values.
+var restartKeys = []struct {
+	key string
+	get func(*Config) any
+}{
+	{"listen", func(c *Config) any { return c.Listen }},
+	{"database", func(c *Config) any { return c.Database }},
+	{"timezone", func(c *Config) any { return c.Timezone }},
+	{"retention", func(c *Config) any { return c.Retention }},
+	{"token_file", func(c *Config) any { return c.TokenFile }},
+	{"allowed_hosts", func(c *Config) any { return c.AllowedHosts }},
+	{"allowed_origins", func(c *Config) any { return c.AllowedOrigins }},
+}
+
+// reloader is what a reload needs of the running hub.
+type reloader struct {
+	log   *slog.Logger
+	load  func() (Config, error) // reads and validates the configuration as at start-up
+	level *slog.LevelVar         // the process's log level; nil leaves it alone
+	seams seams
+	store *history.Store
+	run   *running
+	m     *metrics
+}
+
+// reload applies the configuration load returns over cur and returns the
+// configuration now in force (cur itself when the new one is refused).
+func (r *reloader) reload(ctx context.Context, cur Config) Config {
+	notify(r.log, daemon.SdNotifyReloading)
+	defer notify(r.log, daemon.SdNotifyReady)
+	next, err := r.load()
+	if err != nil {
+		r.log.Error("reload refused: the running configuration stays", "err", err)
+		return cur
+	}
+	var pending []string
+	for _, k := range restartKeys {
+		if !reflect.DeepEqual(k.get(&cur), k.get(&next)) {
+			pending = append(pending, k.key)
+		}
+	}
+	if len(pending) > 0 {
+		r.log.Warn("reload: these keys take effect after a restart", "keys", pending)
+		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
+		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
+	}
+	set, err := buildSources(ctx, next, r.log, r.seams, r.store)
+	if err != nil {
+		r.log.Error("reload refused: the running configuration stays", "err", err)
+		return cur
+	}
+	if r.level != nil {
+		l, _ := parseLevel(next.LogLevel) // validated by load
+		r.level.Set(l)
+	}
+	t0 := time.Now()
+	r.run.stop()
+	if set.house != nil {
+		loc, _ := next.location()
+		if err := fillDemoPast(ctx, next, loc, r.store, r.log); err != nil {
+			r.log.Error("reload: demo house", "err", err)
+		}
+	}
+	r.run.start(ctx, set)
+	r.m.watchMQTT(r.run, set)
+	r.log.Info("configuration reloaded", "sources", len(set.sources), "zones", set.zones, "simulated", set.simulated,
+		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
+	return next
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/auth"
+	"github.com/mochi-mqtt/server/v2/listeners"
+)
+
+// syncBuffer is a log destination tests read while the hub writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor polls cond every 20 ms for up to 15 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never happened: %s", what)
+		}
+	}
+}
+
+// TestReload: a reload swaps the demo house for an MQTT device, changes
+// the log level, refuses a broken file (naming FILE:LINE) without
+// stopping what runs, and says which keys wait for a restart.
+func TestReload(t *testing.T) {
+	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	broker.AddHook(new(auth.AllowHook), nil)
+	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
+	if err := broker.AddListener(tcp); err != nil {
+		t.Fatal(err)
+	}
+	go broker.Serve()
+	defer broker.Close()
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "climated.yaml")
+	head := "listen: 127.0.0.1:0\ndatabase: " + filepath.Join(dir, "climated.db") + "\n"
+	write := func(body string) {
+		if err := os.WriteFile(path, []byte(head+body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("demo: {enabled: true}\n")
+	load := func() (Config, error) { return parseServe([]string{"--config", path}, io.Discard) }
+	cfg, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	level := new(slog.LevelVar)
+	log, _ := newLogger(&logs, cfg.LogLevel, level)
+	reload := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan hub, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }, reload: reload, load: load, level: level})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	h := <-ready
+	if h.Store.Snapshot().Climate["Indoor"] == nil {
+		t.Fatal("the demo house is not running")
+	}
+
+	write(`log_level: debug
+mqtt:
+  broker: tcp://` + tcp.Address() + `
+  subscriptions:
+    - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {attic_th: Attic}}
+`)
+	reload <- struct{}{}
+	waitFor(t, "configuration reloaded", func() bool { return strings.Contains(logs.String(), `msg="configuration reloaded"`) })
+	if level.Level() != slog.LevelDebug {
+		t.Errorf("log level after reload: %v, want debug", level.Level())
+	}
+	waitFor(t, "the MQTT device's reading arrives after the reload", func() bool {
+		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":12.5,"humidity":61}`), false, 0)
+		return h.Store.Snapshot().Climate["Attic"]["Temperature"] == 12.5
+	})
+	// The demo house stopped with the old configuration.
+	if !strings.Contains(logs.String(), `msg="configuration reloaded" sources=1 zones=[Attic] simulated=false`) {
+		t.Errorf("the reload did not replace the demo house by the MQTT device:\n%s", logs.String())
+	}
+
+	// A broken file changes nothing and says where it is wrong.
+	write("mqtt:\n  broker: tcp://" + tcp.Address() + "\n  subscriptions:\n    - {topic: \"zigbee2mqtt/+\", format: nonsense}\n")
+	before := strings.Count(logs.String(), "\n")
+	reload <- struct{}{}
+	waitFor(t, "reload refused", func() bool { return strings.Contains(logs.String(), "reload refused") })
+	refusal := logs.String()
+	if !strings.Contains(refusal, path+":") || !strings.Contains(refusal, "nonsense") {
+		t.Errorf("the refusal does not name FILE:LINE and the bad value:\n%s", refusal)
+	}
+	if strings.Count(refusal, "\n") < before {
+		t.Fatal("log shrank")
+	}
+	waitFor(t, "the MQTT source still runs after a refused reload", func() bool {
+		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":13.5}`), false, 0)
+		return h.Store.Snapshot().Climate["Attic"]["Temperature"] == 13.5
+	})
+
+	// Keys that need a restart are named, and keep their running values.
+	os.WriteFile(path, []byte(strings.Replace(head, "127.0.0.1:0", "127.0.0.1:1", 1)+"demo: {enabled: true}\n"), 0o600)
+	reload <- struct{}{}
+	defer func() {
+		if t.Failed() {
+			t.Log(logs.String())
+		}
+	}()
+	waitFor(t, "restart keys named", func() bool {
+		return strings.Contains(logs.String(), `msg="reload: these keys take effect after a restart" keys=[listen]`)
+	})
+	waitFor(t, "the second reload finished", func() bool {
+		return strings.Count(logs.String(), `msg="configuration reloaded"`) == 2
+	})
+}
+
+// TestSIGHUPReloads is the real process: SIGHUP reloads (it used to kill
+// the daemon without a flush), and SIGTERM still ends it cleanly.
+func TestSIGHUPReloads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(path, []byte("listen: 127.0.0.1:0\ndatabase: "+filepath.Join(dir, "climated.db")+"\ndemo: {enabled: true}\n"), 0o600)
+	cmd := climated("serve", "--config", path)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	watchdog := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	defer watchdog.Stop()
+	lines := bufio.NewScanner(stderr)
+	var log strings.Builder
+	waitLine := func(want string) {
+		t.Helper()
+		for lines.Scan() {
+			log.WriteString(lines.Text() + "\n")
+			if strings.Contains(lines.Text(), want) {
+				return
+			}
+		}
+		t.Fatalf("the hub never logged %q:\n%s", want, log.String())
+	}
+	waitLine(`msg="serving MCP"`)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitLine(`msg="configuration reloaded"`)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitLine(`msg=stopped`)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGHUP then SIGTERM: %v\n%s", err, log.String())
+	}
+}
