@@ -30,6 +30,9 @@ type writer struct {
 	failures int
 	lastLog  time.Time
 
+	drops   map[seriesKey]dropLog // the refused readings' log, by series
+	dropped atomic.Int64          // readings the database refused, since Open
+
 	prunedAt     time.Time
 	pruneBacklog bool
 
@@ -43,7 +46,7 @@ const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
 	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
-		ids: make(map[seriesKey]int64), srcs: make(map[int64]string)}
+		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
 	rows, err := s.wdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
 	if err != nil {
 		return nil, fmt.Errorf("load series: %w", err)
@@ -64,7 +67,10 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) RETURNING id"},
+		// Another process may have created the series since the ids were
+		// loaded (an import beside the hub): its row is adopted, source
+		// and all, rather than failing the batch on the unique key.
+		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) ON CONFLICT (zone, measurement) DO UPDATE SET zone = excluded.zone RETURNING id, source"},
 		{&w.stmts.gauge, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO NOTHING"},
 		{&w.stmts.regauge, "UPDATE raw SET v = ? WHERE series = ? AND t = ?"},
 		{&w.stmts.amount, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = v + excluded.v"},
@@ -170,9 +176,9 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		return pending
 	}
 	start := time.Now()
-	err := w.write(pending)
+	n, err := w.write(pending)
 	if w.opts.OnFlush != nil {
-		w.opts.OnFlush(time.Since(start), len(pending), err)
+		w.opts.OnFlush(time.Since(start), n, err)
 	}
 	if err == nil {
 		if w.failures > 0 {
@@ -199,7 +205,21 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	return pending
 }
 
-func (w *writer) write(rs []sensors.Reading) error {
+// write writes rs in one transaction. When the database refuses a row for
+// the row's own sake, the batch is written again a row at a time so that
+// the row cannot hold up the others; it returns how many were written.
+func (w *writer) write(rs []sensors.Reading) (int, error) {
+	err := w.writeBatch(rs)
+	if err == nil {
+		return len(rs), nil
+	}
+	if !rowFault(err) {
+		return 0, err
+	}
+	return w.writeRows(rs)
+}
+
+func (w *writer) writeBatch(rs []sensors.Reading) error {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -237,17 +257,6 @@ func (w *writer) writeRecent(ctx context.Context, tx *sql.Tx, tw *txState, rs []
 	return nil
 }
 
-// txState is what a transaction learnt about series, adopted by the writer
-// once it commits.
-type txState struct {
-	created map[seriesKey]int64
-	sources map[int64]string
-}
-
-func newTxState() *txState {
-	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}}
-}
-
 func (w *writer) adopt(tw *txState) {
 	w.idsMu.Lock()
 	defer w.idsMu.Unlock()
@@ -262,26 +271,26 @@ func (w *writer) adopt(tw *txState) {
 // seriesID finds or creates the series of r within tx, and records a
 // change of its source.
 func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensors.Reading) (int64, error) {
-	created, sources := tw.created, tw.sources
 	k := seriesKey{r.Zone, r.Measurement}
 	w.idsMu.Lock()
 	id, ok := w.ids[k]
 	known := w.srcs[id]
 	w.idsMu.Unlock()
 	if !ok {
-		if id, ok = created[k]; !ok {
-			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
+		if id, ok = tw.id(k); !ok {
+			var src string
+			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id, &src); err != nil {
 				return 0, fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
 			}
-			created[k] = id
-			sources[id] = r.Source
+			tw.created[k] = id
+			tw.sources[id] = src
 		}
 	}
-	if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
+	if src, seen := tw.source(id); r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
 		if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
 			return 0, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
 		}
-		sources[id] = r.Source
+		tw.sources[id] = r.Source
 	}
 	return id, nil
 }
