@@ -34,7 +34,7 @@ const (
 // Options configure a Store; nil means all defaults.
 type Options struct {
 	FlushInterval   time.Duration    // flush at least this often
-	BatchSize       int              // flush as soon as this many readings wait
+	BatchSize       int              // flush as soon as this many readings wait (while writes succeed)
 	Window          time.Duration    // recent past kept in memory (DefaultWindow)
 	RawRetention    time.Duration    // raw readings are kept this long (DefaultRawRetention)
 	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
@@ -380,18 +380,6 @@ func (s *Store) Flush(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// Health says whether the history is being written: an error since when
-// writes fail, how many readings wait, and why.
-func (s *Store) Health() error {
-	if s.readOnly || s.w == nil {
-		return nil
-	}
-	if f := s.w.failing.Load(); f != nil {
-		return fmt.Errorf("history: writes failing since %s (%d readings waiting): %w", f.since.Format(time.RFC3339), f.pending, f.err)
-	}
-	return nil
 }
 
 // Report keeps the latest status of a source.

@@ -36,9 +36,12 @@ type writer struct {
 	prunedAt     time.Time
 	pruneBacklog bool
 
-	// failing is the error of the latest flush while writes fail, nil
-	// once one succeeds; Store.Health reads it from other goroutines.
-	failing atomic.Pointer[writeFailure]
+	// What Store.Health reads from other goroutines: the error of the
+	// latest flush while writes fail (nil once one succeeds), how many
+	// readings the writer holds, and since when (Unix ns; 0 when none).
+	failing      atomic.Pointer[writeFailure]
+	waiting      atomic.Int64
+	waitingSince atomic.Int64
 }
 
 // errLogEvery limits how often a persistent write failure is logged.
@@ -102,11 +105,24 @@ func (w *writer) close() error {
 
 // loop batches what arrives on in and flushes it every FlushInterval or as
 // soon as BatchSize readings wait; when in is closed it flushes the rest.
+// While writes fail it retries on the retry timer alone, backing off
+// (backoff): arrivals only join the queue, however many there are, so a
+// full disk does not turn every message into a failing commit.
 func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
 	var pending []sensors.Reading
+	flushNow := func() {
+		if pending = w.flush(pending); w.failures > 0 {
+			retry.Reset(w.backoff())
+		} else {
+			retry.Stop()
+		}
+	}
 	for {
 		select {
 		case reply := <-flush:
@@ -119,12 +135,12 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 						drained = true
 						break
 					}
-					pending = append(pending, rs...)
+					pending = w.hold(pending, rs)
 				default:
 					drained = true
 				}
 			}
-			pending = w.flush(pending)
+			flushNow()
 			var err error
 			if len(pending) > 0 {
 				err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
@@ -137,12 +153,17 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 				}
 				return
 			}
-			pending = append(pending, rs...)
-			if len(pending) >= w.opts.BatchSize {
-				pending = w.flush(pending)
+			pending = w.hold(pending, rs)
+			if w.failures == 0 && len(pending) >= w.opts.BatchSize {
+				flushNow()
 			}
+		case <-retry.C:
+			flushNow()
 		case <-tick.C:
-			pending = w.flush(pending)
+			if w.failures > 0 {
+				continue // the retry timer's turn
+			}
+			flushNow()
 			if len(pending) == 0 {
 				if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
 					w.log.Warn("compact recent readings", "err", err)
@@ -169,8 +190,8 @@ func (w *writer) maybePrune() {
 }
 
 // flush writes pending in one transaction and returns what is still to be
-// written: nothing on success, everything (bounded) on failure so the next
-// tick retries.
+// written: nothing on success, everything (bounded) on failure so that a
+// retry takes it.
 func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	if len(pending) == 0 {
 		return pending
@@ -186,23 +207,21 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		}
 		w.failures = 0
 		w.failing.Store(nil)
+		w.waiting.Store(0)
+		w.waitingSince.Store(0)
 		return pending[:0]
 	}
 	w.failures++
 	if f := w.failing.Load(); f == nil {
-		w.failing.Store(&writeFailure{since: time.Now(), err: err, pending: len(pending)})
+		w.failing.Store(&writeFailure{since: time.Now(), err: err})
 	} else {
-		w.failing.Store(&writeFailure{since: f.since, err: err, pending: len(pending)})
+		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
 	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
-		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures)
+		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
 	}
-	if over := len(pending) - DefaultMaxPending; over > 0 {
-		w.log.Error("dropping oldest readings: the database has refused writes too long", "dropped", over)
-		pending = append(pending[:0], pending[over:]...)
-	}
-	return pending
+	return w.bound(pending, DefaultMaxPending)
 }
 
 // write writes rs in one transaction. When the database refuses a row for
@@ -334,7 +353,6 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 }
 
 type writeFailure struct {
-	since   time.Time
-	err     error
-	pending int
+	since time.Time
+	err   error
 }
