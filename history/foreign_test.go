@@ -165,6 +165,9 @@ func TestBadRowDoesNotBlockOthers(t *testing.T) {
 			t.Errorf("%d %s/%s readings on disk, want %d", got, c.zone, c.m, c.want)
 		}
 	}
+	if got := s.Refused(); got != 3 {
+		t.Errorf("Refused() = %d, want 3", got)
+	}
 	var orphans int
 	if err := other.QueryRow("SELECT count(*) FROM recent WHERE series NOT IN (SELECT id FROM series)").Scan(&orphans); err != nil || orphans != 0 {
 		t.Errorf("%d readings of no series (%v): a series rolled back with its row was used again", orphans, err)
@@ -174,5 +177,48 @@ func TestBadRowDoesNotBlockOthers(t *testing.T) {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log of the dropped readings lacks %q:\n%s", want, log)
 		}
+	}
+}
+
+// TestCompactionAdoptsForeignSeries: readings another process wrote into
+// recent under a series the hub has not seen are moved on with the rest,
+// and readings of no series at all are dropped with a log line rather than
+// stopping every later compaction.
+func TestCompactionAdoptsForeignSeries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.db")
+	now := time.Unix(1_800_000_000, 0).Truncate(time.Hour).Add(30 * time.Minute)
+	var logs bytes.Buffer
+	s := openTest(t, path, &Options{FlushInterval: time.Hour, Now: fixedClock(now), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	ctx := context.Background()
+	old := now.Add(-2 * time.Hour)
+	if err := s.Record(ctx, []sensors.Reading{reading("Indoor", sensors.Temperature, 21, old)}); err != nil {
+		t.Fatal(err)
+	}
+	other := otherProcess(t, path)
+	for _, q := range []string{
+		"INSERT INTO series (zone, measurement, source) VALUES ('Attic', 'Temperature', 'other')",
+		fmt.Sprintf("INSERT INTO recent (t, series, v) SELECT %d, id, 15000 FROM series WHERE zone = 'Attic'", old.Unix()),
+		fmt.Sprintf("INSERT INTO recent (t, series, v) VALUES (%d, 999, 1)", old.Unix()),
+	} {
+		if _, err := other.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compactNow(t, s)
+	for _, c := range []struct {
+		zone, table string
+		want        int
+	}{{"Attic", "raw", 1}, {"Indoor", "raw", 1}, {"Attic", "rollup_1h", 1}} {
+		var n int
+		if err := other.QueryRow("SELECT count(*) FROM "+c.table+" r JOIN series s ON s.id = r.series WHERE s.zone = ?", c.zone).Scan(&n); err != nil || n != c.want {
+			t.Errorf("%d %s rows of %s (%v), want %d", n, c.table, c.zone, err, c.want)
+		}
+	}
+	var left int
+	if err := other.QueryRow("SELECT count(*) FROM recent").Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d readings left in recent (%v), want 0", left, err)
+	}
+	if !strings.Contains(logs.String(), "dropping recent readings of no series") {
+		t.Errorf("no log of the reading of no series:\n%s", logs.String())
 	}
 }

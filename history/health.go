@@ -46,3 +46,13 @@ func (w *writer) health(now time.Time) error {
 	}
 	return nil
 }
+
+// Refused is how many readings the database refused for their own sake
+// (a constraint) since Open: the writer dropped them and logged them, and
+// wrote the rest (for metrics).
+func (s *Store) Refused() int64 {
+	if s.readOnly || s.w == nil {
+		return 0
+	}
+	return s.w.dropped.Load()
+}

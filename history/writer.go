@@ -50,22 +50,9 @@ const errLogEvery = 30 * time.Second
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
 	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
 		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
-	rows, err := s.wdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
-	if err != nil {
-		return nil, fmt.Errorf("load series: %w", err)
+	if err := w.loadSeries(ctx, s.wdb); err != nil {
+		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var k seriesKey
-		var m, src string
-		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("load series: %w", err)
-		}
-		k.m = sensors.Measurement(m)
-		w.ids[k], w.srcs[id] = id, src
-	}
-	rows.Close()
 	prep := []struct {
 		dst **sql.Stmt
 		sql string
@@ -84,12 +71,41 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
 	}
 	for _, p := range prep {
+		var err error
 		if *p.dst, err = s.wdb.PrepareContext(ctx, p.sql); err != nil {
 			w.close()
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
 	return w, nil
+}
+
+// loadSeries reads every series into the writer's ids, those another
+// process created since included.
+func (w *writer) loadSeries(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) error {
+	rows, err := q.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
+	if err != nil {
+		return fmt.Errorf("load series: %w", err)
+	}
+	defer rows.Close()
+	w.idsMu.Lock()
+	defer w.idsMu.Unlock()
+	for rows.Next() {
+		var id int64
+		var k seriesKey
+		var m, src string
+		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
+			return fmt.Errorf("load series: %w", err)
+		}
+		k.m = sensors.Measurement(m)
+		w.ids[k], w.srcs[id] = id, src
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load series: %w", err)
+	}
+	return nil
 }
 
 func (w *writer) close() error {
