@@ -50,24 +50,40 @@ func (w *writer) compactHour(ctx context.Context, now time.Time) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("compact: %w", err)
 	}
-	var rs []sensors.Reading
+	type row struct{ t, id, v int64 }
+	var raw []row
 	for rows.Next() {
-		var t, id int64
-		var v float64
-		if err := rows.Scan(&t, &id, &v); err != nil {
+		var r row
+		if err := rows.Scan(&r.t, &r.id, &r.v); err != nil {
 			rows.Close()
 			return false, fmt.Errorf("compact: %w", err)
 		}
-		k, ok := keys[id]
-		if !ok {
-			rows.Close()
-			return false, fmt.Errorf("compact: recent reading of unknown series %d", id)
-		}
-		rs = append(rs, sensors.Reading{Zone: k.zone, Measurement: k.m, Value: decode(k.m, v), Time: time.Unix(t, 0)})
+		raw = append(raw, r)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return false, fmt.Errorf("compact: %w", err)
+	}
+	rs := make([]sensors.Reading, 0, len(raw))
+	reloaded, orphans := false, 0
+	for _, r := range raw {
+		k, ok := keys[r.id]
+		if !ok && !reloaded {
+			// A series another process created: read the series again.
+			if err := w.loadSeries(ctx, tx); err != nil {
+				return false, fmt.Errorf("compact: %w", err)
+			}
+			keys, reloaded = w.keysByID(), true
+			k, ok = keys[r.id]
+		}
+		if !ok {
+			orphans++ // no query can reach it: it must not hold up the rest
+			continue
+		}
+		rs = append(rs, sensors.Reading{Zone: k.zone, Measurement: k.m, Value: decode(k.m, float64(r.v)), Time: time.Unix(r.t, 0)})
+	}
+	if orphans > 0 {
+		w.log.Error("compact: dropping recent readings of no series", "count", orphans, "before", time.Unix(cutoff, 0).UTC().Format(time.RFC3339))
 	}
 	tw := newTxState()
 	if err := w.writeTx(ctx, tx, tw, rs); err != nil {

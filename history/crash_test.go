@@ -20,11 +20,16 @@ import (
 
 // The test binary doubles as an ingesting process: with HISTORY_CRASH_DB
 // set it records batches into that database as fast as it can, and prints
-// "committed N" once batch N is flushed, until it is killed.
+// "committed N" once batch N is flushed, until it is killed. With
+// HISTORY_LOCK_DB set it is a second hub (lockChild).
 func TestMain(m *testing.M) {
 	if path := os.Getenv("HISTORY_CRASH_DB"); path != "" {
 		base, _ := strconv.ParseInt(os.Getenv("HISTORY_CRASH_BASE"), 10, 64)
 		crashChild(path, base)
+		return
+	}
+	if path := os.Getenv("HISTORY_LOCK_DB"); path != "" {
+		lockChild(path)
 		return
 	}
 	os.Exit(m.Run())

@@ -14,6 +14,18 @@
 // until a reading arrives or the clock moves on to the next second, so any
 // number of callers can ask for it at the cost of a pointer load.
 //
+// # Faults
+//
+// One process writes a database: Open takes a lock beside it and refuses a
+// second writer with a *LockedError; OpenReadOnly users work beside it.
+// When a write fails the readings stay in memory (up to DefaultMaxPending)
+// and the writer retries on a timer, FlushInterval after the failure and
+// twice as long after every further one, up to DefaultMaxRetryInterval,
+// however fast readings arrive. A reading the database refuses for its own
+// sake (a constraint) is dropped and logged, and never holds up the others.
+// Health reports failing writes (ErrWritesFailing) and a writer that has
+// stopped finishing writes at all (ErrWriterStuck).
+//
 // # Derivations
 //
 //   - Extremes: min_temp and max_temp are the lowest and highest Temperature

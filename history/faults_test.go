@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -60,7 +61,7 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	if got, want := s.Snapshot().Climate["Indoor"]["Temperature"], round(sensors.Temperature, second[n-1].Value); got != want {
 		t.Errorf("during the fault the hub answers Temperature %v, want %v from memory", got, want)
 	}
-	if err := s.Health(); err == nil || !strings.Contains(err.Error(), "writes failing since") {
+	if err := s.Health(); !errors.Is(err, ErrWritesFailing) || !strings.Contains(err.Error(), "writes failing since") || !strings.Contains(err.Error(), fmt.Sprintf("%d readings waiting", n)) {
 		t.Errorf("Health during the fault: %v", err)
 	}
 	if !strings.Contains(logs.String(), "write history; will retry") {
@@ -88,20 +89,7 @@ func TestFaultDiskFull(t *testing.T) {
 	dir := tmpfs(t, "2m")
 	filler := filepath.Join(dir, "filler")
 	faultRun(t, filepath.Join(dir, "h.db"), &Options{},
-		func() {
-			f, _ := os.Create(filler)
-			// Down to the last byte: a write of 64 KiB fails while a
-			// few pages still fit.
-			for _, size := range []int{64 << 10, 4 << 10, 512, 1} {
-				buf := make([]byte, size)
-				for {
-					if _, err := f.Write(buf); err != nil {
-						break // ENOSPC
-					}
-				}
-			}
-			f.Close()
-		},
+		func() { fillDisk(t, filler) },
 		func() { os.Remove(filler) })
 }
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -35,7 +34,7 @@ const (
 // Options configure a Store; nil means all defaults.
 type Options struct {
 	FlushInterval   time.Duration    // flush at least this often
-	BatchSize       int              // flush as soon as this many readings wait
+	BatchSize       int              // flush as soon as this many readings wait (while writes succeed)
 	Window          time.Duration    // recent past kept in memory (DefaultWindow)
 	RawRetention    time.Duration    // raw readings are kept this long (DefaultRawRetention)
 	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
@@ -80,14 +79,37 @@ type Store struct {
 
 	w *writer
 
-	readOnly bool // opened by OpenReadOnly: a refresher instead of a writer
+	readOnly bool     // opened by OpenReadOnly: a refresher instead of a writer
+	lock     *os.File // the writer's lock (lockDB), released by Close
 }
 
 var _ sensors.Sink = (*Store)(nil)
 
 // Open opens (creating if needed) the database at path, brings its schema up
-// to date, rebuilds the recent window from it and starts the writer.
+// to date, rebuilds the recent window from it and starts the writer. It
+// takes the writer's lock of the database: while another process holds it
+// Open returns a *LockedError naming that process.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	abs, err := checkPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	lock, err := lockDB(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	s, err := openLocked(ctx, path, opts)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// openLocked is Open once the lock is held, so a damaged file is moved
+// aside by its one writer only.
+func openLocked(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s, err := openOnce(ctx, path, opts)
 	if err == nil || !isCorrupt(err) || !hasSQLiteHeader(path) {
 		return s, err
@@ -177,16 +199,6 @@ func (s *Store) open(ctx context.Context) error {
 	abs, err := filepath.Abs(s.path)
 	if err != nil {
 		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
-		return fmt.Errorf("create database directory: %w", err)
-	}
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory, not a database file", abs)
-	}
-	const wOK = 2 // access(2)'s W_OK
-	if err := syscall.Access(filepath.Dir(abs), wOK); errors.Is(err, syscall.EROFS) {
-		return fmt.Errorf("the file system of %s is mounted read-only: the history needs to write there", filepath.Dir(abs))
 	}
 	busy := fmt.Sprint(s.opts.BusyTimeout.Milliseconds())
 	// NORMAL is safe in WAL mode: a power cut can lose the last commits
@@ -370,18 +382,6 @@ func (s *Store) Flush(ctx context.Context) error {
 	}
 }
 
-// Health says whether the history is being written: an error since when
-// writes fail, how many readings wait, and why.
-func (s *Store) Health() error {
-	if s.readOnly || s.w == nil {
-		return nil
-	}
-	if f := s.w.failing.Load(); f != nil {
-		return fmt.Errorf("history: writes failing since %s (%d readings waiting): %w", f.since.Format(time.RFC3339), f.pending, f.err)
-	}
-	return nil
-}
-
 // Report keeps the latest status of a source.
 func (s *Store) Report(st sensors.Status) {
 	s.statusMu.Lock()
@@ -419,6 +419,10 @@ func (s *Store) Close(ctx context.Context) error {
 			return
 		}
 		err = s.closeDBs()
+		if s.lock != nil {
+			// After the database: the next writer finds it closed.
+			err = errors.Join(err, s.lock.Close())
+		}
 	})
 	return err
 }

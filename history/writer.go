@@ -30,12 +30,18 @@ type writer struct {
 	failures int
 	lastLog  time.Time
 
+	drops   map[seriesKey]dropLog // the refused readings' log, by series
+	dropped atomic.Int64          // readings the database refused, since Open
+
 	prunedAt     time.Time
 	pruneBacklog bool
 
-	// failing is the error of the latest flush while writes fail, nil
-	// once one succeeds; Store.Health reads it from other goroutines.
-	failing atomic.Pointer[writeFailure]
+	// What Store.Health reads from other goroutines: the error of the
+	// latest flush while writes fail (nil once one succeeds), how many
+	// readings the writer holds, and since when (Unix ns; 0 when none).
+	failing      atomic.Pointer[writeFailure]
+	waiting      atomic.Int64
+	waitingSince atomic.Int64
 }
 
 // errLogEvery limits how often a persistent write failure is logged.
@@ -43,28 +49,18 @@ const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
 	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
-		ids: make(map[seriesKey]int64), srcs: make(map[int64]string)}
-	rows, err := s.wdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
-	if err != nil {
-		return nil, fmt.Errorf("load series: %w", err)
+		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
+	if err := w.loadSeries(ctx, s.wdb); err != nil {
+		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var k seriesKey
-		var m, src string
-		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("load series: %w", err)
-		}
-		k.m = sensors.Measurement(m)
-		w.ids[k], w.srcs[id] = id, src
-	}
-	rows.Close()
 	prep := []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) RETURNING id"},
+		// Another process may have created the series since the ids were
+		// loaded (an import beside the hub): its row is adopted, source
+		// and all, rather than failing the batch on the unique key.
+		{&w.stmts.series, "INSERT INTO series (zone, measurement, source) VALUES (?, ?, ?) ON CONFLICT (zone, measurement) DO UPDATE SET zone = excluded.zone RETURNING id, source"},
 		{&w.stmts.gauge, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO NOTHING"},
 		{&w.stmts.regauge, "UPDATE raw SET v = ? WHERE series = ? AND t = ?"},
 		{&w.stmts.amount, "INSERT INTO raw (series, t, v) VALUES (?, ?, ?) ON CONFLICT (series, t) DO UPDATE SET v = v + excluded.v"},
@@ -75,12 +71,41 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
 	}
 	for _, p := range prep {
+		var err error
 		if *p.dst, err = s.wdb.PrepareContext(ctx, p.sql); err != nil {
 			w.close()
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
 	return w, nil
+}
+
+// loadSeries reads every series into the writer's ids, those another
+// process created since included.
+func (w *writer) loadSeries(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) error {
+	rows, err := q.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
+	if err != nil {
+		return fmt.Errorf("load series: %w", err)
+	}
+	defer rows.Close()
+	w.idsMu.Lock()
+	defer w.idsMu.Unlock()
+	for rows.Next() {
+		var id int64
+		var k seriesKey
+		var m, src string
+		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
+			return fmt.Errorf("load series: %w", err)
+		}
+		k.m = sensors.Measurement(m)
+		w.ids[k], w.srcs[id] = id, src
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load series: %w", err)
+	}
+	return nil
 }
 
 func (w *writer) close() error {
@@ -96,11 +121,24 @@ func (w *writer) close() error {
 
 // loop batches what arrives on in and flushes it every FlushInterval or as
 // soon as BatchSize readings wait; when in is closed it flushes the rest.
+// While writes fail it retries on the retry timer alone, backing off
+// (backoff): arrivals only join the queue, however many there are, so a
+// full disk does not turn every message into a failing commit.
 func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
 	var pending []sensors.Reading
+	flushNow := func() {
+		if pending = w.flush(pending); w.failures > 0 {
+			retry.Reset(w.backoff())
+		} else {
+			retry.Stop()
+		}
+	}
 	for {
 		select {
 		case reply := <-flush:
@@ -113,12 +151,12 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 						drained = true
 						break
 					}
-					pending = append(pending, rs...)
+					pending = w.hold(pending, rs)
 				default:
 					drained = true
 				}
 			}
-			pending = w.flush(pending)
+			flushNow()
 			var err error
 			if len(pending) > 0 {
 				err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
@@ -131,12 +169,17 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 				}
 				return
 			}
-			pending = append(pending, rs...)
-			if len(pending) >= w.opts.BatchSize {
-				pending = w.flush(pending)
+			pending = w.hold(pending, rs)
+			if w.failures == 0 && len(pending) >= w.opts.BatchSize {
+				flushNow()
 			}
+		case <-retry.C:
+			flushNow()
 		case <-tick.C:
-			pending = w.flush(pending)
+			if w.failures > 0 {
+				continue // the retry timer's turn
+			}
+			flushNow()
 			if len(pending) == 0 {
 				if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
 					w.log.Warn("compact recent readings", "err", err)
@@ -163,16 +206,16 @@ func (w *writer) maybePrune() {
 }
 
 // flush writes pending in one transaction and returns what is still to be
-// written: nothing on success, everything (bounded) on failure so the next
-// tick retries.
+// written: nothing on success, everything (bounded) on failure so that a
+// retry takes it.
 func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	if len(pending) == 0 {
 		return pending
 	}
 	start := time.Now()
-	err := w.write(pending)
+	n, err := w.write(pending)
 	if w.opts.OnFlush != nil {
-		w.opts.OnFlush(time.Since(start), len(pending), err)
+		w.opts.OnFlush(time.Since(start), n, err)
 	}
 	if err == nil {
 		if w.failures > 0 {
@@ -180,26 +223,38 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		}
 		w.failures = 0
 		w.failing.Store(nil)
+		w.waiting.Store(0)
+		w.waitingSince.Store(0)
 		return pending[:0]
 	}
 	w.failures++
 	if f := w.failing.Load(); f == nil {
-		w.failing.Store(&writeFailure{since: time.Now(), err: err, pending: len(pending)})
+		w.failing.Store(&writeFailure{since: time.Now(), err: err})
 	} else {
-		w.failing.Store(&writeFailure{since: f.since, err: err, pending: len(pending)})
+		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
 	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
-		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures)
+		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
 	}
-	if over := len(pending) - DefaultMaxPending; over > 0 {
-		w.log.Error("dropping oldest readings: the database has refused writes too long", "dropped", over)
-		pending = append(pending[:0], pending[over:]...)
-	}
-	return pending
+	return w.bound(pending, DefaultMaxPending)
 }
 
-func (w *writer) write(rs []sensors.Reading) error {
+// write writes rs in one transaction. When the database refuses a row for
+// the row's own sake, the batch is written again a row at a time so that
+// the row cannot hold up the others; it returns how many were written.
+func (w *writer) write(rs []sensors.Reading) (int, error) {
+	err := w.writeBatch(rs)
+	if err == nil {
+		return len(rs), nil
+	}
+	if !rowFault(err) {
+		return 0, err
+	}
+	return w.writeRows(rs)
+}
+
+func (w *writer) writeBatch(rs []sensors.Reading) error {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -237,17 +292,6 @@ func (w *writer) writeRecent(ctx context.Context, tx *sql.Tx, tw *txState, rs []
 	return nil
 }
 
-// txState is what a transaction learnt about series, adopted by the writer
-// once it commits.
-type txState struct {
-	created map[seriesKey]int64
-	sources map[int64]string
-}
-
-func newTxState() *txState {
-	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}}
-}
-
 func (w *writer) adopt(tw *txState) {
 	w.idsMu.Lock()
 	defer w.idsMu.Unlock()
@@ -262,26 +306,26 @@ func (w *writer) adopt(tw *txState) {
 // seriesID finds or creates the series of r within tx, and records a
 // change of its source.
 func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensors.Reading) (int64, error) {
-	created, sources := tw.created, tw.sources
 	k := seriesKey{r.Zone, r.Measurement}
 	w.idsMu.Lock()
 	id, ok := w.ids[k]
 	known := w.srcs[id]
 	w.idsMu.Unlock()
 	if !ok {
-		if id, ok = created[k]; !ok {
-			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id); err != nil {
+		if id, ok = tw.id(k); !ok {
+			var src string
+			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id, &src); err != nil {
 				return 0, fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
 			}
-			created[k] = id
-			sources[id] = r.Source
+			tw.created[k] = id
+			tw.sources[id] = src
 		}
 	}
-	if src, seen := sources[id]; r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
+	if src, seen := tw.source(id); r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
 		if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
 			return 0, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
 		}
-		sources[id] = r.Source
+		tw.sources[id] = r.Source
 	}
 	return id, nil
 }
@@ -325,7 +369,6 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 }
 
 type writeFailure struct {
-	since   time.Time
-	err     error
-	pending int
+	since time.Time
+	err   error
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -146,6 +147,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer f.Close()
 	loc, _ := cfg.location()
 	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc})
+	if locked := (*history.LockedError)(nil); errors.As(err, &locked) {
+		// The hub is the one writer of its database: an import beside it
+		// would race its series and count its rain twice.
+		return fmt.Errorf("import: %s is in use by a running hub (%s): stop the hub first (systemctl stop climated), import, then start it again (systemctl start climated)", cfg.Database, locked.Holder())
+	}
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,8 @@ import (
 
 // TestBackupExportImport runs the data commands as a user would, beside a
 // running hub: a backup, an export, and an import of that export into a
-// new database that then exports the same.
+// new database that then exports the same; an import into the hub's own
+// database is refused, naming the hub.
 func TestBackupExportImport(t *testing.T) {
 	cfg := testConfig(t)
 	startHub(t, cfg)
@@ -38,6 +40,11 @@ func TestBackupExportImport(t *testing.T) {
 	fresh := filepath.Join(dir, "fresh.db")
 	if out, err := climated("import", "--db", fresh, file).CombinedOutput(); err != nil || !strings.Contains(string(out), "imported") {
 		t.Fatalf("import: %v %s", err, out)
+	}
+	cmd := climated("import", "--db", cfg.Database, file)
+	out, err = cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "stop the hub first") || !strings.Contains(string(out), fmt.Sprintf("PID %d", os.Getpid())) {
+		t.Errorf("import beside the hub: %v %s", err, out)
 	}
 	if again := export(fresh); again != csv {
 		t.Errorf("the imported database exports something else")
