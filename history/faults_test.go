@@ -36,7 +36,9 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	t.Helper()
 	var logs bytes.Buffer
 	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
-	opts.FlushInterval = time.Hour // the test drives the flushes
+	// Short, so that the paced retries (from FlushInterval, doubling) come
+	// soon after the fault lifts; Flush waits for the next one.
+	opts.FlushInterval = 100 * time.Millisecond
 	s := openTest(t, path, opts)
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Minute)

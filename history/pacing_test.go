@@ -65,7 +65,26 @@ func TestRetriesArePacedUnderAStorm(t *testing.T) {
 		if s.Health() == nil {
 			t.Fatal("the disk is full, yet Health says ok")
 		}
+		// The watchdog's probe answers at once, without a write.
+		t0, before := time.Now(), attempts.Load()
+		if err := s.Ping(ctx); err != nil || time.Since(t0) != 0 || attempts.Load() != before {
+			t.Errorf("Ping during the back-off: %v after %s, %d write attempts", err, time.Since(t0), attempts.Load()-before)
+		}
 		base := attempts.Load()
+		// The MQTT ingest asks for a flush four times a second while its
+		// acknowledgements wait: that must not retry any faster either.
+		stormCtx, stormOver := context.WithCancel(ctx)
+		flushes := make(chan int)
+		go func() {
+			n := 0
+			for ; stormCtx.Err() == nil; n++ {
+				if err := s.Flush(stormCtx); err == nil {
+					t.Error("Flush on a full disk returned no error")
+				}
+				time.Sleep(250 * time.Millisecond)
+			}
+			flushes <- n
+		}()
 		const rate, seconds = 200, 60
 		sent := 0
 		for i := range rate * seconds {
@@ -79,10 +98,14 @@ func TestRetriesArePacedUnderAStorm(t *testing.T) {
 				break // a storm: enough to tell
 			}
 		}
+		stormOver()
+		if n := <-flushes; n < 4 {
+			t.Errorf("only %d flushes asked for during the storm", n)
+		}
 		// Back-off from FlushInterval, doubling: retries 1, 3, 7, 15 and
 		// 31 s after the first failure, then every DefaultMaxRetryInterval.
 		if got := attempts.Load() - base; got > 6 || got < 4 {
-			t.Errorf("%d write attempts while %d messages arrived in %d s, want 4 to 6 (paced retries)", got, sent, seconds)
+			t.Errorf("%d write attempts while %d messages (and flushes) arrived in %d s, want 4 to 6 (paced retries)", got, sent, seconds)
 		}
 		os.Remove(filler)
 		time.Sleep(DefaultMaxRetryInterval)

@@ -124,7 +124,7 @@ func (w *writer) close() error {
 // While writes fail it retries on the retry timer alone, backing off
 // (backoff): arrivals only join the queue, however many there are, so a
 // full disk does not turn every message into a failing commit.
-func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done chan<- struct{}) {
+func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping <-chan chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
@@ -139,6 +139,23 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 			retry.Stop()
 		}
 	}
+	// waiters are the Flush calls to answer after the next attempt; their
+	// reply channels have room for the answer.
+	var waiters []chan error
+	answer := func() {
+		var err error
+		if len(pending) > 0 {
+			err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
+			if f := w.failing.Load(); f != nil {
+				err = fmt.Errorf("%w: %w", err, f.err)
+			}
+		}
+		for _, r := range waiters {
+			r <- err
+		}
+		waiters = waiters[:0]
+	}
+	defer answer()
 	for {
 		select {
 		case reply := <-flush:
@@ -156,12 +173,17 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 					drained = true
 				}
 			}
-			flushNow()
-			var err error
-			if len(pending) > 0 {
-				err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
+			// While writes fail, a flush asked for waits for the next
+			// paced retry and gets its outcome: callers that ask often
+			// (the MQTT ingest, once its acknowledgements wait) must not
+			// bring back the retry storm the back-off prevents.
+			waiters = append(waiters, reply)
+			if w.failures == 0 {
+				flushNow()
+				answer()
 			}
-			reply <- err
+		case reply := <-ping:
+			reply <- struct{}{}
 		case rs, ok := <-in:
 			if !ok {
 				if pending = w.flush(pending); len(pending) > 0 {
@@ -175,6 +197,7 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, done
 			}
 		case <-retry.C:
 			flushNow()
+			answer()
 		case <-tick.C:
 			if w.failures > 0 {
 				continue // the retry timer's turn

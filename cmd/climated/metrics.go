@@ -62,6 +62,9 @@ func (m *metrics) onFlush(d time.Duration, _ int, err error) {
 // broker connection and the ingest's counters.
 func (m *metrics) watch(store *history.Store, db string, sessions func() int, run *running) {
 	m.reg.MustRegister(&stateCollector{store: store, db: db})
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "climated_history_refused_total",
+		Help: "Readings the database refused for their own sake (a constraint): dropped and logged, the rest written."},
+		func() float64 { return float64(store.Refused()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
 		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
 	m.watchMQTT(run, run.set())

@@ -52,6 +52,7 @@ func TestMetrics(t *testing.T) {
 		`climated_database_bytes`:                                      4096,
 		`climated_mcp_sessions`:                                        0,
 		`climated_history_write_errors_total`:                          0,
+		`climated_history_refused_total`:                               0,
 		`process_resident_memory_bytes`:                                1e6,
 	} {
 		if v := metricValue(text, sample); v < min {

@@ -174,7 +174,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 
 	wdCtx, stopWatchdog := context.WithCancel(ctx)
 	defer stopWatchdog()
-	go watchdog(wdCtx, log, liveness{flush: store.Flush, addr: ln.Addr()})
+	go watchdog(wdCtx, log, liveness{ping: store.Ping, addr: ln.Addr()})
 	go trimMemory(wdCtx, trimEvery)
 	notify(log, daemon.SdNotifyReady)
 

@@ -26,14 +26,14 @@ func notify(log *slog.Logger, state string) {
 
 // liveness is what the watchdog asks of the hub.
 type liveness struct {
-	flush func(context.Context) error // the history writer's round trip
-	addr  net.Addr                    // the HTTP listener
+	ping func(context.Context) error // the history writer's round trip (no write)
+	addr net.Addr                    // the HTTP listener
 }
 
 // probe fails when a main loop does not answer within ctx. An answer that
 // is an error (the disk is full) still proves the loop runs.
 func (l liveness) probe(ctx context.Context) error {
-	if err := l.flush(ctx); errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if err := l.ping(ctx); errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return fmt.Errorf("history writer does not answer: %w", err)
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+loopbackAddr(l.addr)+"/healthz", nil)
