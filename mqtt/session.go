@@ -35,11 +35,12 @@ import (
 // synced, so a power cut can lose its last lines.
 const (
 	sessionHeader = "climated mqtt session 1"
-	// keepMarks bounds the journal: a broker redelivers at most its
-	// in-flight window of unacknowledged messages (mosquitto's
-	// max_inflight_messages, 20 by default), and the ingest acknowledges
-	// every ackDelay, so the last few thousand messages are plenty.
-	keepMarks = 4096
+	// keepMarks bounds the journal, which keeps the latest keepMarks to
+	// 2·keepMarks messages: a broker redelivers at most its in-flight
+	// window of unacknowledged messages (mosquitto's max_inflight_messages,
+	// 20 by default), and the ingest acknowledges every ackDelay, so the
+	// last two thousand messages are plenty.
+	keepMarks = 2048
 	// idBytes of randomness make the client id: "climated-" and 12 hex
 	// digits, 21 characters, within the 23 every MQTT 3.1.1 broker takes.
 	idBytes = 6
@@ -157,13 +158,14 @@ func (s *session) parse(data []byte) error {
 	return sc.Err()
 }
 
-// add remembers k, forgetting the oldest marks beyond keepMarks.
+// add remembers k; past 2·keepMarks marks it forgets the oldest down to
+// keepMarks (at once, so that the copy is rare).
 func (s *session) add(k markKey, m *mark) {
 	if _, ok := s.marks[k]; !ok {
 		s.order = append(s.order, k)
 	}
 	s.marks[k] = m
-	if n := len(s.order) - keepMarks; n > 0 {
+	if n := len(s.order) - keepMarks; n > keepMarks {
 		for _, old := range s.order[:n] {
 			delete(s.marks, old)
 		}
