@@ -22,6 +22,9 @@ const (
 	// The offline message at shutdown and paho's quiesce time.
 	goodbyeTimeout = time.Second
 	quiesce        = 250 // ms
+	// lingerTimeout bounds the shutdown's wait for the ingest's last
+	// commit and acknowledgements.
+	lingerTimeout = 5 * time.Second
 )
 
 // ErrNotConnected is returned by Publish while the broker is unreachable.
@@ -96,6 +99,9 @@ type Client struct {
 
 	sessions atomic.Uint64
 	running  atomic.Bool
+	// lingering counts the parts whose last acknowledgements the
+	// shutdown waits for (see linger).
+	lingering sync.WaitGroup
 
 	errMu   sync.Mutex
 	lastErr error
@@ -454,9 +460,25 @@ func (c *Client) setErr(err error) {
 	c.lastErr = err
 }
 
-// shutdown says offline (the will is only for unclean ends) and
-// disconnects.
+// linger keeps the connection open at shutdown until done is called (at
+// most lingerTimeout): the ingest commits what waits when it stops, and
+// its acknowledgements must reach the broker before the DISCONNECT, or
+// the broker delivers those messages again at the next start.
+func (c *Client) linger() (done func()) {
+	c.lingering.Add(1)
+	return sync.OnceFunc(c.lingering.Done)
+}
+
+// shutdown waits for the lingering parts, says offline (the will is only
+// for unclean ends) and disconnects.
 func (c *Client) shutdown() {
+	waited := make(chan struct{})
+	go func() { c.lingering.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(lingerTimeout):
+		c.log.Warn("mqtt: disconnecting before the ingest's last acknowledgements")
+	}
 	if c.Connected() {
 		ctx, cancel := context.WithTimeout(context.Background(), goodbyeTimeout)
 		if err := c.Publish(ctx, c.opts.AvailabilityTopic, 0, true, []byte("offline")); err != nil {

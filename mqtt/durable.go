@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -62,9 +63,11 @@ func (in *Ingest) accept(item inbound, w *intake) {
 				in.process(item, &w.batch)
 				w.readings = w.readings[:n]
 				in.stats.redelivered.Add(1)
+				in.note(slog.LevelInfo, "delivered again, already recorded: readings dropped", m.Topic, m.Payload, nil, item.at)
 				w.acks = append(w.acks, m.Ack)
 				return
 			}
+			in.note(slog.LevelInfo, "delivered again, perhaps recorded: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
 			item.at = mk.at
 		}
 	}

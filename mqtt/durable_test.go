@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,5 +117,54 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 	}
 	if st := in2.Stats(); st.Received != 5 {
 		t.Errorf("second run: %+v, want the 5 queued messages", st)
+	}
+}
+
+// cuttingStore cuts the network right after the history's first commit,
+// before the acknowledgements can go out.
+type cuttingStore struct {
+	*history.Store
+	cut  func()
+	once sync.Once
+}
+
+func (s *cuttingStore) Flush(ctx context.Context) error {
+	err := s.Store.Flush(ctx)
+	s.once.Do(s.cut)
+	return err
+}
+
+// Messages committed but never acknowledged (the connection broke between
+// the two) come again, with DUP, when the session resumes: the journal
+// knows them and they are not recorded twice (the rain would count twice).
+func TestMosquittoRedeliveryAfterCut(t *testing.T) {
+	m := newMosquitto(t)
+	m.start()
+	p := newProxy(t, strings.TrimPrefix(m.url(), "tcp://"))
+	store := openStore(t)
+	c := newClient(t, sessionOptions(t, p.url(), "climated/cut"))
+	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
+		{Measurement: sensors.CO2, Path: "n"}, {Measurement: sensors.Rain, Path: "rain"}}}
+	in, err := NewIngest(c, []Mapping{mapping}, &IngestOptions{Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, c)
+	runIngest(t, in, &cuttingStore{Store: store, cut: p.cut})
+	waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+	dev := testDevice(t, m.url())
+	for i := range 3 {
+		publish(t, dev, fmt.Sprintf("sensors/r%d", i), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, 600+i))
+	}
+	waitFor(t, "the redeliveries", func() bool { return in.Stats().Redelivered == 3 })
+	waitFor(t, "the reconnection", func() bool { return c.Sessions() == 2 })
+	if st := in.Stats(); st.Readings != 6 {
+		t.Errorf("%+v, want 6 readings (CO2 and rain of 3 messages) recorded once", st)
+	}
+	for i := range 3 {
+		zone := fmt.Sprintf("sensors/r%d", i)
+		if v, _ := value(store, zone, "Rain"); v != 1.0 {
+			t.Errorf("%s: rain %v, want 1 mm", zone, v)
+		}
 	}
 }

@@ -172,6 +172,9 @@ func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
 	if !in.running.CompareAndSwap(false, true) {
 		return errors.New("mqtt ingest: Run called twice")
 	}
+	if in.client != nil {
+		defer in.client.linger()()
+	}
 	in.durable = newDurable(sink)
 	if in.durable.flush == nil {
 		in.log.Info("mqtt: the sink cannot flush: messages are acknowledged once queued, a crash can lose the last second")
