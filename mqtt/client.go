@@ -284,6 +284,14 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 			drop = append(drop, f)
 		}
 	}
+	if c.session != nil {
+		// Left by an earlier run whose configuration had them.
+		drop = append(drop, c.session.stale(func(f string) bool {
+			_, registered := c.subs[f]
+			_, active := c.active[f]
+			return registered || active
+		})...)
+	}
 	c.mu.RUnlock()
 	failed := false
 	for _, f := range add {
@@ -301,15 +309,30 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		}
 		c.log.Debug("mqtt: subscribed", "topic", f, "qos", s.qos)
 		c.setActive(f, conn)
+		c.noteFilter(f, true)
 	}
 	for _, f := range drop {
 		if err := wait(ctx, c.pc.Unsubscribe(f)); err != nil {
 			c.log.Warn("mqtt: unsubscribe failed", "topic", f, "err", err)
+			c.setActive(f, 0)
+			continue
 		}
+		c.log.Debug("mqtt: unsubscribed", "topic", f)
 		c.setActive(f, 0)
+		c.noteFilter(f, false)
 	}
 	if failed {
 		time.AfterFunc(resubscribeIn, func() { signal(c.wake) })
+	}
+}
+
+// noteFilter keeps the broker's subscriptions in the session file.
+func (c *Client) noteFilter(f string, on bool) {
+	if c.session == nil {
+		return
+	}
+	if err := c.session.subscribed(f, on); err != nil {
+		c.log.Warn("mqtt: cannot note the subscription in the session file", "topic", f, "err", err)
 	}
 }
 

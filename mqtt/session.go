@@ -29,6 +29,12 @@ import (
 //
 //	p <batch> <receive time, Unix ns> <message key, hex>   before the readings go to the history
 //	c <batch>                                               once the history has committed them
+//	s <filter, quoted>                                      subscribed on the broker
+//	u <filter, quoted>                                      unsubscribed
+//
+// The filters let a later start unsubscribe what the configuration no
+// longer has: a persistent session keeps every subscription, and the
+// broker would go on queueing its messages for the hub.
 //
 // Each write survives a SIGKILL (it is in the kernel's page cache); like
 // the history, which commits with synchronous=NORMAL, the file is not
@@ -86,6 +92,7 @@ type session struct {
 	clientID string
 
 	mu      sync.Mutex
+	filters map[string]bool // subscribed on the broker
 	marks   map[markKey]*mark
 	order   []markKey // oldest first
 	batch   uint64    // the last batch number used
@@ -97,7 +104,7 @@ type session struct {
 // client id. A configured clientID replaces the file's; the journal of
 // another id is dropped, since the broker's session is another one.
 func openSession(path, clientID string) (*session, error) {
-	s := &session{path: path, marks: make(map[markKey]*mark)}
+	s := &session{path: path, marks: make(map[markKey]*mark), filters: make(map[string]bool)}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -110,7 +117,7 @@ func openSession(path, clientID string) (*session, error) {
 	}
 	if clientID != "" && clientID != s.clientID {
 		s.clientID = clientID
-		s.marks, s.order = make(map[markKey]*mark), nil
+		s.marks, s.order, s.filters = make(map[markKey]*mark), nil, make(map[string]bool)
 	}
 	if s.clientID == "" {
 		b := make([]byte, idBytes)
@@ -133,7 +140,18 @@ func (s *session) parse(data []byte) error {
 	s.clientID = strings.TrimSpace(strings.TrimPrefix(sc.Text(), sessionHeader+" "))
 	committed := map[uint64]bool{}
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+		line := sc.Text()
+		if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
+			if f, err := strconv.Unquote(q); err == nil {
+				if op == "s" {
+					s.filters[f] = true
+				} else {
+					delete(s.filters, f)
+				}
+			}
+			continue
+		}
+		f := strings.Fields(line)
 		switch {
 		case len(f) == 2 && f[0] == "c":
 			if b, err := strconv.ParseUint(f[1], 10, 64); err == nil {
@@ -240,6 +258,37 @@ func (s *session) commit() error {
 	return nil
 }
 
+// subscribed records that the broker holds a subscription to f, or no
+// longer does.
+func (s *session) subscribed(f string, on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.filters[f] == on {
+		return nil
+	}
+	op := "u"
+	if on {
+		s.filters[f] = true
+		op = "s"
+	} else {
+		delete(s.filters, f)
+	}
+	return s.append([]byte(op + " " + strconv.Quote(f) + "\n"))
+}
+
+// stale lists the filters subscribed on the broker that keep says not to.
+func (s *session) stale(keep func(string) bool) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fs []string
+	for f := range s.filters {
+		if !keep(f) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
 // append adds lines to the file in one write. Opening it each time keeps
 // no descriptor for the Client's lifetime, which has no Close.
 func (s *session) append(b []byte) error {
@@ -265,6 +314,9 @@ func (s *session) append(b []byte) error {
 func (s *session) rewrite() error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s %s\n", sessionHeader, s.clientID)
+	for f := range s.filters {
+		fmt.Fprintf(&buf, "s %s\n", strconv.Quote(f))
+	}
 	committed := map[uint64]bool{}
 	for _, k := range s.order {
 		m := s.marks[k]
