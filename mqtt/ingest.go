@@ -204,7 +204,9 @@ func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
 func (in *Ingest) handler(i int) Handler {
 	return func(m Message) {
 		if in.route(m.Topic) != i || in.stopped.Load() {
-			return // an earlier mapping whose filter also matches takes it
+			// An earlier mapping whose filter also matches takes it; or
+			// Run has ended, and the broker delivers it at the next start.
+			return
 		}
 		in.stats.received.Add(1)
 		now := in.opts.Now()
