@@ -71,8 +71,8 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	}
 	close(sink.gate)
 	waitFor(t, "every reading", func() bool { return in.Stats().Readings == n })
-	if f := sink.flushes.Load(); f > n/4+1 {
-		t.Errorf("%d flushes for %d messages in windows of 4", f, n)
+	if f := sink.flushes.Load(); f >= n/2 {
+		t.Errorf("%d flushes for %d messages in windows of 4: not batched", f, n)
 	}
 }
 

@@ -30,7 +30,7 @@ const restartBrokerLimits = "max_queued_messages 1000\nmax_inflight_messages 20\
 
 const (
 	seqRate   = 30 // messages per second, as in the issue
-	seqSeries = 128
+	seqSeries = 256
 	restarts  = 10
 )
 
@@ -42,8 +42,8 @@ const (
 // committed, and the session journal keeps redeliveries from being
 // recorded twice.
 //
-// Number n is CO2 = n in zone seq/<n mod 128> and 1 mm of rain: each zone
-// gets a message every 4 s, so no two of them share the history's
+// Number n is CO2 = n in zone seq/<n mod 256> and 1 mm of rain: each zone
+// gets a message every 8.5 s, so no two of them share the history's
 // one-second key unless a restart took that long, and the rain total
 // counts every message recorded, twice if recorded twice.
 func TestMQTTRestartsLoseNothing(t *testing.T) {
@@ -61,7 +61,7 @@ mqtt:
       format: generic
       auto_zone: true
       fields: [{measurement: CO2, path: n}, {measurement: Rain, path: rain}]
-  ingest: {max_auto_zones: 200}
+  ingest: {max_auto_zones: 300}
 `), 0o600)
 
 	online := make(chan struct{}, 16)
