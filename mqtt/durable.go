@@ -189,13 +189,11 @@ func (in *Ingest) commit(ctx context.Context, sink sensors.Sink) error {
 		}
 	}
 	if len(d.acks) > 0 {
-		acks := d.acks
-		d.acks = nil
 		select {
-		case d.ackq <- acks:
+		case d.ackq <- d.acks:
+			d.acks = nil
 		case <-ctx.Done():
-			// Stopping: unacknowledged, the broker delivers them again and
-			// the journal knows them.
+			// Stopping: stop sends them, with a deadline of its own.
 		}
 	}
 	return nil
