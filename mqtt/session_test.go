@@ -188,3 +188,13 @@ func TestRedeliveryRecordedOnce(t *testing.T) {
 		t.Error("acknowledged without a flush")
 	}
 }
+
+// FuzzSessionParse: whatever the file holds, reading it does not panic.
+func FuzzSessionParse(f *testing.F) {
+	f.Add([]byte(sessionHeader + " climated-0123456789ab\np 1 5 00112233445566778899aabbccddeeff\nc 1\ns \"sensors/+\"\n"))
+	f.Add([]byte(sessionHeader + " x\np 1\nc\ns sensors\nu \"\\xff\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := &session{marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+		s.parse(data)
+	})
+}
