@@ -143,8 +143,13 @@ mqtt:
 	}
 	duplicated := rows - len(seen)
 	rain := rainTotal(t, store)
-	t.Logf("published %d at %d/s through %d restarts (%d SIGKILL, %d SIGTERM): %d stored once, %d lost, %d duplicated; rain total %.0f mm for %d messages; redeliveries of recorded messages dropped: %d",
-		n, seqRate, restarts, kills[syscall.SIGKILL], kills[syscall.SIGTERM], len(seen), len(lost), duplicated, rain, n, h.count("delivered again, already recorded"))
+	t.Logf("published %d at %d/s through %d restarts (%d SIGKILL, %d SIGTERM): %d stored once, %d lost, %d duplicated; rain total %.0f mm for %d messages; redeliveries of recorded messages dropped: %d; broker: %s",
+		n, seqRate, restarts, kills[syscall.SIGKILL], kills[syscall.SIGTERM], len(seen), len(lost), duplicated, rain, n,
+		h.count("delivered again, already recorded"), strings.ReplaceAll(strings.TrimSpace(restartBrokerLimits), "\n", ", "))
+	// The session (client id and journal) lives beside the database.
+	if b, err := os.ReadFile(db + ".mqtt"); err != nil || !bytes.HasPrefix(b, []byte("climated mqtt session 1 climated-")) {
+		t.Errorf("session file beside the database: %v %.80q", err, b)
+	}
 	if len(lost) > 0 || duplicated > 0 || rain != float64(n) {
 		t.Errorf("lost %d %v, duplicated %d, rain %.0f mm for %d messages\n%s", len(lost), head(lost, 20), duplicated, rain, n, h.logs())
 	}
