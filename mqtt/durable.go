@@ -166,7 +166,7 @@ func (in *Ingest) commit(ctx context.Context, sink sensors.Sink) error {
 		if err != nil || !taken {
 			return err // not taken: ctx ended, and stop tries again
 		}
-		d.readings, d.keys = d.readings[:0], d.keys[:0]
+		d.readings, d.keys = nil, nil // the sink may keep the slice
 		d.recorded = d.recorded || d.flush != nil && len(d.acks) > 0
 	}
 	if d.recorded {
