@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -108,14 +109,17 @@ type mosquitto struct {
 	exited chan error
 }
 
-func newMosquitto(t testing.TB) *mosquitto {
+// newMosquitto prepares a broker on a free loopback port; extra are more
+// lines of its configuration.
+func newMosquitto(t testing.TB, extra ...string) *mosquitto {
 	t.Helper()
 	if _, err := os.Stat(mosquittoPath); err != nil {
 		t.Fatalf("this test needs Debian's mosquitto at %s (apt-get install -y mosquitto; scripts/test.sh installs it): %v", mosquittoPath, err)
 	}
 	dir := t.TempDir()
 	m := &mosquitto{t: t, port: freePort(t), conf: filepath.Join(dir, "mosquitto.conf"), log: filepath.Join(dir, "mosquitto.log")}
-	conf := fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest file %s\nlog_type all\n", m.port, m.log)
+	conf := fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest file %s\nlog_type all\n", m.port, m.log) +
+		strings.Join(extra, "\n") + "\n"
 	if err := os.WriteFile(m.conf, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}

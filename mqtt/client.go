@@ -22,6 +22,9 @@ const (
 	// The offline message at shutdown and paho's quiesce time.
 	goodbyeTimeout = time.Second
 	quiesce        = 250 // ms
+	// lingerTimeout bounds the shutdown's wait for the ingest's last
+	// commit and acknowledgements.
+	lingerTimeout = 5 * time.Second
 )
 
 // ErrNotConnected is returned by Publish while the broker is unreachable.
@@ -33,6 +36,25 @@ type Message struct {
 	Payload  []byte
 	Retained bool
 	QoS      byte
+	// Duplicate is the DUP flag: the broker may have delivered this
+	// message before (to an earlier connection of the session).
+	Duplicate bool
+	// ID is the packet identifier of a QoS 1 or 2 message; a broker
+	// delivers a message again with the same one.
+	ID uint16
+
+	ack func()
+}
+
+// Ack acknowledges the message to the broker, once; only handlers
+// subscribed with SubscribeManualAck need to. The broker delivers an
+// unacknowledged QoS 1 message again when the session resumes. Ack may be
+// called from any goroutine, and after the connection is gone (paho then
+// drops the acknowledgement and the broker delivers the message again).
+func (m Message) Ack() {
+	if m.ack != nil {
+		m.ack()
+	}
 }
 
 // Handler receives the messages of a subscription. It runs on the MQTT
@@ -43,20 +65,27 @@ type Message struct {
 type Handler func(Message)
 
 type subscription struct {
-	qos     byte
-	handler Handler
+	qos       byte
+	handler   Handler
+	manualAck bool
 }
 
 // Client is the hub's one connection to the broker, shared by the ingest
 // and the publisher. Run keeps it up: it connects with exponential
-// back-off, subscribes every registered filter again on every connect
-// (sessions are clean, so the broker forgets them), and keeps the retained
-// availability topic: "online" while connected, "offline" as the last will
-// and at shutdown.
+// back-off, subscribes every registered filter again on every connect,
+// and keeps the retained availability topic: "online" while connected,
+// "offline" as the last will and at shutdown.
+//
+// With a stable client id (ClientID or SessionFile) the session is
+// persistent: the broker keeps the subscriptions and queues QoS 1 messages
+// while the hub is away, and delivers what the hub had not acknowledged
+// again. Without one the session is clean.
 type Client struct {
-	opts Options
-	log  *slog.Logger
-	pc   paho.Client
+	opts    Options
+	log     *slog.Logger
+	pc      paho.Client
+	session *session // nil without a SessionFile
+	clean   bool
 
 	mu     sync.RWMutex
 	subs   map[string]subscription
@@ -70,6 +99,9 @@ type Client struct {
 
 	sessions atomic.Uint64
 	running  atomic.Bool
+	// lingering counts the parts whose last acknowledgements the
+	// shutdown waits for (see linger).
+	lingering sync.WaitGroup
 
 	errMu   sync.Mutex
 	lastErr error
@@ -82,17 +114,28 @@ func NewClient(opts Options) (*Client, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	var sess *session
+	if opts.SessionFile != "" {
+		var err error
+		if sess, err = openSession(opts.SessionFile, opts.ClientID); err != nil {
+			return nil, err
+		}
+		opts.ClientID = sess.clientID
+	}
+	clean := opts.ClientID == ""
 	o := opts.withDefaults()
 	u, _ := o.brokerURL()
 	password, _ := o.password()
 	c := &Client{
-		opts:   o,
-		log:    o.Logger,
-		subs:   make(map[string]subscription),
-		active: make(map[string]uint64),
-		wake:   make(chan struct{}, 1),
-		up:     make(chan struct{}, 1),
-		down:   make(chan struct{}, 1),
+		opts:    o,
+		session: sess,
+		clean:   clean,
+		log:     o.Logger,
+		subs:    make(map[string]subscription),
+		active:  make(map[string]uint64),
+		wake:    make(chan struct{}, 1),
+		up:      make(chan struct{}, 1),
+		down:    make(chan struct{}, 1),
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -105,12 +148,19 @@ func NewClient(opts Options) (*Client, error) {
 		SetKeepAlive(o.KeepAlive). // a Duration: SetKeepAlive(30) would be 30 ns
 		SetConnectTimeout(o.ConnectTimeout).
 		SetWriteTimeout(opTimeout).
-		SetCleanSession(true).
+		SetCleanSession(clean).
+		// Handlers acknowledge (see dispatch): the ingest only once the
+		// readings of a message are committed.
+		SetAutoAckDisabled(true).
+		// Every message goes through dispatch, also those a resumed
+		// session delivers between the CONNACK and the SUBSCRIBEs.
+		SetDefaultPublishHandler(c.dispatch).
 		SetAutoReconnect(true).
 		SetConnectRetry(false). // Run retries with back-off under its context
 		SetMaxReconnectInterval(o.ReconnectMax).
 		// Order matters (rain counters, availability) and costs nothing,
-		// since every handler only hands the message on.
+		// since every handler only hands the message on; acknowledgements
+		// are sent later, from other goroutines, which paho allows.
 		SetOrderMatters(true).
 		SetWill(o.AvailabilityTopic, "offline", 1, true).
 		SetOnConnectHandler(func(paho.Client) { c.conns.Add(1); signal(c.up) }).
@@ -195,8 +245,9 @@ func (c *Client) connect(ctx context.Context) error {
 	}
 }
 
-// onConnect runs after every connect: a fresh session, so every filter is
-// subscribed again and the availability set.
+// onConnect runs after every connect: every filter is subscribed again (a
+// clean session forgot them; a resumed one gets the retained messages
+// again, which the ingest knows) and the availability set.
 func (c *Client) onConnect(ctx context.Context, conn uint64) {
 	c.setErr(nil)
 	c.syncSubscriptions(ctx, conn)
@@ -205,7 +256,7 @@ func (c *Client) onConnect(ctx context.Context, conn uint64) {
 	}
 	n := c.sessions.Add(1)
 	c.ready.Store(conn)
-	c.log.Info("mqtt: connected", "broker", c.opts.Broker, "client_id", c.opts.ClientID, "session", n)
+	c.log.Info("mqtt: connected", "broker", c.opts.Broker, "client_id", c.opts.ClientID, "clean_session", c.clean, "session", n)
 }
 
 // isReady reports whether the connection is up and set up: subscribed and
@@ -233,6 +284,14 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 			drop = append(drop, f)
 		}
 	}
+	if c.session != nil {
+		// Left by an earlier run whose configuration had them.
+		drop = append(drop, c.session.stale(func(f string) bool {
+			_, registered := c.subs[f]
+			_, active := c.active[f]
+			return registered || active
+		})...)
+	}
 	c.mu.RUnlock()
 	failed := false
 	for _, f := range add {
@@ -242,22 +301,38 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		if !ok {
 			continue
 		}
-		if err := wait(ctx, c.pc.Subscribe(f, s.qos, c.route(f))); err != nil {
+		// No callback of its own: paho hands every message to dispatch.
+		if err := wait(ctx, c.pc.Subscribe(f, s.qos, nil)); err != nil {
 			c.log.Error("mqtt: subscribe failed", "topic", f, "err", err)
 			failed = true
 			continue
 		}
 		c.log.Debug("mqtt: subscribed", "topic", f, "qos", s.qos)
 		c.setActive(f, conn)
+		c.noteFilter(f, true)
 	}
 	for _, f := range drop {
 		if err := wait(ctx, c.pc.Unsubscribe(f)); err != nil {
 			c.log.Warn("mqtt: unsubscribe failed", "topic", f, "err", err)
+			c.setActive(f, 0)
+			continue
 		}
+		c.log.Debug("mqtt: unsubscribed", "topic", f)
 		c.setActive(f, 0)
+		c.noteFilter(f, false)
 	}
 	if failed {
 		time.AfterFunc(resubscribeIn, func() { signal(c.wake) })
+	}
+}
+
+// noteFilter keeps the broker's subscriptions in the session file.
+func (c *Client) noteFilter(f string, on bool) {
+	if c.session == nil {
+		return
+	}
+	if err := c.session.subscribed(f, on); err != nil {
+		c.log.Warn("mqtt: cannot note the subscription in the session file", "topic", f, "err", err)
 	}
 }
 
@@ -273,40 +348,71 @@ func (c *Client) setActive(f string, conn uint64) {
 	}
 }
 
-// route is paho's callback for filter f; it looks the handler up at each
-// message so that an unsubscribed filter's late messages go nowhere.
-func (c *Client) route(f string) paho.MessageHandler {
-	return func(_ paho.Client, m paho.Message) {
-		c.mu.RLock()
-		s, ok := c.subs[f]
-		c.mu.RUnlock()
-		if ok {
-			s.handler(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained(), QoS: m.Qos()})
+// dispatch is paho's handler of every message: it hands the message to
+// the handler of every registered filter that matches, looked up at each
+// message so that a forgotten filter's late messages go nowhere. It
+// acknowledges the message unless a handler subscribed with
+// SubscribeManualAck took it; one no filter matches (left on the broker
+// by a persistent session of an earlier configuration) is acknowledged
+// and dropped.
+func (c *Client) dispatch(_ paho.Client, pm paho.Message) {
+	m := Message{Topic: pm.Topic(), Payload: pm.Payload(), Retained: pm.Retained(), QoS: pm.Qos(),
+		Duplicate: pm.Duplicate(), ID: pm.MessageID(), ack: pm.Ack}
+	var hs []subscription
+	c.mu.RLock()
+	for f, s := range c.subs {
+		if matches(f, m.Topic) {
+			hs = append(hs, s)
 		}
+	}
+	c.mu.RUnlock()
+	manual := false
+	for _, s := range hs {
+		s.handler(m)
+		manual = manual || s.manualAck
+	}
+	if !manual {
+		pm.Ack()
 	}
 }
 
 // Subscribe registers h for filter; the filter is subscribed now if the
 // client is connected and again after every reconnect. h must not block.
+// Messages are acknowledged once h returns.
 func (c *Client) Subscribe(filter string, qos byte, h Handler) error {
+	return c.subscribe(filter, subscription{qos: qos, handler: h})
+}
+
+// SubscribeManualAck is Subscribe for a handler that acknowledges each
+// message itself (Message.Ack) once it is safe: the broker keeps a QoS 1
+// message until then and delivers it again if the hub stops first. It
+// must acknowledge every message eventually, in the order received: the
+// broker sends no more than its in-flight window (mosquitto's
+// max_inflight_messages, 20 by default) of unacknowledged messages.
+func (c *Client) SubscribeManualAck(filter string, qos byte, h Handler) error {
+	return c.subscribe(filter, subscription{qos: qos, handler: h, manualAck: true})
+}
+
+func (c *Client) subscribe(filter string, s subscription) error {
 	if err := validFilter(filter); err != nil {
 		return fmt.Errorf("subscribe %q: %w", filter, err)
 	}
-	if qos > 2 {
-		return fmt.Errorf("subscribe %q: qos %d", filter, qos)
+	if s.qos > 2 {
+		return fmt.Errorf("subscribe %q: qos %d", filter, s.qos)
 	}
 	c.mu.Lock()
 	if _, dup := c.subs[filter]; dup {
 		c.mu.Unlock()
 		return fmt.Errorf("subscribe %q: already subscribed", filter)
 	}
-	c.subs[filter] = subscription{qos: qos, handler: h}
+	c.subs[filter] = s
 	c.mu.Unlock()
 	signal(c.wake)
 	return nil
 }
 
-// Unsubscribe forgets filter; its handler gets no further messages.
+// Unsubscribe forgets filter; its handler gets no further messages, and
+// the broker forgets the subscription (also that of a persistent session).
 func (c *Client) Unsubscribe(filter string) {
 	c.mu.Lock()
 	delete(c.subs, filter)
@@ -377,9 +483,25 @@ func (c *Client) setErr(err error) {
 	c.lastErr = err
 }
 
-// shutdown says offline (the will is only for unclean ends) and
-// disconnects.
+// linger keeps the connection open at shutdown until done is called (at
+// most lingerTimeout): the ingest commits what waits when it stops, and
+// its acknowledgements must reach the broker before the DISCONNECT, or
+// the broker delivers those messages again at the next start.
+func (c *Client) linger() (done func()) {
+	c.lingering.Add(1)
+	return sync.OnceFunc(c.lingering.Done)
+}
+
+// shutdown waits for the lingering parts, says offline (the will is only
+// for unclean ends) and disconnects.
 func (c *Client) shutdown() {
+	waited := make(chan struct{})
+	go func() { c.lingering.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(lingerTimeout):
+		c.log.Warn("mqtt: disconnecting before the ingest's last acknowledgements")
+	}
 	if c.Connected() {
 		ctx, cancel := context.WithTimeout(context.Background(), goodbyeTimeout)
 		if err := c.Publish(ctx, c.opts.AvailabilityTopic, 0, true, []byte("offline")); err != nil {

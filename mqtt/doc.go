@@ -11,15 +11,17 @@
 //     tls://, mqtts://, ws:// and wss:// brokers, TLS with a CA and a
 //     client certificate, a password from the file or an environment
 //     variable (never logged), exponential back-off with jitter from 1 s to
-//     reconnect_max while the broker is down (at start-up or later), a clean
-//     session with every filter subscribed again at every connect, and the
-//     retained availability topic <prefix>/status: "online" while
-//     connected, "offline" as the last will and at shutdown. Health says
-//     since when and why the broker is unreachable.
+//     reconnect_max while the broker is down (at start-up or later), a
+//     persistent session under a stable client id (see Restarts) with every
+//     filter subscribed again at every connect, and the retained
+//     availability topic <prefix>/status: "online" while connected,
+//     "offline" as the last will and at shutdown. Health says since when
+//     and why the broker is unreachable.
 //   - Ingest is a sensors.Source. Its handlers run on paho's goroutine and
 //     only queue the message (bounded; when full the message is dropped
 //     and counted); Run decodes, converts, validates and records in
-//     batches.
+//     batches, and acknowledges QoS 1 messages once their readings are
+//     committed.
 //   - Publisher publishes the get_climate structure, zone by zone.
 //
 // # Zones
@@ -114,4 +116,39 @@
 // leaves both sums in the same second look alike; the second is lost.)
 // Any broker joins hubs: one mosquitto for the house, or a mosquitto
 // bridge per building to a central broker; the protocol is plain MQTT.
+//
+// # Restarts
+//
+// With a stable client id (Options.ClientID, or the one made once and kept
+// in Options.SessionFile) the session is persistent: the broker keeps the
+// subscriptions (QoS 1 by default) and queues what arrives while the hub
+// is away, up to its own limit (mosquitto: max_queued_messages, 1000 by
+// default). Without one (library use) the id is random and the session
+// clean.
+//
+// paho's automatic acknowledgement is off. A QoS 1 message is acknowledged
+// only once its readings are committed (the sink's Flush, history.Store's):
+// the readings of waiting messages are held and recorded together, at most
+// ackDelay (200 ms) after the first of them or once ackBatch (10) wait, so
+// a burst costs a few commits and the broker's in-flight window (mosquitto:
+// max_inflight_messages, 20) never waits for the history's 1 s tick.
+// Acknowledgements go out in the order the messages came (MQTT 3.1.1
+// §4.6), except for messages dropped on arrival (oversized, queue full),
+// acknowledged at once. At shutdown the ingest commits and acknowledges
+// what waits before the client disconnects; messages arriving after are
+// left for the broker to deliver at the next start.
+//
+// The broker delivers again, with the DUP flag and the same packet id,
+// every message whose acknowledgement it did not get. The session file
+// journals each batch (packet id, topic and payload hashed, with the
+// arrival time) before it goes to the history, and its commit after, so a
+// redelivered message is recognised: one already committed is processed
+// for the device's state but its readings are dropped (counted as
+// Redelivered); one whose commit the hub's death interrupted is recorded
+// again at its first arrival's time, which the history's one value per
+// series and second absorbs for gauges; a rain amount in that window of a
+// few milliseconds can count twice. The journal keeps the last 2048 to 4096
+// messages, far more than an in-flight window. Readings that waited in the
+// broker's queue are stamped with their arrival at the hub, except where
+// the payload carries its time (the climated format).
 package mqtt

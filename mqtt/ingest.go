@@ -49,9 +49,12 @@ type IngestOptions struct {
 // Ingest is a sensors.Source: it subscribes the mappings' topics on a
 // Client and records what the devices send. Messages travel from the MQTT
 // client to Run through a bounded queue, so a slow sink never blocks the
-// client; when the queue is full messages are dropped and counted.
+// client; when the queue is full messages are dropped and counted. QoS 1
+// messages are acknowledged once their readings are committed (see
+// durable.go).
 type Ingest struct {
 	client   *Client
+	session  *session // the client's journal; nil without one
 	mappings []Mapping
 	decoders []decode.Decoder
 	opts     IngestOptions
@@ -60,10 +63,12 @@ type Ingest struct {
 	queue    chan inbound
 	stats    counters
 	running  atomic.Bool
+	stopped  atomic.Bool // Run has ended: leave messages unacknowledged
 
 	// Run's own state.
 	devices   map[deviceKey]*device
 	autoZones int
+	durable   *durable
 
 	zonesMu sync.RWMutex
 	zones   map[string]bool
@@ -77,7 +82,10 @@ type inbound struct {
 	at      time.Time
 }
 
-// NewIngest checks the mappings and prepares the ingest on c.
+// NewIngest checks the mappings and registers their filters on c. They
+// are registered before c connects so that a resumed session's queued
+// messages, which the broker sends right after the CONNACK, find their
+// handler; they wait in the queue for Run.
 func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, error) {
 	if err := ValidateMappings(mappings); err != nil {
 		return nil, err
@@ -114,6 +122,18 @@ func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, err
 	in.queue = make(chan inbound, o.QueueSize)
 	in.devices = make(map[deviceKey]*device)
 	in.zones = make(map[string]bool)
+	if c != nil {
+		in.session = c.session
+		for i := range in.mappings {
+			m := &in.mappings[i]
+			if err := c.SubscribeManualAck(m.Topic, m.qos(), in.handler(i)); err != nil {
+				for _, prev := range in.mappings[:i] {
+					c.Unsubscribe(prev.Topic)
+				}
+				return nil, fmt.Errorf("mqtt ingest: %w", err)
+			}
+		}
+	}
 	return in, nil
 }
 
@@ -143,25 +163,24 @@ func (in *Ingest) Feeds(zone string) bool {
 	return in.zones[zone]
 }
 
-// Run subscribes every mapping and records readings into sink until ctx
-// ends. It returns nil then, and an error only when the sink stops.
+// Run records readings into sink until ctx ends. It returns nil then, and
+// an error only when the sink stops. At the end it commits and
+// acknowledges what waits; the subscriptions stay (a persistent session
+// keeps queueing for the next start) and messages that arrive after are
+// left unacknowledged for the broker to deliver again.
 func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
 	if !in.running.CompareAndSwap(false, true) {
 		return errors.New("mqtt ingest: Run called twice")
 	}
-	var subscribed []string
-	defer func() {
-		for _, f := range subscribed {
-			in.client.Unsubscribe(f)
-		}
-	}()
-	for i := range in.mappings {
-		m := &in.mappings[i]
-		if err := in.client.Subscribe(m.Topic, m.qos(), in.handler(i)); err != nil {
-			return fmt.Errorf("mqtt ingest: %w", err)
-		}
-		subscribed = append(subscribed, m.Topic)
+	if in.client != nil {
+		defer in.client.linger()()
 	}
+	in.durable = newDurable(sink)
+	if in.durable.flush == nil {
+		in.log.Info("mqtt: the sink cannot flush: messages are acknowledged once queued, a crash can lose the last second")
+	}
+	defer in.stop(ctx, sink)
+	defer in.stopped.Store(true)
 	for {
 		select {
 		case <-ctx.Done():
@@ -170,16 +189,24 @@ func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
 			if err := in.drain(ctx, sink, first); err != nil {
 				return err
 			}
+		case <-in.durable.timer.C:
+			if err := in.commit(ctx, sink); err != nil {
+				return err
+			}
 		}
 	}
 }
 
 // handler is mapping i's message handler. It runs on the MQTT client's
-// goroutine, so it only checks the size and queues, never waits.
+// goroutine, so it only checks the size and queues, never waits. What it
+// drops it acknowledges at once: an unacknowledged message would hold a
+// place of the broker's in-flight window until the next connection.
 func (in *Ingest) handler(i int) Handler {
 	return func(m Message) {
-		if in.route(m.Topic) != i {
-			return // an earlier mapping whose filter also matches takes it
+		if in.route(m.Topic) != i || in.stopped.Load() {
+			// An earlier mapping whose filter also matches takes it; or
+			// Run has ended, and the broker delivers it at the next start.
+			return
 		}
 		in.stats.received.Add(1)
 		now := in.opts.Now()
@@ -187,6 +214,7 @@ func (in *Ingest) handler(i int) Handler {
 			in.stats.oversized.Add(1)
 			in.warn("oversized payload dropped", m.Topic, m.Payload,
 				fmt.Errorf("%d bytes, more than max_payload %d", len(m.Payload), in.opts.MaxPayload), now)
+			m.Ack()
 			return
 		}
 		select {
@@ -195,6 +223,7 @@ func (in *Ingest) handler(i int) Handler {
 			in.stats.queueFull.Add(1)
 			in.warn("queue full, message dropped", m.Topic, m.Payload,
 				fmt.Errorf("%d messages wait: the sink is too slow", in.opts.QueueSize), now)
+			m.Ack()
 		}
 	}
 }
@@ -209,37 +238,24 @@ func (in *Ingest) route(topic string) int {
 	return -1
 }
 
-// drain processes first and whatever else waits, up to a batch, records
-// the readings in one call and reports the devices' status.
+// drain processes first and whatever else waits, up to a batch, hands
+// the readings on (recorded now, or held until the acknowledgements'
+// commit) and reports the devices' status.
 func (in *Ingest) drain(ctx context.Context, sink sensors.Sink, first inbound) error {
-	var b batch
-	in.process(first, &b)
+	var w intake
+	b := &w.batch
+	in.accept(first, &w)
 	for n := 1; n < maxBatch && len(b.readings) < maxBatch; n++ {
 		select {
 		case m := <-in.queue:
-			in.process(m, &b)
+			in.accept(m, &w)
 			continue
 		default:
 		}
 		break
 	}
-	if len(b.readings) > 0 {
-		err := sink.Record(ctx, b.readings)
-		switch {
-		case err == nil:
-			in.stats.readings.Add(uint64(len(b.readings)))
-		case ctx.Err() != nil:
-			return nil
-		case errors.Is(err, sensors.ErrStopped):
-			return fmt.Errorf("mqtt ingest: %w", err)
-		default:
-			// Readings were validated, so this is the sink's trouble;
-			// the valid ones are kept all the same.
-			in.stats.sinkErrors.Add(1)
-			if ok, n := in.limit.allow("record", in.opts.Now()); ok {
-				in.log.Error("mqtt: record readings", "err", err, "suppressed", n)
-			}
-		}
+	if err := in.settle(ctx, sink, &w); err != nil {
+		return err
 	}
 	for _, d := range b.touched {
 		d.touched = false

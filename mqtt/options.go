@@ -33,9 +33,21 @@ type Options struct {
 	// broker's WebSocket path.
 	Broker string `yaml:"broker"`
 	// ClientID identifies the hub to the broker; two clients with the same
-	// id push each other off. Empty means "climated-" and random hex.
+	// id push each other off, so hubs sharing a broker need distinct ones.
+	// Empty means the id kept in SessionFile (made once: "climated-" and
+	// 12 random hex digits, so two hubs never pick the same), or without a
+	// SessionFile a random id per start and a clean session.
 	ClientID string `yaml:"client_id"`
-	Username string `yaml:"username"`
+	// SessionFile keeps what lets the hub resume its MQTT session after a
+	// restart: the client id, and a journal of the latest messages
+	// recorded, so that one the broker delivers again is not recorded
+	// twice. climated keeps it beside the database (<database>.mqtt).
+	// With a stable client id (this file, or ClientID) the session is
+	// persistent: the broker queues QoS 1 messages while the hub is down
+	// (mosquitto: max_queued_messages, 1000 by default, beyond which it
+	// drops them).
+	SessionFile string `yaml:"session_file"`
+	Username    string `yaml:"username"`
 	// Password, or PasswordEnv, the name of an environment variable that
 	// holds it (so that it stays out of the configuration file). Neither
 	// is ever logged.

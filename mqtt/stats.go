@@ -17,11 +17,16 @@ type Stats struct {
 	BadValues  uint64 // values dropped: wrong type, NaN/Inf, impossible
 	Readings   uint64 // readings handed to the sink
 	SinkErrors uint64 // Record calls that failed
+	// Redelivered counts the messages, among the Decoded and Replayed,
+	// that the broker delivered again after their readings had been
+	// recorded (the hub stopped or lost the connection before its
+	// acknowledgement reached the broker): their readings were dropped.
+	Redelivered uint64
 }
 
 type counters struct {
 	received, oversized, queueFull, ignored, badPayload, noZone,
-	replayed, decoded, badValues, readings, sinkErrors atomic.Uint64
+	replayed, decoded, badValues, readings, sinkErrors, redelivered atomic.Uint64
 }
 
 func (c *counters) snapshot() Stats {
@@ -29,6 +34,6 @@ func (c *counters) snapshot() Stats {
 		Received: c.received.Load(), Oversized: c.oversized.Load(), QueueFull: c.queueFull.Load(),
 		Ignored: c.ignored.Load(), BadPayload: c.badPayload.Load(), NoZone: c.noZone.Load(),
 		Replayed: c.replayed.Load(), Decoded: c.decoded.Load(), BadValues: c.badValues.Load(),
-		Readings: c.readings.Load(), SinkErrors: c.sinkErrors.Load(),
+		Readings: c.readings.Load(), SinkErrors: c.sinkErrors.Load(), Redelivered: c.redelivered.Load(),
 	}
 }

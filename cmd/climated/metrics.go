@@ -186,6 +186,15 @@ func (c countingSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	return err
 }
 
+// Flush lets the MQTT ingest acknowledge messages once their readings
+// are committed.
+func (c countingSink) Flush(ctx context.Context) error {
+	if f, ok := c.Sink.(interface{ Flush(context.Context) error }); ok {
+		return f.Flush(ctx)
+	}
+	return nil
+}
+
 func (c countingSink) Report(st sensors.Status) {
 	if st.Err != nil {
 		c.m.readErrors.WithLabelValues(st.Source).Inc()
@@ -198,7 +207,7 @@ func (c countingSink) Report(st sensors.Status) {
 type mqttCollector struct{ stats func() mqtt.Stats }
 
 var mqttMessages = prometheus.NewDesc("climated_mqtt_messages_total",
-	"MQTT messages and values by what became of them (received, oversized, queue_full, ignored, bad_payload, no_zone, replayed, decoded, bad_values, readings, sink_errors).",
+	"MQTT messages and values by what became of them (received, oversized, queue_full, ignored, bad_payload, no_zone, replayed, decoded, bad_values, readings, sink_errors, redelivered).",
 	[]string{"outcome"}, nil)
 
 func (c mqttCollector) Describe(ch chan<- *prometheus.Desc) { ch <- mqttMessages }
@@ -209,6 +218,7 @@ func (c mqttCollector) Collect(ch chan<- prometheus.Metric) {
 		"received": st.Received, "oversized": st.Oversized, "queue_full": st.QueueFull, "ignored": st.Ignored,
 		"bad_payload": st.BadPayload, "no_zone": st.NoZone, "replayed": st.Replayed, "decoded": st.Decoded,
 		"bad_values": st.BadValues, "readings": st.Readings, "sink_errors": st.SinkErrors,
+		"redelivered": st.Redelivered,
 	} {
 		ch <- prometheus.MustNewConstMetric(mqttMessages, prometheus.CounterValue, float64(v), outcome)
 	}

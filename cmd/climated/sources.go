@@ -68,7 +68,13 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, c
 		set.add(g, []string{cfg.RainGauge.WithDefaults().Zone})
 	}
 	if cfg.MQTT != nil {
-		if err := addMQTT(set, *cfg.MQTT, log, climate); err != nil {
+		m := *cfg.MQTT
+		if m.Options.SessionFile == "" {
+			// Beside the database: the journal in it speaks of what the
+			// database holds, and a hub is its database.
+			m.Options.SessionFile = cfg.Database + ".mqtt"
+		}
+		if err := addMQTT(set, m, log, climate); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+)
+
+// The broker of TestMQTTRestartsLoseNothing, with the limits that bound
+// what it keeps for a hub that is away, at their defaults: beyond 1000
+// queued messages per session mosquitto drops what arrives (the test stays
+// far below: about 30 messages per restart), and it sends at most 20
+// unacknowledged messages at a time.
+const restartBrokerLimits = "max_queued_messages 1000\nmax_inflight_messages 20\n"
+
+const (
+	seqRate   = 30 // messages per second, as in the issue
+	seqSeries = 256
+	restarts  = 10
+)
+
+// TestMQTTRestartsLoseNothing runs the real hub against mosquitto while a
+// device publishes a numbered sequence at QoS 1, 30 messages a second,
+// and restarts the hub 10 times, with SIGKILL and SIGTERM in turn. Every
+// number must be in the history once: the persistent session queues what
+// arrives while the hub is down, messages are acknowledged only once
+// committed, and the session journal keeps redeliveries from being
+// recorded twice.
+//
+// Number n is CO2 = n in zone seq/<n mod 256> and 1 mm of rain: each zone
+// gets a message every 8.5 s, so no two of them share the history's
+// one-second key unless a restart took that long, and the rain total
+// counts every message recorded, twice if recorded twice.
+func TestMQTTRestartsLoseNothing(t *testing.T) {
+	broker := startMosquitto(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "climated.db")
+	cfg := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(cfg, []byte(`listen: 127.0.0.1:0
+database: `+db+`
+mqtt:
+  broker: `+broker+`
+  prefix: climated/restarts
+  subscriptions:
+    - topic: "seq/+"
+      format: generic
+      auto_zone: true
+      fields: [{measurement: CO2, path: n}, {measurement: Rain, path: rain}]
+  ingest: {max_auto_zones: 300}
+`), 0o600)
+
+	online := make(chan struct{}, 16)
+	observer := mqttClient(t, broker, "restart-observer")
+	observer.Subscribe("climated/restarts/status", 1, func(_ paho.Client, m paho.Message) {
+		if string(m.Payload()) == "online" && !m.Retained() {
+			online <- struct{}{}
+		}
+	}).WaitTimeout(5 * time.Second)
+
+	h := &hubProcess{t: t, args: []string{"serve", "--config", cfg}, logDir: dir}
+	h.start(online)
+	device := mqttClient(t, broker, "seq-device")
+	var published atomic.Int64
+	ctx, stopPublishing := context.WithCancel(context.Background())
+	pubDone := make(chan struct{})
+	go func() {
+		defer close(pubDone)
+		tick := time.NewTicker(time.Second / seqRate)
+		defer tick.Stop()
+		for n := 0; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			tok := device.Publish(fmt.Sprintf("seq/%d", n%seqSeries), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, n))
+			if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+				t.Errorf("publish %d: %v", n, tok.Error())
+				return
+			}
+			published.Add(1)
+		}
+	}()
+
+	kills := map[syscall.Signal]int{}
+	for i := range restarts {
+		time.Sleep(300*time.Millisecond + time.Duration(i)*70*time.Millisecond)
+		sig := syscall.SIGKILL
+		if i%2 == 1 {
+			sig = syscall.SIGTERM
+		}
+		h.stop(sig)
+		kills[sig]++
+		h.start(online)
+	}
+	time.Sleep(500 * time.Millisecond)
+	stopPublishing()
+	<-pubDone
+	n := int(published.Load())
+
+	// The last hub takes in the rest; then it stops and the file is read.
+	store, err := history.OpenReadOnly(context.Background(), db, nil, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close(context.Background())
+	deadline := time.Now().Add(20 * time.Second)
+	for rainTotal(t, store) < float64(n) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	h.stop(syscall.SIGTERM)
+
+	seen := map[int]int{}
+	rows := 0
+	for _, r := range export(t, store, sensors.CO2) {
+		v := int(r.Value)
+		if r.Zone != fmt.Sprintf("seq/%d", v%seqSeries) {
+			t.Errorf("number %d in zone %s", v, r.Zone)
+		}
+		seen[v]++
+		rows++
+	}
+	var lost []int
+	for i := range n {
+		if seen[i] == 0 {
+			lost = append(lost, i)
+		}
+	}
+	duplicated := rows - len(seen)
+	rain := rainTotal(t, store)
+	t.Logf("published %d at %d/s through %d restarts (%d SIGKILL, %d SIGTERM): %d stored once, %d lost, %d duplicated; rain total %.0f mm for %d messages; redeliveries of recorded messages dropped: %d; broker: %s",
+		n, seqRate, restarts, kills[syscall.SIGKILL], kills[syscall.SIGTERM], len(seen), len(lost), duplicated, rain, n,
+		h.count("delivered again, already recorded"), strings.ReplaceAll(strings.TrimSpace(restartBrokerLimits), "\n", ", "))
+	// The session (client id and journal) lives beside the database.
+	if b, err := os.ReadFile(db + ".mqtt"); err != nil || !bytes.HasPrefix(b, []byte("climated mqtt session 1 climated-")) {
+		t.Errorf("session file beside the database: %v %.80q", err, b)
+	}
+	if len(lost) > 0 || duplicated > 0 || rain != float64(n) {
+		t.Errorf("lost %d %v, duplicated %d, rain %.0f mm for %d messages\n%s", len(lost), head(lost, 20), duplicated, rain, n, h.logs())
+	}
+}
+
+// hubProcess is climated serve run again and again on one configuration.
+type hubProcess struct {
+	t      *testing.T
+	args   []string
+	logDir string
+	runs   int
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// start runs the hub and waits until it says online on the broker.
+func (h *hubProcess) start(online <-chan struct{}) {
+	h.t.Helper()
+	for len(online) > 0 {
+		<-online // from an earlier run
+	}
+	h.runs++
+	logf, err := os.Create(filepath.Join(h.logDir, fmt.Sprintf("run%02d.log", h.runs)))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.cmd = climated(h.args...)
+	h.cmd.Stderr = logf
+	if err := h.cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	logf.Close()
+	h.exited = make(chan error, 1)
+	go func(c *exec.Cmd) { h.exited <- c.Wait() }(h.cmd)
+	h.t.Cleanup(func() { h.cmd.Process.Kill() })
+	select {
+	case <-online:
+	case err := <-h.exited:
+		h.t.Fatalf("hub exited at start: %v\n%s", err, h.logs())
+	case <-time.After(15 * time.Second):
+		h.t.Fatalf("hub never said online\n%s", h.logs())
+	}
+}
+
+func (h *hubProcess) stop(sig syscall.Signal) {
+	h.t.Helper()
+	h.cmd.Process.Signal(sig)
+	select {
+	case err := <-h.exited:
+		if sig == syscall.SIGTERM && err != nil {
+			h.t.Errorf("exit after SIGTERM: %v\n%s", err, h.logs())
+		}
+	case <-time.After(15 * time.Second):
+		h.t.Fatalf("no exit within 15 s of %v", sig)
+	}
+}
+
+// logs is the end of the latest run's log, for a failure's message.
+func (h *hubProcess) logs() string {
+	b, _ := os.ReadFile(filepath.Join(h.logDir, fmt.Sprintf("run%02d.log", h.runs)))
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// count counts the log lines of every run that contain s.
+func (h *hubProcess) count(s string) int {
+	n := 0
+	for i := 1; i <= h.runs; i++ {
+		b, _ := os.ReadFile(filepath.Join(h.logDir, fmt.Sprintf("run%02d.log", i)))
+		n += bytes.Count(b, []byte(s))
+	}
+	return n
+}
+
+type exportRow struct {
+	Zone  string  `json:"zone"`
+	Value float64 `json:"value"`
+}
+
+func export(t *testing.T, s *history.Store, m sensors.Measurement) []exportRow {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := s.Export(context.Background(), &buf, history.Export{Measurement: m, Format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []exportRow
+	if err := json.Unmarshal(buf.Bytes(), &rows); err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	return rows
+}
+
+func rainTotal(t *testing.T, s *history.Store) float64 {
+	var sum float64
+	for _, r := range export(t, s, sensors.Rain) {
+		sum += r.Value
+	}
+	return sum
+}
+
+func head(xs []int, n int) []int { return xs[:min(n, len(xs))] }
+
+// startMosquitto runs Debian's mosquitto on a free loopback port until the
+// test ends and returns its URL.
+func startMosquitto(t *testing.T) string {
+	t.Helper()
+	const bin = "/usr/sbin/mosquitto"
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
+	os.WriteFile(conf, []byte("listener "+port+" 127.0.0.1\nallow_anonymous true\npersistence false\n"+restartBrokerLimits), 0o600)
+	cmd := exec.Command(bin, "-c", conf)
+	var out bytes.Buffer
+	cmd.Stderr = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
+			c.Close()
+			return "tcp://" + addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mosquitto does not accept connections: %s", strings.TrimSpace(out.String()))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// mqttClient is a plain paho client: a device or an observer.
+func mqttClient(t *testing.T, broker, id string) paho.Client {
+	t.Helper()
+	c := paho.NewClient(paho.NewClientOptions().AddBroker(broker).SetClientID(id).SetConnectTimeout(5 * time.Second))
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect %s: %v", id, tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	return c
+}

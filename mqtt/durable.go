@@ -1,0 +1,246 @@
+package mqtt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// A QoS 1 message is acknowledged only once its readings are committed to
+// the history: a hub killed before that gets the message again from the
+// broker when its persistent session resumes. The readings of
+// acknowledgement-waiting messages are held back and recorded together
+// with one Flush, at most ackDelay after the first of them arrived or as
+// soon as ackBatch wait, so that a burst costs a few commits and not one
+// per message, and acknowledgements never wait for the history's own
+// flush tick (1 s) while the broker's in-flight window (mosquitto's
+// max_inflight_messages, 20 by default) holds back what follows.
+const (
+	ackDelay = 200 * time.Millisecond
+	ackBatch = 10
+	// finalCommit bounds the last commit when the ingest stops.
+	finalCommit = 5 * time.Second
+	// ackQueue is how many batches of acknowledgements may wait for the
+	// acknowledging goroutine.
+	ackQueue = 64
+)
+
+// flusher is what the ingest needs of a sink to acknowledge only what is
+// durable; history.Store has it. Without it, messages are acknowledged as
+// soon as the sink has taken their readings.
+type flusher interface {
+	Flush(ctx context.Context) error
+}
+
+// intake is what one drain takes from the queue.
+type intake struct {
+	batch
+	acks []func()  // acknowledgements, in the order received
+	keys []markKey // journal marks of the messages with readings
+}
+
+// accept processes one message into w. A message the broker delivers again
+// (DUP) whose readings are already recorded is processed for the device's
+// state (a rain counter's base) but its readings are dropped; one that
+// was being recorded when the previous run was killed is recorded again
+// at its first arrival's time, which the history's (series, second) key
+// makes harmless for gauges (see the package documentation for amounts).
+func (in *Ingest) accept(item inbound, w *intake) {
+	m := item.msg
+	journal := in.session != nil && m.QoS > 0
+	var k markKey
+	if journal {
+		k = messageKey(m)
+	}
+	if journal && m.Duplicate {
+		if mk, ok := in.session.lookup(k); ok {
+			if mk.state != markUncertain {
+				n := len(w.readings)
+				in.process(item, &w.batch)
+				w.readings = w.readings[:n]
+				in.stats.redelivered.Add(1)
+				in.note(slog.LevelInfo, "delivered again, already recorded: readings dropped", m.Topic, m.Payload, nil, item.at)
+				w.acks = append(w.acks, m.Ack)
+				return
+			}
+			in.note(slog.LevelInfo, "delivered again, perhaps recorded: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
+			item.at = mk.at
+		}
+	}
+	n := len(w.readings)
+	in.process(item, &w.batch)
+	if m.QoS > 0 {
+		w.acks = append(w.acks, m.Ack)
+	}
+	if journal && len(w.readings) > n {
+		in.session.hold(k, item.at)
+		w.keys = append(w.keys, k)
+	}
+}
+
+// durable holds what waits for the history to make it durable. It
+// belongs to Run's goroutine.
+type durable struct {
+	flush    flusher // nil: acknowledge once recorded
+	readings []sensors.Reading
+	keys     []markKey
+	recorded bool     // readings handed to the sink await a Flush that failed
+	acks     []func() // waiting, in the order received
+	timer    *time.Timer
+	waiting  bool // timer runs
+
+	ackq      chan []func()
+	ackerDone chan struct{}
+}
+
+func newDurable(sink sensors.Sink) *durable {
+	d := &durable{timer: time.NewTimer(time.Hour), ackq: make(chan []func(), ackQueue), ackerDone: make(chan struct{})}
+	d.timer.Stop()
+	d.flush, _ = sink.(flusher)
+	// Acknowledgements go through a goroutine of their own: paho sends
+	// them through the connection's writer, which a slow network can
+	// hold up, and the drain must not wait for it.
+	go func() {
+		defer close(d.ackerDone)
+		for acks := range d.ackq {
+			for _, ack := range acks {
+				ack()
+			}
+		}
+	}()
+	return d
+}
+
+// settle takes what one drain collected: with nothing to wait for it is
+// recorded and acknowledged at once, else held for the next commit.
+func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) error {
+	d := in.durable
+	if d == nil { // a drain outside Run (tests): at once
+		if len(w.readings) > 0 {
+			if _, err := in.record(ctx, sink, w.readings); err != nil {
+				return err
+			}
+		}
+		for _, ack := range w.acks {
+			ack()
+		}
+		return nil
+	}
+	d.readings = append(d.readings, w.readings...)
+	d.keys = append(d.keys, w.keys...)
+	d.acks = append(d.acks, w.acks...)
+	switch {
+	case len(d.acks) == 0 || d.flush == nil, len(d.readings) == 0 && !d.recorded:
+		// Nothing to wait for: only QoS 0 messages, a sink that cannot
+		// flush, or messages without readings (bad, ignored) that nothing
+		// recorded before them holds up.
+		return in.commit(ctx, sink)
+	case len(d.acks) >= ackBatch:
+		return in.commit(ctx, sink)
+	case !d.waiting:
+		d.timer.Reset(ackDelay)
+		d.waiting = true
+	}
+	return nil
+}
+
+// commit records the held readings, has the sink commit them, journals
+// that, and acknowledges the waiting messages. A failed Flush leaves them
+// waiting for the next attempt, ackDelay later: the broker keeps them
+// meanwhile and sends no more than its in-flight window.
+func (in *Ingest) commit(ctx context.Context, sink sensors.Sink) error {
+	d := in.durable
+	d.timer.Stop()
+	d.waiting = false
+	if len(d.readings) > 0 {
+		if in.session != nil && len(d.keys) > 0 {
+			if err := in.session.begin(d.keys); err != nil {
+				in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
+			}
+		}
+		taken, err := in.record(ctx, sink, d.readings)
+		if err != nil || !taken {
+			return err // not taken: ctx ended, and stop tries again
+		}
+		d.readings, d.keys = nil, nil // the sink may keep the slice
+		d.recorded = d.recorded || d.flush != nil && len(d.acks) > 0
+	}
+	if d.recorded {
+		if err := d.flush.Flush(ctx); err != nil {
+			if errors.Is(err, sensors.ErrStopped) {
+				return fmt.Errorf("mqtt ingest: %w", err)
+			}
+			if ctx.Err() == nil {
+				in.logLimited("flush", "mqtt: history flush failed; acknowledgements wait", err)
+				d.timer.Reset(ackDelay)
+				d.waiting = true
+			}
+			return nil
+		}
+		d.recorded = false
+		if in.session != nil {
+			if err := in.session.commit(); err != nil {
+				in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
+			}
+		}
+	}
+	if len(d.acks) > 0 {
+		select {
+		case d.ackq <- d.acks:
+			d.acks = nil
+		case <-ctx.Done():
+			// Stopping: stop sends them, with a deadline of its own.
+		}
+	}
+	return nil
+}
+
+// stop commits what waits, bounded by finalCommit, and waits for the
+// acknowledgements to be handed to paho (which drops them if the
+// connection is already gone).
+func (in *Ingest) stop(ctx context.Context, sink sensors.Sink) {
+	d := in.durable
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalCommit)
+	defer cancel()
+	if len(d.readings) > 0 || d.recorded || len(d.acks) > 0 {
+		if err := in.commit(cctx, sink); err != nil {
+			in.log.Warn("mqtt: final commit", "err", err)
+		}
+	}
+	close(d.ackq)
+	select {
+	case <-d.ackerDone:
+	case <-cctx.Done():
+		in.log.Warn("mqtt: acknowledgements still being sent at shutdown")
+	}
+}
+
+// record hands readings to the sink and reports whether it took them;
+// only a stopped sink is an error.
+func (in *Ingest) record(ctx context.Context, sink sensors.Sink, rs []sensors.Reading) (bool, error) {
+	err := sink.Record(ctx, rs)
+	switch {
+	case err == nil:
+		in.stats.readings.Add(uint64(len(rs)))
+	case ctx.Err() != nil:
+		return false, nil
+	case errors.Is(err, sensors.ErrStopped):
+		return false, fmt.Errorf("mqtt ingest: %w", err)
+	default:
+		// Readings were validated, so this is the sink's trouble;
+		// the valid ones are kept all the same.
+		in.stats.sinkErrors.Add(1)
+		in.logLimited("record", "mqtt: record readings", err)
+	}
+	return true, nil
+}
+
+func (in *Ingest) logLimited(kind, msg string, err error) {
+	if ok, n := in.limit.allow(kind, in.opts.Now()); ok {
+		in.log.Error(msg, "err", err, "suppressed", n)
+	}
+}

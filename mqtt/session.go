@@ -1,0 +1,344 @@
+package mqtt
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The session file keeps what a persistent MQTT session needs across
+// restarts: the client id the broker knows the hub by, and a journal of
+// the recent QoS 1 messages the ingest recorded. The broker delivers again
+// (with the DUP flag) every message it has not seen acknowledged, also one
+// whose readings were committed just before the hub was killed; the
+// journal tells those apart from messages never recorded.
+//
+// It is a text file, appended to with one write per batch: a header line,
+// then
+//
+//	p <batch> <receive time, Unix ns> <message key, hex>   before the readings go to the history
+//	c <batch>                                               once the history has committed them
+//	s <filter, quoted>                                      subscribed on the broker
+//	u <filter, quoted>                                      unsubscribed
+//
+// The filters let a later start unsubscribe what the configuration no
+// longer has: a persistent session keeps every subscription, and the
+// broker would go on queueing its messages for the hub.
+//
+// Each write survives a SIGKILL (it is in the kernel's page cache); like
+// the history, which commits with synchronous=NORMAL, the file is not
+// synced, so a power cut can lose its last lines.
+const (
+	sessionHeader = "climated mqtt session 1"
+	// keepMarks bounds the journal, which keeps the latest keepMarks to
+	// 2·keepMarks messages: a broker redelivers at most its in-flight
+	// window of unacknowledged messages (mosquitto's max_inflight_messages,
+	// 20 by default), and the ingest acknowledges every ackDelay, so the
+	// last two thousand messages are plenty.
+	keepMarks = 2048
+	// idBytes of randomness make the client id: "climated-" and 12 hex
+	// digits, 21 characters, within the 23 every MQTT 3.1.1 broker takes.
+	idBytes = 6
+)
+
+// markKey identifies a message as the broker delivers it again: the same
+// packet id (MQTT 3.1.1 §4.4 requires the original one), topic and
+// payload.
+type markKey [16]byte
+
+func messageKey(m Message) markKey {
+	h := sha256.New()
+	var id [2]byte
+	binary.BigEndian.PutUint16(id[:], m.ID)
+	h.Write(id[:])
+	h.Write([]byte(m.Topic))
+	h.Write([]byte{0})
+	h.Write(m.Payload)
+	var k markKey
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+type markState uint8
+
+const (
+	markHeld      markState = iota // taken in this run, its readings not yet in the history
+	markPending                    // journalled and handed to the history; not yet committed
+	markCommitted                  // its readings are committed
+	markUncertain                  // pending when the previous run ended: committed or not
+)
+
+type mark struct {
+	at    time.Time // when the message first arrived: its readings' time
+	batch uint64
+	state markState
+}
+
+// session is the session file in memory. Its methods are safe for
+// concurrent use.
+type session struct {
+	path     string
+	clientID string
+
+	mu      sync.Mutex
+	filters map[string]bool // subscribed on the broker
+	marks   map[markKey]*mark
+	order   []markKey // oldest first
+	batch   uint64    // the last batch number used
+	begun   []uint64  // batches journalled as pending, not yet committed
+	written int       // mark lines appended since the file was last rewritten
+}
+
+// openSession reads the session file at path, or creates it with a new
+// client id. A configured clientID replaces the file's; the journal of
+// another id is dropped, since the broker's session is another one.
+func openSession(path, clientID string) (*session, error) {
+	s := &session{path: path, marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("session_file: %w", err)
+	default:
+		if err := s.parse(data); err != nil {
+			return nil, fmt.Errorf("session_file %s: %w; remove it (the broker's queue for this hub is then lost) or point session_file elsewhere", path, err)
+		}
+	}
+	if clientID != "" && clientID != s.clientID {
+		s.clientID = clientID
+		s.marks, s.order, s.filters = make(map[markKey]*mark), nil, make(map[string]bool)
+	}
+	if s.clientID == "" {
+		b := make([]byte, idBytes)
+		rand.Read(b)
+		s.clientID = "climated-" + hex.EncodeToString(b)
+	}
+	if err := s.rewrite(); err != nil {
+		return nil, fmt.Errorf("session_file: %w", err)
+	}
+	return s, nil
+}
+
+// parse reads the header and the journal; lines it cannot read (a write
+// cut short by a full disk) are skipped.
+func (s *session) parse(data []byte) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), sessionHeader+" ") {
+		return fmt.Errorf("not a climated session file (want a first line %q and the client id)", sessionHeader)
+	}
+	s.clientID = strings.TrimSpace(strings.TrimPrefix(sc.Text(), sessionHeader+" "))
+	committed := map[uint64]bool{}
+	for sc.Scan() {
+		line := sc.Text()
+		if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
+			if f, err := strconv.Unquote(q); err == nil {
+				if op == "s" {
+					s.filters[f] = true
+				} else {
+					delete(s.filters, f)
+				}
+			}
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 2 && f[0] == "c":
+			if b, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+				committed[b] = true
+			}
+		case len(f) == 4 && f[0] == "p":
+			b, err1 := strconv.ParseUint(f[1], 10, 64)
+			ns, err2 := strconv.ParseInt(f[2], 10, 64)
+			k, err3 := hex.DecodeString(f[3])
+			if err1 != nil || err2 != nil || err3 != nil || len(k) != len(markKey{}) {
+				continue
+			}
+			s.add(markKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
+			s.batch = max(s.batch, b)
+		}
+	}
+	for _, m := range s.marks {
+		if committed[m.batch] {
+			m.state = markCommitted
+		}
+	}
+	return sc.Err()
+}
+
+// add remembers k; past 2·keepMarks marks it forgets the oldest down to
+// keepMarks (at once, so that the copy is rare).
+func (s *session) add(k markKey, m *mark) {
+	if _, ok := s.marks[k]; !ok {
+		s.order = append(s.order, k)
+	}
+	s.marks[k] = m
+	if n := len(s.order) - keepMarks; n > keepMarks {
+		for _, old := range s.order[:n] {
+			delete(s.marks, old)
+		}
+		s.order = append(s.order[:0:0], s.order[n:]...)
+	}
+}
+
+// lookup finds the mark of a message delivered again.
+func (s *session) lookup(k markKey) (mark, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.marks[k]
+	if !ok {
+		return mark{}, false
+	}
+	return *m, true
+}
+
+// hold marks a message whose readings, stamped at, are about to be
+// recorded in this run.
+func (s *session) hold(k markKey, at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.add(k, &mark{at: at, state: markHeld})
+}
+
+// begin journals the held messages ks as a batch, before their readings
+// go to the history.
+func (s *session) begin(ks []markKey) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batch++
+	s.begun = append(s.begun, s.batch)
+	var buf bytes.Buffer
+	for _, k := range ks {
+		m, ok := s.marks[k]
+		if !ok {
+			continue // forgotten already: more than keepMarks wait
+		}
+		m.state, m.batch = markPending, s.batch
+		fmt.Fprintf(&buf, "p %d %d %x\n", s.batch, m.at.UnixNano(), k[:])
+		s.written++
+	}
+	return s.append(buf.Bytes())
+}
+
+// commit records that every batch begun so far is in the history.
+func (s *session) commit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.begun) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	done := make(map[uint64]bool, len(s.begun))
+	for _, b := range s.begun {
+		fmt.Fprintf(&buf, "c %d\n", b)
+		done[b] = true
+	}
+	s.begun = s.begun[:0]
+	for _, m := range s.marks {
+		if m.state == markPending && done[m.batch] {
+			m.state = markCommitted
+		}
+	}
+	if err := s.append(buf.Bytes()); err != nil {
+		return err
+	}
+	if s.written > 2*keepMarks {
+		return s.rewrite()
+	}
+	return nil
+}
+
+// subscribed records that the broker holds a subscription to f, or no
+// longer does.
+func (s *session) subscribed(f string, on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.filters[f] == on {
+		return nil
+	}
+	op := "u"
+	if on {
+		s.filters[f] = true
+		op = "s"
+	} else {
+		delete(s.filters, f)
+	}
+	return s.append([]byte(op + " " + strconv.Quote(f) + "\n"))
+}
+
+// stale lists the filters subscribed on the broker that keep says not to.
+func (s *session) stale(keep func(string) bool) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fs []string
+	for f := range s.filters {
+		if !keep(f) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// append adds lines to the file in one write. Opening it each time keeps
+// no descriptor for the Client's lifetime, which has no Close.
+func (s *session) append(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("session file: %w", err)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("session file: %w", err)
+	}
+	return nil
+}
+
+// rewrite replaces the file with the header and the marks kept; the
+// rename makes the change all or nothing.
+func (s *session) rewrite() error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s %s\n", sessionHeader, s.clientID)
+	for f := range s.filters {
+		fmt.Fprintf(&buf, "s %s\n", strconv.Quote(f))
+	}
+	committed := map[uint64]bool{}
+	for _, k := range s.order {
+		m := s.marks[k]
+		if m.state == markHeld {
+			continue // not yet journalled
+		}
+		fmt.Fprintf(&buf, "p %d %d %x\n", m.batch, m.at.UnixNano(), k[:])
+		if m.state == markCommitted && !committed[m.batch] {
+			committed[m.batch] = true
+			fmt.Fprintf(&buf, "c %d\n", m.batch)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o750); err != nil {
+		return err
+	}
+	tmp := s.path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		return err
+	}
+	s.written = 0
+	return nil
+}

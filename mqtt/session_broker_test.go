@@ -1,0 +1,68 @@
+package mqtt
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// A persistent session keeps every subscription; a filter that the
+// configuration no longer has is unsubscribed at the next start, so the
+// broker stops queueing its messages for the hub.
+func TestMosquittoStaleSubscriptionDropped(t *testing.T) {
+	m := newMosquitto(t)
+	m.start()
+	opts := sessionOptions(t, m.url(), "climated/stale")
+	run := func(mappings ...Mapping) {
+		t.Helper()
+		c := newClient(t, opts)
+		if _, err := NewIngest(c, mappings, &IngestOptions{Logger: testLogger(t)}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { c.Run(ctx); close(done) }()
+		waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+		waitFor(t, "the subscriptions to settle", func() bool {
+			c.mu.RLock()
+			defer c.mu.RUnlock()
+			return len(c.active) == len(mappings) && len(c.session.stale(func(f string) bool { _, ok := c.active[f]; return ok })) == 0
+		})
+		cancel()
+		<-done
+	}
+	old := Mapping{Topic: "old/+", Format: "generic", Zone: "Old", Fields: counterMapping.Fields}
+	run(counterMapping, old)
+	run(counterMapping) // "old/+" left the configuration
+
+	dev := testDevice(t, m.url())
+	publish(t, dev, "old/x", 1, false, `{"n":1}`)
+	publish(t, dev, "sensors/y", 1, false, `{"n":2}`)
+	// The session as the broker keeps it: only sensors/y was queued.
+	s, err := openSession(opts.SessionFile, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 4)
+	pc := paho.NewClient(paho.NewClientOptions().AddBroker(m.url()).SetClientID(s.clientID).SetCleanSession(false).
+		SetDefaultPublishHandler(func(_ paho.Client, pm paho.Message) { got <- pm.Topic() }))
+	if tok := pc.Connect(); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	defer pc.Disconnect(50)
+	select {
+	case topic := <-got:
+		if topic != "sensors/y" {
+			t.Errorf("queued for the hub: %s, want only sensors/y", topic)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("nothing queued")
+	}
+	select {
+	case topic := <-got:
+		t.Errorf("also queued: %s", topic)
+	case <-time.After(100 * time.Millisecond):
+	}
+}

@@ -1,0 +1,200 @@
+package mqtt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/mqtt/decode"
+	"github.com/climated/climated/sensors"
+)
+
+func key(id uint16, payload string) markKey {
+	return messageKey(Message{ID: id, Topic: "sensors/a", Payload: []byte(payload)})
+}
+
+// The session file keeps the client id and, across a restart, tells a
+// committed message from one whose commit the restart cut short.
+func TestSessionJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "climated.db.mqtt")
+	s, err := openSession(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.clientID, "climated-") || len(s.clientID) != 21 {
+		t.Errorf("client id %q, want climated- and 12 hex digits", s.clientID)
+	}
+	at := time.Unix(1_800_000_000, 5)
+	k1, k2, k3 := key(1, "a"), key(2, "b"), key(3, "c")
+	s.hold(k1, at)
+	s.hold(k2, at.Add(time.Second))
+	s.hold(k3, at.Add(2*time.Second))
+	if err := s.begin([]markKey{k1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.begin([]markKey{k2}); err != nil { // then killed before the commit
+		t.Fatal(err)
+	}
+
+	s, err = openSession(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		k     markKey
+		found bool
+		state markState
+		at    time.Time
+	}{
+		{k1, true, markCommitted, at},
+		{k2, true, markUncertain, at.Add(time.Second)},
+		{k3, false, 0, time.Time{}}, // never journalled: recorded afresh
+		{key(1, "other payload"), false, 0, time.Time{}},
+	} {
+		m, ok := s.lookup(c.k)
+		if ok != c.found || ok && (m.state != c.state || !m.at.Equal(c.at)) {
+			t.Errorf("%x: %+v %v, want %v %v at %v", c.k[:4], m, ok, c.found, c.state, c.at)
+		}
+	}
+	id := s.clientID
+	if s, _ = openSession(path, ""); s.clientID != id {
+		t.Errorf("client id changed from %q to %q", id, s.clientID)
+	}
+	// A configured client id is another session: the journal goes.
+	if s, _ = openSession(path, "hub-upstairs"); s.clientID != "hub-upstairs" {
+		t.Errorf("client id %q, want the configured one", s.clientID)
+	} else if _, ok := s.lookup(k1); ok {
+		t.Error("the journal of another client id was kept")
+	}
+
+	bad := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(bad, []byte("shopping list\n"), 0o600)
+	if _, err := openSession(bad, ""); err == nil || !strings.Contains(err.Error(), "not a climated session file") {
+		t.Errorf("a file of something else: %v", err)
+	}
+}
+
+// The journal stays bounded: the file is rewritten with the latest
+// keepMarks to 2·keepMarks marks, the oldest forgotten.
+func TestSessionJournalBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s")
+	s, err := openSession(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*keepMarks + 10
+	at := time.Unix(1_800_000_000, 0)
+	for i := 0; i < n; i += 10 {
+		var ks []markKey
+		for j := i; j < i+10; j++ {
+			k := key(uint16(j), "x")
+			s.hold(k, at)
+			ks = append(ks, k)
+		}
+		s.begin(ks)
+		s.commit()
+	}
+	if fi, _ := os.Stat(path); fi.Size() > 4*keepMarks*60 {
+		t.Errorf("session file of %d bytes for at most %d marks kept", fi.Size(), 2*keepMarks)
+	}
+	s, _ = openSession(path, "")
+	if len(s.marks) < keepMarks || len(s.marks) > 2*keepMarks {
+		t.Errorf("%d marks after a restart, want %d to %d", len(s.marks), keepMarks, 2*keepMarks)
+	}
+	if _, ok := s.lookup(key(n-1, "x")); !ok {
+		t.Error("the newest mark is gone")
+	}
+	if _, ok := s.lookup(key(0, "x")); ok {
+		t.Error("the oldest mark is kept")
+	}
+}
+
+// flushSink is a recSink that the ingest can flush, as it can the history.
+type flushSink struct {
+	recSink
+	flushes atomic.Int32
+}
+
+func (s *flushSink) Flush(context.Context) error { s.flushes.Add(1); return nil }
+
+// A message the broker delivers again after a restart: one already
+// committed is not recorded again (neither its gauge nor its rain); one
+// whose commit was cut short is recorded at its first arrival's time, which
+// the history's (series, second) key makes harmless; one never journalled
+// is recorded as new.
+func TestRedeliveryRecordedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s")
+	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
+		{Measurement: sensors.CO2, Path: "co2"}, {Measurement: sensors.Rain, Path: "rain"}}}
+	var acked atomic.Int32
+	message := func(id uint16, topic string, dup bool) Message {
+		return Message{Topic: topic, Payload: []byte(`{"co2":600,"rain":0.4}`), QoS: 1, ID: id, Duplicate: dup,
+			ack: func() { acked.Add(1) }}
+	}
+	run := func(now time.Time, msgs ...Message) *flushSink {
+		t.Helper()
+		sess, err := openSession(path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := newTestIngest(t, IngestOptions{Now: func() time.Time { return now }}, mapping)
+		in.session = sess
+		sink := &flushSink{}
+		acked.Store(0)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- in.Run(ctx, sink) }()
+		for _, m := range msgs {
+			in.handler(0)(m)
+		}
+		waitFor(t, "the acknowledgements", func() bool { return acked.Load() == int32(len(msgs)) })
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		return sink
+	}
+	first := run(t0, message(1, "sensors/committed", false), message(2, "sensors/cut", false))
+	if got := len(first.readings); got != 4 {
+		t.Fatalf("first run recorded %d readings, want 4", got)
+	}
+	// Killed between the begin and the commit of sensors/cut's batch.
+	sess, _ := openSession(path, "")
+	k := messageKey(message(2, "sensors/cut", true))
+	sess.hold(k, t0)
+	sess.begin([]markKey{k})
+
+	later := t0.Add(time.Hour)
+	second := run(later, message(1, "sensors/committed", true), message(2, "sensors/cut", true),
+		message(3, "sensors/never", true))
+	want := map[string]time.Time{"sensors/cut": t0, "sensors/never": later}
+	for _, r := range second.readings {
+		at, ok := want[r.Zone]
+		if !ok || !r.Time.Equal(at) {
+			t.Errorf("recorded %s %s at %s", r.Zone, r.Measurement, r.Time.Format(time.TimeOnly))
+		}
+	}
+	if len(second.readings) != 4 {
+		t.Errorf("second run recorded %d readings, want 4 (CO2 and rain of sensors/cut and sensors/never)", len(second.readings))
+	}
+	if second.flushes.Load() == 0 {
+		t.Error("acknowledged without a flush")
+	}
+}
+
+// FuzzSessionParse: whatever the file holds, reading it does not panic.
+func FuzzSessionParse(f *testing.F) {
+	f.Add([]byte(sessionHeader + " climated-0123456789ab\np 1 5 00112233445566778899aabbccddeeff\nc 1\ns \"sensors/+\"\n"))
+	f.Add([]byte(sessionHeader + " x\np 1\nc\ns sensors\nu \"\\xff\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := &session{marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+		s.parse(data)
+	})
+}
