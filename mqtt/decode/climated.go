@@ -52,7 +52,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	d.applyJSON(&r, o)
 	for _, m := range sensors.Measurements() {
 		raw, ok := o[string(m)]
-		if !ok || d.configured(m) {
+		if !ok || raw == nil || d.configured(m) {
 			continue
 		}
 		v, err := number(raw)
