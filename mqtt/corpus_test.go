@@ -138,7 +138,7 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the corpusHub's log:\n%s", h.log.String())
+			t.Logf("the hub's log:\n%s", h.log.String())
 		}
 	})
 	return h

@@ -182,7 +182,9 @@ func (in *Ingest) claim(dev *device, m sensors.Measurement) {
 	case !ok && len(p.feeders) < maxNoted:
 		p.feeders[key] = dev.status.Source
 	case ok && prev != dev.status.Source:
-		in.noteOnce("clash\x00"+key, "mqtt: two sources feed the same zone; give one of them another zone",
+		// Once per pair of sources, naming the first clash.
+		in.noteOnce("clash\x00"+dev.zone+"\x00"+prev+"\x00"+dev.status.Source,
+			"mqtt: two sources feed the same zone; give one of them another zone",
 			"zone", dev.zone, "measurement", m, "sources", prev+", "+dev.status.Source)
 	}
 }
