@@ -143,7 +143,7 @@ func (in *Ingest) seaLevel(vs []decode.Value) []decode.Value {
 	}
 	p := vs[abs]
 	p.Measurement, p.Value = sensors.Pressure, sensors.SeaLevelPressure(p.Value, in.opts.Altitude)
-	return append(vs[:len(vs):len(vs)], p)
+	return append(vs, p) // vs is the caller's own: the decoder's result or a group
 }
 
 // takeProbes records the values of probes with zones of their own.

@@ -26,6 +26,7 @@ type device struct {
 	// re-subscription. Per topic, because ESPHome, Shelly and rtl_433
 	// send one value per topic, each retained.
 	topics    map[string]struct{}
+	lastTopic string    // the latest of them: most devices have one
 	rain      float64   // last cumulative rain total,
 	rainSeen  bool      // if any
 	when      time.Time // latest climated state time
@@ -122,6 +123,10 @@ func (in *Ingest) process(item inbound, b *batch) {
 // message of a topic whose values d took in this run, and otherwise
 // remembers the topic.
 func (d *device) replayed(item inbound) bool {
+	if item.msg.Topic == d.lastTopic {
+		return item.msg.Retained
+	}
+	d.lastTopic = item.msg.Topic
 	_, seen := d.topics[item.msg.Topic]
 	if item.msg.Retained && (seen || len(d.topics) >= maxTopicsPerDevice) {
 		return true

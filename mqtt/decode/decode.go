@@ -205,6 +205,11 @@ func (r *Result) addProbe(m sensors.Measurement, v float64, unit, field, probe s
 		r.problem(field, err)
 		return
 	}
+	if r.Values == nil {
+		// Room for a typical payload's values and a derived one, in one
+		// allocation rather than four.
+		r.Values = make([]Value, 0, 8)
+	}
 	r.Values = append(r.Values, Value{Measurement: m, Value: c, Probe: probe, Main: main})
 }
 
