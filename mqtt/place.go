@@ -65,8 +65,9 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 		Zones:  []string{zone},
 	}}
 	in.devices[key] = d
-	if _, named := m.Devices[name]; !named {
-		// The key exactly as devices: accepts it.
+	if _, named := m.Devices[name]; !named && !auto {
+		// The key exactly as devices: accepts it (a new zone from
+		// auto_zone is logged above, with the key).
 		in.log.Info("mqtt: unmapped device; add it under devices: to choose its zone",
 			"device", name, "zone", zone, "format", m.Format, "subscription", m.Topic)
 	}

@@ -65,6 +65,10 @@ func (in *Ingest) process(item inbound, b *batch) {
 		in.note(slog.LevelDebug, "topic not used by format "+m.Format, topic, payload, nil, item.at)
 		return
 	}
+	if res.Hub != "" {
+		in.hubAvailable(item, res.Hub, res.Availability, b)
+		return
+	}
 	dev, why := in.place(item.mapping, res.Device, res.Values)
 	if res.Err != nil {
 		in.stats.badPayload.Add(1)
@@ -194,9 +198,14 @@ func (d *device) fail(err error, at time.Time) {
 }
 
 func (d *device) available(a decode.Availability, at time.Time) {
+	d.availableAs(a, errOffline, at)
+}
+
+// availableAs is available with the error that offline sets.
+func (d *device) availableAs(a decode.Availability, offline error, at time.Time) {
 	switch {
 	case a == decode.Offline:
-		d.fail(errOffline, at)
+		d.fail(offline, at)
 	case errors.Is(d.status.Err, errOffline):
 		d.status.Err = nil
 	}

@@ -83,6 +83,10 @@ type Result struct {
 	// RainState (climated only) is the zone's Rain with its hourly and
 	// daily sums, as sent: a Rain amount is new only when it changed.
 	RainState string
+	// Hub (climated only) is the topic prefix of another hub whose
+	// availability the message gives: it concerns every zone the hub's
+	// states under that prefix fed, and Device is empty.
+	Hub string
 }
 
 // Field maps one value of a payload onto a measurement. The generic format
