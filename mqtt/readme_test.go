@@ -93,8 +93,10 @@ func TestReadmeExampleTakesTheCorpus(t *testing.T) {
 	}
 	_, payload, _ := bytes.Cut(state, []byte("\n"))
 	h.publish(t, "climated/upstairs/bedroom/state", payload, false)
-	if v := h.store.Snapshot().Climate["Roof"]["Temperature"]; v != 7.4 {
-		t.Errorf("Roof temperature %v, want 7.4 (Fineoffset-WHx080/0/5)", v)
+	for zone, want := range map[string]float64{"Roof": 7.4, "Garden": 14.8} {
+		if v := h.store.Snapshot().Climate[zone]["Temperature"]; v != want {
+			t.Errorf("%s: temperature %v, want %v", zone, v, want)
+		}
 	}
 	waitFor(t, "the upstairs hub's bedroom", func() bool {
 		return h.store.Snapshot().Climate["Bedroom"]["CO2"] == 812.0 // the hub's alone
