@@ -107,14 +107,20 @@
 //     leaves the structure (or is no longer selected) is removed with
 //     empty retained messages on its discovery and state topics.
 //
-// Zones picks the zones to publish; Skip leaves out zones (give it
-// Ingest.Feeds, so that devices taken in over MQTT are not echoed).
+// Zones picks the zones to publish; Skip leaves out zones: give it
+// Ingest.PublishSkip(DeviceZones), which leaves out every zone taken in
+// over MQTT, or with device_zones only those of other hubs, so that hubs
+// never echo each other while Home Assistant can get the values only this
+// hub derives for a device's zone (extremes, trends, rain sums). Entity
+// names never start with the zone's name, which Home Assistant would
+// strip with a warning.
 //
 // # Hub of hubs
 //
 // A hub publishes with a prefix of its own (climated/upstairs); another
-// subscribes to climated/upstairs/+/state with format climated and shows
-// those zones as its own. Each state is recorded at its When; a state no
+// subscribes to climated/upstairs/# with format climated and shows those
+// zones as its own. When that hub's climated/upstairs/status says offline
+// (its clean stop, or its last will) its zones carry the error at once. Each state is recorded at its When; a state no
 // newer than the last one taken from that zone is skipped. Derived keys
 // (extremes, trends, rain sums) are derived again from the readings. The
 // structure has no time per key, so Rain is recorded only from a live

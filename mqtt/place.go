@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
@@ -18,6 +19,9 @@ import (
 type placer struct {
 	feeders map[string]string   // zone and measurement → the source giving it
 	noted   map[string]struct{} // probes and zone clashes already logged
+
+	hubMu sync.RWMutex    // hub is read by the publisher
+	hub   map[string]bool // zones fed by other hubs (format climated)
 }
 
 // maxNoted bounds what placer remembers, against a wildcard that catches
@@ -60,6 +64,9 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 		in.log.Info("mqtt: new zone from a device", "zone", zone, "device", name, "format", m.Format, "topic", m.Topic)
 	}
 	in.addZone(zone)
+	if m.Format == decode.Climated {
+		in.placer.fromHub(zone)
+	}
 	d := &device{zone: zone, status: sensors.Status{
 		Source: "mqtt/" + m.Format + "/" + name,
 		Zones:  []string{zone},
@@ -225,4 +232,28 @@ func (in *Ingest) warnDevice(kind string, item inbound, dev string, err error) {
 	payload := item.msg.Payload[:min(len(item.msg.Payload), 4*excerptBytes)] // Excerpt copies what it is given
 	in.log.Log(context.Background(), level, "mqtt: "+kind, "topic", item.msg.Topic, "device", dev,
 		"payload", decode.Excerpt(payload, excerptBytes), "err", err, "suppressed", suppressed)
+}
+
+func (p *placer) fromHub(zone string) {
+	p.hubMu.Lock()
+	defer p.hubMu.Unlock()
+	if p.hub == nil {
+		p.hub = make(map[string]bool)
+	}
+	p.hub[zone] = true
+}
+
+// PublishSkip is what a Publisher of this hub leaves out
+// (PublishOptions.Skip): every zone fed over MQTT, or with deviceZones
+// (PublishOptions.DeviceZones) only those fed by other hubs, so that hubs
+// never echo each other's zones.
+func (in *Ingest) PublishSkip(deviceZones bool) func(zone string) bool {
+	if !deviceZones {
+		return in.Feeds
+	}
+	return func(zone string) bool {
+		in.placer.hubMu.RLock()
+		defer in.placer.hubMu.RUnlock()
+		return in.placer.hub[zone]
+	}
 }
