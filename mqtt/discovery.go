@@ -3,6 +3,8 @@ package mqtt
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // sensorDef is how Home Assistant shows one key of a zone.
@@ -44,7 +46,7 @@ var haSensors = map[string]sensorDef{
 
 // haConfig is a Home Assistant MQTT discovery message for one sensor.
 type haConfig struct {
-	Name                string   `json:"name"`
+	Name                *string  `json:"name"` // null: the device's name
 	UniqueID            string   `json:"unique_id"`
 	StateTopic          string   `json:"state_topic"`
 	ValueTemplate       string   `json:"value_template"`
@@ -90,7 +92,7 @@ func (p *Publisher) discoveryPayload(zone, zs, key string, def sensorDef) []byte
 		tmpl = "{{ as_datetime(value_json." + key + ") }}"
 	}
 	c := haConfig{
-		Name:                def.name,
+		Name:                entityName(zone, def.name),
 		UniqueID:            p.node + "_" + zs + "_" + slug(key),
 		StateTopic:          p.stateTopic(zs),
 		ValueTemplate:       tmpl,
@@ -138,4 +140,22 @@ func slug(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "_")
+}
+
+// entityName is name as Home Assistant wants it for an entity of the zone's
+// device: not starting with the device's name, which HA strips with a
+// warning ("Rain, last hour" on the device "Rain" is "Last hour"); nil,
+// the device's own name, when nothing else is left.
+func entityName(zone, name string) *string {
+	z := strings.TrimSpace(zone)
+	if z == "" || len(name) < len(z) || !strings.EqualFold(name[:len(z)], z) {
+		return &name
+	}
+	rest := strings.TrimLeft(name[len(z):], " ,:;-–")
+	if rest == "" {
+		return nil
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	rest = string(unicode.ToUpper(r)) + rest[size:]
+	return &rest
 }

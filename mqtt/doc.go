@@ -35,16 +35,25 @@
 // a zone of its own only once it sends a climate value (not only battery
 // or signal: a passing phone's BLE beacon makes none), and at most
 // max_auto_zones such zones are made. Messages of devices without a zone
-// are dropped and counted (NoZone).
+// are dropped and counted (NoZone), with a warning that gives the device's
+// key as devices: accepts it; a device placed by the mapping's zone or
+// auto_zone is logged once with its key. A further probe of a device
+// (<device>/<probe>: Tasmota's ds18x20/DS18B20-2, rtl_433's
+// Acurite-00275rm/2/3253/1) goes to its entry in devices, or with
+// auto_zone to a zone of its own; else it is dropped, said once. Two
+// sources giving one zone the same measurement are warned about once.
+// A device that reports only the station's pressure gets the sea-level
+// Pressure derived from IngestOptions.Altitude, by the hub's own formula
+// (sensors.SeaLevelPressure).
 //
 // # Time, retained messages and rain
 //
 //   - Readings are stamped with the time the message arrived, except in
 //     the climated format, which carries the zone's When.
 //   - A retained message is taken as the device's state at start-up (ESPHome
-//     retains its states). Once the device has been heard in this run its
-//     retained messages are skipped: the broker repeats them at every
-//     re-subscription.
+//     and Shelly retain their states, one value per topic). Once a topic's
+//     values have been taken in this run its retained messages are
+//     skipped: the broker repeats them at every re-subscription.
 //   - A cumulative rain counter (rtl_433 rain_mm/rain_in, or a field with
 //     counter: true) is kept per device. The first value (and a retained
 //     one) sets the base and records nothing; an increase is recorded as
@@ -70,9 +79,10 @@
 // Malformed JSON, wrong types, NaN and infinities, physically impossible
 // values (outside the sensors catalogue's ranges), oversized payloads
 // (max_payload): the value (or message) is dropped and counted in Stats,
-// and a warning names the topic, an excerpt of the payload and what was
-// wrong, at most one per kind and topic per log_interval and 20 per
-// interval in all. Topics a format does not use (zigbee2mqtt/bridge/…,
+// and a warning names the topic, the device, an excerpt of the payload and
+// what was wrong (the field), at most one per kind and device (per topic
+// when the payload names none) per log_interval and 20 per interval in
+// all. A null is no value, not bad input. Topics a format does not use (zigbee2mqtt/bridge/…,
 // Tasmota INFO, ESPHome binary sensors) are counted as Ignored and logged
 // only at debug level. The valid values of a
 // partly valid payload are kept. The device's Status (source
@@ -99,14 +109,20 @@
 //     leaves the structure (or is no longer selected) is removed with
 //     empty retained messages on its discovery and state topics.
 //
-// Zones picks the zones to publish; Skip leaves out zones (give it
-// Ingest.Feeds, so that devices taken in over MQTT are not echoed).
+// Zones picks the zones to publish; Skip leaves out zones: give it
+// Ingest.PublishSkip(DeviceZones), which leaves out every zone taken in
+// over MQTT, or with device_zones only those of other hubs, so that hubs
+// never echo each other while Home Assistant can get the values only this
+// hub derives for a device's zone (extremes, trends, rain sums). Entity
+// names never start with the zone's name, which Home Assistant would
+// strip with a warning.
 //
 // # Hub of hubs
 //
 // A hub publishes with a prefix of its own (climated/upstairs); another
-// subscribes to climated/upstairs/+/state with format climated and shows
-// those zones as its own. Each state is recorded at its When; a state no
+// subscribes to climated/upstairs/# with format climated and shows those
+// zones as its own. When that hub's climated/upstairs/status says offline
+// (its clean stop, or its last will) its zones carry the error at once. Each state is recorded at its When; a state no
 // newer than the last one taken from that zone is skipped. Derived keys
 // (extremes, trends, rain sums) are derived again from the readings. The
 // structure has no time per key, so Rain is recorded only from a live

@@ -39,8 +39,13 @@ type IngestOptions struct {
 	// MaxAutoZones bounds the zones devices create by themselves.
 	MaxAutoZones int `yaml:"max_auto_zones"`
 	// LogInterval is the shortest interval between two log lines about
-	// bad input of the same kind on the same topic.
+	// bad input of the same kind from the same device (or topic, when the
+	// payload names no device).
 	LogInterval time.Duration `yaml:"log_interval"`
+	// Altitude of the house in metres, from which the sea-level Pressure
+	// is derived for devices that report only the station's pressure, as
+	// for the hub's own sensors (the top-level altitude: cmd sets it).
+	Altitude float64 `yaml:"-"`
 
 	Now    func() time.Time `yaml:"-"` // clock; nil means time.Now
 	Logger *slog.Logger     `yaml:"-"` // nil discards
@@ -69,6 +74,7 @@ type Ingest struct {
 	devices   map[deviceKey]*device
 	autoZones int
 	durable   *durable
+	placer    placer // what is remembered of devices beyond their zone
 
 	zonesMu sync.RWMutex
 	zones   map[string]bool

@@ -3,6 +3,7 @@ package mqtt
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,6 +69,11 @@ func (m *Mapping) Validate() error {
 	for dev, zone := range m.Devices {
 		if dev == "" {
 			return errors.New("devices: empty device name")
+		}
+		if m.Format == decode.RTL433 {
+			if err := validRTL433Key(dev); err != nil {
+				return fmt.Errorf("devices[%q]: %w", dev, err)
+			}
 		}
 		if err := validZone(zone); err != nil {
 			return fmt.Errorf("devices[%q]: zone %q: %w", dev, zone, err)
@@ -150,4 +156,17 @@ func cleanZone(name string) string {
 		name = strings.TrimSpace(string([]rune(name)[:maxZoneName]))
 	}
 	return name
+}
+
+// oldRTL433Key is the key style an earlier README showed,
+// Fineoffset-WH65B-101, which no station ever matched.
+var oldRTL433Key = regexp.MustCompile(`^([A-Za-z0-9.]+-[A-Za-z0-9._-]*[A-Za-z][A-Za-z0-9._]*)-([0-9]+)$`)
+
+// validRTL433Key catches the earlier README's key style, naming the key
+// the station has.
+func validRTL433Key(key string) error {
+	if m := oldRTL433Key.FindStringSubmatch(key); m != nil {
+		return fmt.Errorf("rtl_433 keys are rtl_433's devices path, model[/subtype][/channel][/id]: %s/%s (the log names each station's key the first time it is heard)", m[1], m[2])
+	}
+	return nil
 }

@@ -96,3 +96,19 @@ func TestConfigValidate(t *testing.T) {
 	c = Config{Options: Options{Broker: "tcp://h:1883"}}
 	wantErr(t, c.Validate(), "nothing to do")
 }
+
+// The earlier README's rtl_433 key style is refused with the key the
+// station has; rtl_433's own keys, with or without id, are taken.
+func TestRTL433Keys(t *testing.T) {
+	m := Mapping{Topic: "rtl_433/+/events", Format: "rtl_433"}
+	for key, want := range map[string]string{
+		"Fineoffset-WH65B-101":  "Fineoffset-WH65B/101",
+		"Fineoffset-WH65B/101":  "",
+		"Fineoffset-WHx080/0/5": "",
+		"Acurite-986":           "",
+		"Acurite-Tower/B/9884":  "",
+	} {
+		m.Devices = map[string]string{key: "Garden"}
+		wantErr(t, m.Validate(), want)
+	}
+}

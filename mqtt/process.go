@@ -17,17 +17,28 @@ type deviceKey struct {
 	name    string
 }
 
-// device is what the ingest remembers of one device of one mapping.
+// device is what the ingest remembers of one device (or one probe of a
+// device) of one mapping.
 type device struct {
-	zone      string
-	heard     bool      // a message of it has been taken in this run
+	zone string
+	// topics are the topics whose values were taken in this run: a
+	// retained message on one of them is the broker repeating it at a
+	// re-subscription. Per topic, because ESPHome, Shelly and rtl_433
+	// send one value per topic, each retained.
+	topics    map[string]struct{}
+	lastTopic string    // the latest of them: most devices have one
 	rain      float64   // last cumulative rain total,
 	rainSeen  bool      // if any
 	when      time.Time // latest climated state time
 	rainState string    // latest climated Rain with its sums
 	status    sensors.Status
-	touched   bool // in the current batch's report list
+	touched   bool                  // in the current batch's report list
+	gives     []sensors.Measurement // what it gave its zone so far
 }
+
+// maxTopicsPerDevice bounds the topics remembered per device; beyond it a
+// retained message counts as a replay.
+const maxTopicsPerDevice = 64
 
 // batch is what one drain collects.
 type batch struct {
@@ -45,18 +56,23 @@ func (b *batch) touch(d *device) {
 // process decodes one message and appends its readings to b.
 func (in *Ingest) process(item inbound, b *batch) {
 	topic, payload := item.msg.Topic, item.msg.Payload
+	m := &in.mappings[item.mapping]
 	res := in.decoders[item.mapping].Decode(topic, payload)
 	if res.Ignored {
 		// Bridge logs, device info, other components: expected, so only
 		// at debug level.
 		in.stats.ignored.Add(1)
-		in.note(slog.LevelDebug, "topic not used by format "+in.mappings[item.mapping].Format, topic, payload, nil, item.at)
+		in.note(slog.LevelDebug, "topic not used by format "+m.Format, topic, payload, nil, item.at)
 		return
 	}
-	dev := in.device(item.mapping, &res)
+	if res.Hub != "" {
+		in.hubAvailable(item, res.Hub, res.Availability, b)
+		return
+	}
+	dev, why := in.place(item.mapping, res.Device, res.Values)
 	if res.Err != nil {
 		in.stats.badPayload.Add(1)
-		in.warn("bad payload dropped", topic, payload, res.Err, item.at)
+		in.warnDevice("bad payload dropped", item, res.Device, res.Err)
 		if dev != nil {
 			dev.fail(res.Err, item.at)
 			b.touch(dev)
@@ -65,14 +81,15 @@ func (in *Ingest) process(item inbound, b *batch) {
 	}
 	for _, p := range res.Problems {
 		in.stats.badValues.Add(1)
-		in.warn("bad value dropped", topic, payload, p, item.at)
+		in.warnDevice("bad value dropped", item, res.Device, p)
 	}
+	main, probes := in.split(item, &res)
 	if dev == nil {
 		in.stats.noZone.Add(1)
-		if len(res.Values) > 0 {
-			in.warn("device feeds no zone", topic, payload,
-				fmt.Errorf("device %q: name it under devices, or set zone or auto_zone", res.Device), item.at)
+		if len(main) > 0 {
+			in.warnDevice("device feeds no zone", item, res.Device, why)
 		}
+		in.takeProbes(item, probes, b)
 		return
 	}
 	defer b.touch(dev)
@@ -85,8 +102,7 @@ func (in *Ingest) process(item inbound, b *batch) {
 	if res.Availability != decode.AvailabilityUnknown {
 		dev.available(res.Availability, item.at)
 	}
-	if item.msg.Retained && dev.heard {
-		// The broker repeats retained messages at every subscription.
+	if dev.replayed(item) {
 		in.stats.replayed.Add(1)
 		return
 	}
@@ -99,19 +115,41 @@ func (in *Ingest) process(item inbound, b *batch) {
 		dev.when, t = res.Time, res.Time
 	}
 	in.stats.decoded.Add(1)
-	dev.heard = dev.heard || len(res.Values) > 0
-	in.take(item, &res, dev, t, prevRain, b)
-}
-
-// take turns the values of res into readings of dev at t, appends them to
-// b and updates dev's status.
-func (in *Ingest) take(item inbound, res *decode.Result, dev *device, t time.Time, prevRain string, b *batch) {
 	var firstErr error
 	if len(res.Problems) > 0 {
 		firstErr = res.Problems[0]
 	}
+	in.take(item, main, dev, t, res.RainState != "" && res.RainState == prevRain, firstErr, b)
+	in.takeProbes(item, probes, b)
+}
+
+// replayed reports whether item is the broker repeating a retained
+// message of a topic whose values d took in this run, and otherwise
+// remembers the topic.
+func (d *device) replayed(item inbound) bool {
+	if item.msg.Topic == d.lastTopic {
+		return item.msg.Retained
+	}
+	d.lastTopic = item.msg.Topic
+	_, seen := d.topics[item.msg.Topic]
+	if item.msg.Retained && (seen || len(d.topics) >= maxTopicsPerDevice) {
+		return true
+	}
+	if !seen && len(d.topics) < maxTopicsPerDevice {
+		if d.topics == nil {
+			d.topics = make(map[string]struct{}, 1)
+		}
+		d.topics[item.msg.Topic] = struct{}{}
+	}
+	return false
+}
+
+// take turns vs into readings of dev at t, appends them to b and updates
+// dev's status. sameRain says a climated state repeats the previous Rain
+// interval, which another measurement renewed.
+func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
 	n := len(b.readings)
-	for _, v := range res.Values {
+	for _, v := range vs {
 		val := v.Value
 		switch {
 		case v.Counter:
@@ -121,16 +159,17 @@ func (in *Ingest) take(item inbound, res *decode.Result, dev *device, t time.Tim
 			}
 		case v.Measurement == sensors.Rain && item.msg.Retained:
 			continue // an amount already counted when it was new
-		case v.Measurement == sensors.Rain && res.RainState != "" && res.RainState == prevRain:
+		case v.Measurement == sensors.Rain && sameRain:
 			continue // the same interval, in a state that another measurement renewed
 		}
 		r := sensors.Reading{Zone: dev.zone, Measurement: v.Measurement, Value: val, Time: t, Source: dev.status.Source}
 		if err := r.Validate(); err != nil {
 			in.stats.badValues.Add(1)
-			in.warn("bad value dropped", item.msg.Topic, item.msg.Payload, err, item.at)
+			in.warnDevice("bad value dropped", item, dev.status.Source, err)
 			firstErr = err
 			continue
 		}
+		in.claim(dev, v.Measurement)
 		b.readings = append(b.readings, r)
 	}
 	if len(b.readings) > n {
@@ -141,41 +180,6 @@ func (in *Ingest) take(item inbound, res *decode.Result, dev *device, t time.Tim
 	} else if len(b.readings) > n && !errors.Is(dev.status.Err, errOffline) {
 		dev.status.Err = nil
 	}
-}
-
-// device finds or places the device of res; nil means it feeds no zone.
-func (in *Ingest) device(mapping int, res *decode.Result) *device {
-	if res.Device == "" {
-		return nil
-	}
-	key := deviceKey{mapping, res.Device}
-	if d, ok := in.devices[key]; ok {
-		return d
-	}
-	if len(in.devices) >= maxDevices {
-		return nil
-	}
-	m := &in.mappings[mapping]
-	zone, auto := m.zoneFor(res.Device)
-	if zone == "" {
-		return nil
-	}
-	if auto && !in.Feeds(zone) {
-		// A zone of its own only for a device that measures the climate:
-		// not for a passing phone's BLE beacon, and within the bound.
-		if !climate(res.Values) || in.autoZones >= in.opts.MaxAutoZones {
-			return nil
-		}
-		in.autoZones++
-		in.log.Info("mqtt: new zone from a device", "zone", zone, "device", res.Device, "format", m.Format, "topic", m.Topic)
-	}
-	in.addZone(zone)
-	d := &device{zone: zone, status: sensors.Status{
-		Source: "mqtt/" + m.Format + "/" + res.Device,
-		Zones:  []string{zone},
-	}}
-	in.devices[key] = d
-	return d
 }
 
 // climate reports whether vs hold a measurement of the room, not only of
@@ -194,9 +198,14 @@ func (d *device) fail(err error, at time.Time) {
 }
 
 func (d *device) available(a decode.Availability, at time.Time) {
+	d.availableAs(a, errOffline, at)
+}
+
+// availableAs is available with the error that offline sets.
+func (d *device) availableAs(a decode.Availability, offline error, at time.Time) {
 	switch {
 	case a == decode.Offline:
-		d.fail(errOffline, at)
+		d.fail(offline, at)
 	case errors.Is(d.status.Err, errOffline):
 		d.status.Err = nil
 	}
@@ -220,4 +229,9 @@ func (d *device) rainDelta(total float64, retained bool) (float64, bool) {
 	default:
 		return total, true
 	}
+}
+
+// noZoneError says why a device feeds no zone.
+func noZoneError(device, why string) error {
+	return fmt.Errorf("device %q: %s", device, why)
 }

@@ -45,14 +45,23 @@ func (s *recSink) Report(st sensors.Status) {
 	s.statuses[st.Source] = st
 }
 
-// values lists the values of m recorded for zone, in order.
+// values lists the values of m recorded for zone, in order, to 0.01.
 func (s *recSink) values(zone string, m sensors.Measurement) []float64 {
+	vs := s.raw(zone, m)
+	for i, v := range vs {
+		vs[i] = math.Round(v*100) / 100
+	}
+	return vs
+}
+
+// raw lists the values of m recorded for zone, in order, unrounded.
+func (s *recSink) raw(zone string, m sensors.Measurement) []float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var vs []float64
 	for _, r := range s.readings {
 		if r.Zone == zone && r.Measurement == m {
-			vs = append(vs, math.Round(r.Value*100)/100)
+			vs = append(vs, r.Value)
 		}
 	}
 	return vs

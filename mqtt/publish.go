@@ -41,6 +41,10 @@ type PublishOptions struct {
 	Interval time.Duration `yaml:"interval"`
 	// Zones, if not empty, are the only zones published.
 	Zones []string `yaml:"zones"`
+	// DeviceZones publishes the zones fed by MQTT devices too (never those
+	// of other hubs), so that Home Assistant also gets what only the hub
+	// derives: daily extremes, trends, rain sums. See Ingest.PublishSkip.
+	DeviceZones bool `yaml:"device_zones"`
 
 	// Skip, if not nil, leaves out zones it returns true for; give it the
 	// ingest's Feeds so that devices other hubs and Home Assistant already

@@ -13,8 +13,10 @@ import (
 // object plus "zone", its name. The device is that zone name. Every
 // measurement key is taken, stamped with the zone's When; derived keys
 // (min_temp, trends, rain sums …) are left for this hub to derive from the
-// readings, except that Rain with its sums makes RainState. Other topics
-// under the prefix (its status) are ignored.
+// readings, except that Rain with its sums makes RainState. The hub's
+// <prefix>/status (online, or offline from its clean stop or its last
+// will) is the availability of all its zones: Result.Hub. Other topics
+// under the prefix are ignored.
 type climated struct{ fieldDecoder }
 
 // Bounds of a believable When: not before 2000, not after 3000.
@@ -25,6 +27,11 @@ func (*climated) Format() string { return Climated }
 func (d *climated) Decode(topic string, payload []byte) Result {
 	segs := strings.Split(topic, "/")
 	n := len(segs)
+	if n >= 2 && segs[n-1] == "status" {
+		r := availabilityOf("", payload)
+		r.Hub = strings.Join(segs[:n-1], "/")
+		return r
+	}
 	if n < 2 || segs[n-1] != "state" {
 		return ignored("")
 	}
@@ -52,7 +59,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	d.applyJSON(&r, o)
 	for _, m := range sensors.Measurements() {
 		raw, ok := o[string(m)]
-		if !ok || d.configured(m) {
+		if !ok || raw == nil || d.configured(m) {
 			continue
 		}
 		v, err := number(raw)

@@ -51,6 +51,14 @@ type Value struct {
 	// Counter marks a cumulative total (rain gauges count up from when they
 	// were powered on); the ingest turns differences into Rain amounts.
 	Counter bool
+	// Probe names the sensor within the device when a device has several
+	// of a kind (Tasmota's DS18B20-2, rtl_433's temperature_1_C as "1",
+	// a Shelly add-on's ext_temperature/1 as "1"): "<device>/<probe>" can
+	// then be given a zone of its own. Empty means the device's own value.
+	Probe string
+	// Main marks a probe's value that is also the device's own: the first
+	// probe (in the device's order) of its measurement.
+	Main bool
 }
 
 // Result is what one message says.
@@ -75,6 +83,10 @@ type Result struct {
 	// RainState (climated only) is the zone's Rain with its hourly and
 	// daily sums, as sent: a Rain amount is new only when it changed.
 	RainState string
+	// Hub (climated only) is the topic prefix of another hub whose
+	// availability the message gives: it concerns every zone the hub's
+	// states under that prefix fed, and Device is empty.
+	Hub string
 }
 
 // Field maps one value of a payload onto a measurement. The generic format
@@ -181,6 +193,11 @@ func New(format string, fields []Field) (Decoder, error) {
 // add converts v from unit, checks it against the catalogue and keeps it,
 // or records why not. Every value of every decoder passes through here.
 func (r *Result) add(m sensors.Measurement, v float64, unit, field string) {
+	r.addProbe(m, v, unit, field, "", false)
+}
+
+// addProbe is add for a value of one probe of the device.
+func (r *Result) addProbe(m sensors.Measurement, v float64, unit, field, probe string, main bool) {
 	c, err := Convert(m, v, unit)
 	if err == nil {
 		err = m.Check(c)
@@ -192,7 +209,12 @@ func (r *Result) add(m sensors.Measurement, v float64, unit, field string) {
 		r.problem(field, err)
 		return
 	}
-	r.Values = append(r.Values, Value{Measurement: m, Value: c})
+	if r.Values == nil {
+		// Room for a typical payload's values and a derived one, in one
+		// allocation rather than four.
+		r.Values = make([]Value, 0, 8)
+	}
+	r.Values = append(r.Values, Value{Measurement: m, Value: c, Probe: probe, Main: main})
 }
 
 // addCounter keeps a cumulative rain total in mm; it need only be finite
@@ -213,10 +235,20 @@ func (r *Result) problem(field string, err error) {
 	r.Problems = append(r.Problems, fmt.Errorf("%s: %w", field, err))
 }
 
-// has reports whether r already holds a value of m.
-func (r *Result) has(m sensors.Measurement) bool {
+// has reports whether r already holds a value of m from probe.
+func (r *Result) has(m sensors.Measurement, probe string) bool {
 	for _, v := range r.Values {
-		if v.Measurement == m {
+		if v.Measurement == m && v.Probe == probe {
+			return true
+		}
+	}
+	return false
+}
+
+// hasMain reports whether r already holds the device's own value of m.
+func (r *Result) hasMain(m sensors.Measurement) bool {
+	for _, v := range r.Values {
+		if v.Measurement == m && (v.Probe == "" || v.Main) {
 			return true
 		}
 	}

@@ -37,6 +37,8 @@ type want struct {
 	ignored  bool
 	err      bool
 	problems int
+	// probes are the values of the device's further probes (not Main).
+	probes map[string]map[sensors.Measurement]float64
 }
 
 func checkCases(t *testing.T, format string, fields []Field, cases []want) {
@@ -82,9 +84,17 @@ func checkResult(t *testing.T, r Result, c want) {
 	}
 	got := map[sensors.Measurement]float64{}
 	var rain float64
+	probes := map[string]map[sensors.Measurement]float64{}
 	for _, v := range r.Values {
 		if v.Counter {
 			rain = v.Value
+			continue
+		}
+		if v.Probe != "" && !v.Main {
+			if probes[v.Probe] == nil {
+				probes[v.Probe] = map[sensors.Measurement]float64{}
+			}
+			probes[v.Probe][v.Measurement] = v.Value
 			continue
 		}
 		if _, dup := got[v.Measurement]; dup {
@@ -100,6 +110,20 @@ func checkResult(t *testing.T, r Result, c want) {
 	for m, g := range got {
 		if _, ok := c.values[m]; !ok {
 			t.Errorf("unexpected %s = %v", m, g)
+		}
+	}
+	for p, ws := range c.probes {
+		for m, w := range ws {
+			if g, ok := probes[p][m]; !ok || math.Abs(g-w) > 0.01 {
+				t.Errorf("probe %s: %s = %v (present %v), want %v", p, m, g, ok, w)
+			}
+		}
+	}
+	for p, gs := range probes {
+		for m, g := range gs {
+			if _, ok := c.probes[p][m]; !ok {
+				t.Errorf("unexpected probe %s: %s = %v", p, m, g)
+			}
 		}
 	}
 	if math.Abs(rain-c.rain) > 0.01 {

@@ -9,16 +9,21 @@
 // # Formats
 //
 //   - zigbee2mqtt: <base>/<friendly name> JSON: temperature, humidity,
-//     pressure (hPa), co2, battery (%), voltage (mV), linkquality (0–255).
+//     pressure (hPa, the station's: AbsolutePressure, as Aqara and the
+//     like measure it), co2, battery (%), voltage (mV), linkquality
+//     (0–255).
 //     Availability on <base>/<name>/availability, {"state":"online"} since
 //     2.0 or a plain online/offline before.
-//   - tasmota: tele/<topic>/SENSOR with one object per chip; Temperature,
+//   - tasmota: tele/<topic>/SENSOR (and the StatusSNS of
+//     stat/<topic>/STATUS10) with one object per chip; Temperature,
 //     Humidity, Pressure (the station's: AbsolutePressure), SeaPressure
 //     (Pressure), CarbonDioxide; TempUnit (C/F) and PressureUnit (hPa,
-//     mmHg, inHg) apply. tele/<topic>/STATE gives the Wi-Fi signal,
-//     tele/<topic>/LWT the availability.
-//   - esphome: <node>/sensor/<name>/state plain numbers, <node>/status
-//     availability. The measurement comes from the sensor name: battery
+//     mmHg, inHg) apply, to fields without a unit too. Each chip is a
+//     probe; the processor's own (ESP32, ESP8266), Global and ANALOG are
+//     never taken but through a field. tele/<topic>/STATE gives the Wi-Fi
+//     signal, tele/<topic>/LWT the availability.
+//   - esphome: <node>/sensor/<name>/state plain numbers (None, or nan
+//     before 2024.11, is no value), <node>/status availability. The measurement comes from the sensor name: battery
 //     with volt → battery_vp (V); battery → battery_percent; wifi, rssi,
 //     signal → rf_status (dBm); humidity; co2; sea_level pressure →
 //     Pressure; pressure → AbsolutePressure; noise, sound → Noise;
@@ -26,22 +31,32 @@
 //     internal, cpu, chip, core or uptime are skipped (the chip's own
 //     temperature is not the room's). A field whose path is the sensor
 //     name overrides the guess and sets the unit.
-//   - shelly (Gen2/Gen3, e.g. the H&T): <id>/status/temperature:0 (tC),
-//     humidity:0 (rh), devicepower:0 (battery.V, battery.percent; ignored on
-//     external power), wifi (rssi); NotifyStatus and NotifyFullStatus on
-//     <id>/events/rpc; <id>/online.
+//   - shelly: Gen2/Gen3 (the Plus H&T, the H&T Gen3)
+//     <prefix>/status/temperature:0 (tC), humidity:0 (rh), devicepower:0
+//     (battery.V, battery.percent; ignored on external power), wifi
+//     (rssi); NotifyStatus and NotifyFullStatus on <prefix>/events/rpc;
+//     <prefix>/online. Gen1 (the H&T, the Shelly 1 add-on)
+//     shellies/<id>/sensor/temperature, humidity, battery and
+//     ext_temperature/<i>, ext_humidity/<i> plain numbers; online.
 //   - theengs (Theengs Gateway, OpenMQTTGateway): home/<gw>/BTtoMQTT/<MAC>
 //     JSON: tempc (or tempf), hum, pres, co2, batt (%), volt (V), rssi.
 //   - rtl_433: rtl_433/<host>/events JSON and the per-field
 //     rtl_433/<host>/devices/…/<field> topics: temperature_C (or _F),
 //     humidity, pressure_hPa/_kPa, battery_ok, battery_mV, and rain_mm or
-//     rain_in as cumulative counters. A station is model/channel/id.
+//     rain_in as cumulative counters, temperature_1_C … as probe 1. A
+//     station's key is rtl_433's own devices path,
+//     [type/]model[/subtype][/channel][/id].
 //   - generic: fields only, a dotted JSON path or the plain payload per
 //     measurement, with a unit.
 //   - climated: another hub's <prefix>/<zone>/state (see package mqtt).
 //
 // Devices send numbers as JSON numbers and sometimes as strings; both are
-// read. Values arrive without a time of their own except in the climated
+// read. A null (JSON null, None, nan) is no value in this message, not a
+// fault: a device just paired sends them, and sensors between readings.
+//
+// A device with several sensors of a kind (Tasmota chips, rtl_433
+// temperature_1_C, Shelly add-on probes) marks each value with its Probe;
+// the first of each measurement is also the device's own (Main). Values arrive without a time of their own except in the climated
 // format; the ingest stamps them with the time they were received.
 //
 // # Units

@@ -1,13 +1,15 @@
 package decode
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/climated/climated/sensors"
 )
 
 // esphome decodes ESPHome's MQTT component topics: <node>/sensor/<name>/state
-// with a plain number (or "nan" when the sensor has no value) and
+// with a plain number ("None", or "nan" before ESPHome 2024.11, when the
+// sensor has no value: no value, not a fault) and
 // <node>/status with online/offline. The node may be a topic prefix with
 // slashes. A sensor's measurement comes from a field whose path is the
 // sensor's name, else from words in the name (see the package doc); other
@@ -35,11 +37,14 @@ func (d *esphome) Decode(topic string, payload []byte) Result {
 		return ignored(r.Device)
 	}
 	v, err := plainNumber(payload)
-	if err != nil {
+	switch {
+	case errors.Is(err, errNoValue):
+		// None or nan: the sensor has no reading now, not a fault.
+	case err != nil:
 		r.problem(name, err)
-		return r
+	default:
+		r.add(m, v, unit, name)
 	}
-	r.add(m, v, unit, name)
 	return r
 }
 

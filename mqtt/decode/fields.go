@@ -1,6 +1,8 @@
 package decode
 
 import (
+	"errors"
+
 	"github.com/climated/climated/sensors"
 )
 
@@ -17,7 +19,8 @@ func (d fieldDecoder) applyJSON(r *Result, doc any) {
 		if f.Path == "" {
 			continue
 		}
-		if v, ok := lookup(doc, f.Path); ok {
+		// A null is "no value in this message", not a fault.
+		if v, ok := lookup(doc, f.Path); ok && v != nil {
 			d.apply(r, f, v, f.Path)
 		}
 	}
@@ -34,7 +37,9 @@ func (d fieldDecoder) applyNamed(r *Result, name string, payload []byte) bool {
 		matched = true
 		v, err := plainNumber(payload)
 		if err != nil {
-			r.problem(name, err)
+			if !errors.Is(err, errNoValue) {
+				r.problem(name, err)
+			}
 			continue
 		}
 		d.apply(r, f, v, name)
@@ -77,9 +82,17 @@ type builtin struct {
 // that a field configures or that an earlier name already gave. Problems
 // name the key after prefix (a sub-object's path and a dot, or "").
 func (d fieldDecoder) applyBuiltins(r *Result, o object, names []builtin, prefix string) {
+	d.applyProbe(r, o, names, prefix, "")
+}
+
+// applyProbe is applyBuiltins for the values of one probe of the device;
+// the first probe to give a measurement gives the device's own.
+func (d fieldDecoder) applyProbe(r *Result, o object, names []builtin, prefix, probe string) {
 	for _, b := range names {
 		raw, ok := o[b.key]
-		if !ok || d.configured(b.m) || r.has(b.m) {
+		// A null is "no value in this message" (a device just paired, a
+		// sensor between two readings), not a fault.
+		if !ok || raw == nil || d.configured(b.m) || r.has(b.m, probe) {
 			continue
 		}
 		v, err := number(raw)
@@ -87,6 +100,6 @@ func (d fieldDecoder) applyBuiltins(r *Result, o object, names []builtin, prefix
 			r.problem(prefix+b.key, err)
 			continue
 		}
-		r.add(b.m, v, b.unit, prefix+b.key)
+		r.addProbe(b.m, v, b.unit, prefix+b.key, probe, probe != "" && !r.hasMain(b.m))
 	}
 }

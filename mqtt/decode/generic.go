@@ -15,10 +15,13 @@ func (d *generic) Decode(topic string, payload []byte) Result {
 	r := Result{Device: topic}
 	var doc any
 	var jerr error
-	parsed := false
+	parsed, present := false, false
 	for _, f := range d.fields {
 		if f.Path == "" {
 			v, err := plainNumber(payload)
+			if errors.Is(err, errNoValue) {
+				return r // no value now, not a fault
+			}
 			if err != nil {
 				r.problem("payload", err)
 				continue
@@ -33,11 +36,15 @@ func (d *generic) Decode(topic string, payload []byte) Result {
 		if jerr != nil {
 			return r.fail("%w", jerr)
 		}
-		if v, ok := lookup(doc, f.Path); ok {
+		v, ok := lookup(doc, f.Path)
+		switch {
+		case ok && v == nil:
+			present = true // null: no value in this message
+		case ok:
 			d.apply(&r, f, v, f.Path)
 		}
 	}
-	if len(r.Values) == 0 && len(r.Problems) == 0 {
+	if len(r.Values) == 0 && len(r.Problems) == 0 && !present {
 		return r.fail("%w", errNoField)
 	}
 	return r

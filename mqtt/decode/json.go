@@ -82,12 +82,21 @@ func number(v any) (float64, error) {
 	return f, nil
 }
 
+// errNoValue is a plain payload that says "no value now": ESPHome's None
+// (since 2024.11) and nan (before) for a sensor without a reading, and a
+// null. It is not a fault, so it is never reported as a problem.
+var errNoValue = errors.New("no value")
+
 // plainNumber reads a payload that is a bare number ("21.5", maybe quoted
 // or surrounded by white space).
 func plainNumber(payload []byte) (float64, error) {
 	s := strings.TrimSpace(string(payload))
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
+	}
+	switch s {
+	case "None", "nan", "NaN", "null":
+		return 0, errNoValue
 	}
 	return number(s)
 }

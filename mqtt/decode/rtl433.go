@@ -1,6 +1,8 @@
 package decode
 
 import (
+	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/climated/climated/sensors"
@@ -8,11 +10,19 @@ import (
 
 // rtl433 decodes rtl_433's MQTT output: the events topic
 // (rtl_433/<host>/events) with one JSON object per received message, and
-// the per-field device topics (rtl_433/<host>/devices/<model>/…/<field>)
-// with plain values. A station is named model/channel/id (channel only when
-// the model has one). rain_mm and rain_in are cumulative counters; the
-// ingest turns their increases into Rain amounts. battery_ok, 0 (low) to 1
-// (good), becomes battery_percent 0–100. The states topic is ignored.
+// the per-field device topics (rtl_433/<host>/devices/<key>/<field>) with
+// plain values. The states topic is ignored.
+//
+// A station's key is the path rtl_433 gives it under devices/ by default,
+// [type/]model[/subtype][/channel][/id], each part with the characters
+// other than letters, digits, '-' and '.' as '_': Fineoffset-WH65B/16,
+// Acurite-Tower/B/9884, Fineoffset-WHx080/0/5. Events and device topics
+// give the same key.
+//
+// rain_mm and rain_in are cumulative counters; the ingest turns their
+// increases into Rain amounts. battery_ok, 0 (low) to 1 (good), becomes
+// battery_percent 0–100. A second sensor of a station (temperature_1_C,
+// humidity_1 …) is probe "1" of the station.
 type rtl433 struct{ fieldDecoder }
 
 var rtl433Names = []builtin{
@@ -23,6 +33,12 @@ var rtl433Names = []builtin{
 	{"pressure_kPa", sensors.AbsolutePressure, "kPa"},
 	{"battery_mV", sensors.BatteryVoltage, "mV"},
 }
+
+// rtl433Probe matches the fields of a station's further sensors.
+var rtl433Probe = regexp.MustCompile(`^(temperature|humidity)_([0-9]+)(_C|_F)?$`)
+
+// rtl433Key are the fields that make up a station's key, in order.
+var rtl433Key = []string{"type", "model", "subtype", "channel", "id"}
 
 func (*rtl433) Format() string { return RTL433 }
 
@@ -40,30 +56,40 @@ func (d *rtl433) Decode(topic string, payload []byte) Result {
 	if err != nil {
 		return Result{}.fail("%w", err)
 	}
-	model, _ := o["model"].(string)
-	if model == "" {
+	if model, _ := o["model"].(string); model == "" {
 		return Result{}.fail("no model: not an rtl_433 event")
 	}
-	dev := []string{model}
-	for _, k := range []string{"channel", "id"} {
+	key := make([]string, 0, len(rtl433Key))
+	for _, k := range rtl433Key {
 		if v, ok := o[k]; ok {
 			s, err := idString(v)
 			if err != nil {
 				return Result{}.fail("%s: %w", k, err)
 			}
-			dev = append(dev, s)
+			key = append(key, sanitize(s))
 		}
 	}
-	r := Result{Device: strings.Join(dev, "/")}
+	r := Result{Device: strings.Join(key, "/")}
 	d.applyJSON(&r, o)
 	d.event(&r, o)
 	return r
 }
 
+// sanitize spells a key part as rtl_433 spells it in topics.
+func sanitize(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c == '-' || c == '.' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			return c
+		}
+		return '_'
+	}, s)
+}
+
 // event reads the known fields of one event object.
 func (d *rtl433) event(r *Result, o object) {
 	d.applyBuiltins(r, o, rtl433Names, "")
-	if raw, ok := o["battery_ok"]; ok && !d.configured(sensors.BatteryPercent) {
+	d.probes(r, o)
+	if raw, ok := o["battery_ok"]; ok && raw != nil && !d.configured(sensors.BatteryPercent) {
 		v, err := number(raw)
 		switch {
 		case err != nil:
@@ -78,7 +104,7 @@ func (d *rtl433) event(r *Result, o object) {
 		return
 	}
 	for _, k := range []struct{ key, unit string }{{"rain_mm", "mm"}, {"rain_in", "in"}} {
-		if raw, ok := o[k.key]; ok {
+		if raw, ok := o[k.key]; ok && raw != nil {
 			v, err := number(raw)
 			if err != nil {
 				r.problem(k.key, err)
@@ -90,16 +116,42 @@ func (d *rtl433) event(r *Result, o object) {
 	}
 }
 
+// probes reads temperature_1_C, humidity_1 … as probes of the station.
+func (d *rtl433) probes(r *Result, o object) {
+	for k, raw := range o {
+		m := rtl433Probe.FindStringSubmatch(k)
+		if m == nil || raw == nil {
+			continue
+		}
+		b := builtin{k, sensors.Humidity, ""}
+		if m[1] == "temperature" {
+			b.m, b.unit = sensors.Temperature, strings.TrimPrefix(m[3], "_")
+		}
+		if d.configured(b.m) {
+			continue
+		}
+		v, err := number(raw)
+		if err != nil {
+			r.problem(k, err)
+			continue
+		}
+		r.addProbe(b.m, v, b.unit, k, m[2], false)
+	}
+}
+
 // field decodes one per-field device topic as a one-field event.
 func (d *rtl433) field(device, name string, payload []byte) Result {
 	r := Result{Device: device}
-	v, err := plainNumber(payload)
-	known := name == "battery_ok" || name == "rain_mm" || name == "rain_in"
+	known := name == "battery_ok" || name == "rain_mm" || name == "rain_in" || rtl433Probe.MatchString(name)
 	for _, b := range rtl433Names {
 		known = known || b.key == name
 	}
 	if !known && !d.named(name) {
 		return ignored(device)
+	}
+	v, err := plainNumber(payload)
+	if errors.Is(err, errNoValue) {
+		return r
 	}
 	if err != nil {
 		r.problem(name, err)

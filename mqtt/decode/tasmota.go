@@ -10,9 +10,22 @@ import (
 // tasmota decodes Tasmota telemetry: tele/<topic>/SENSOR with one object
 // per sensor chip ({"BME280":{"Temperature":…}}) and the units in TempUnit
 // and PressureUnit, tele/<topic>/STATE for the Wi-Fi signal and
-// tele/<topic>/LWT (Online/Offline). The device is the Tasmota topic: the
-// segments other than "tele" and the last. Other telemetry is ignored.
+// tele/<topic>/LWT (Online/Offline). The answer to "Status 10"
+// (stat/<topic>/STATUS10, STATUS8 before 9.0) carries the same object as
+// StatusSNS. The device is the Tasmota topic: the segments other than
+// "tele" or "stat" and the last. Other telemetry is ignored.
+//
+// Each chip is a probe of the device ("DS18B20-2", "SHT3X"): the first
+// chip in name order that gives a measurement gives the device's own, and
+// <topic>/<chip> can be given a zone of its own. The processor's
+// temperature (ESP32, ESP8266) is never a room's, and neither are the
+// analog inputs (ANALOG, whose meaning depends on the wiring) nor Global,
+// Tasmota's copy of another chip: a field with a path such as
+// ANALOG.Temperature1 takes them.
 type tasmota struct{ fieldDecoder }
+
+// notRoom are the chip names whose values are never a room's by themselves.
+var notRoom = map[string]bool{"ESP32": true, "ESP8266": true, "ANALOG": true, "Global": true}
 
 func (*tasmota) Format() string { return Tasmota }
 
@@ -21,7 +34,7 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 	last := segs[len(segs)-1]
 	var dev []string
 	for _, s := range segs[:len(segs)-1] {
-		if s != "tele" {
+		if s != "tele" && s != "stat" {
 			dev = append(dev, s)
 		}
 	}
@@ -29,7 +42,7 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 	switch last {
 	case "LWT":
 		return availabilityOf(r.Device, payload)
-	case "SENSOR", "STATE":
+	case "SENSOR", "STATE", "STATUS8", "STATUS10":
 	default:
 		return ignored(r.Device)
 	}
@@ -37,18 +50,24 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 	if err != nil {
 		return r.fail("%w", err)
 	}
-	d.applyJSON(&r, o)
+	if last == "STATUS8" || last == "STATUS10" {
+		sns, ok := o["StatusSNS"].(object)
+		if !ok {
+			return ignored(r.Device)
+		}
+		o = sns
+	}
 	if last == "STATE" {
+		d.applyJSON(&r, o)
 		d.wifi(&r, o)
 		return r
 	}
 	tempUnit, _ := o["TempUnit"].(string)
 	pressUnit, _ := o["PressureUnit"].(string)
-	// With several chips the first in name order gives a measurement; a
-	// field with a path such as DS18B20.Temperature picks another.
+	d.applyFields(&r, o, tempUnit, pressUnit)
 	chips := make([]string, 0, len(o))
 	for k, v := range o {
-		if _, ok := v.(object); ok {
+		if _, ok := v.(object); ok && !notRoom[k] {
 			chips = append(chips, k)
 		}
 	}
@@ -63,7 +82,7 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 		{"CarbonDioxide", sensors.CO2, ""},
 	}
 	for _, chip := range chips {
-		d.applyBuiltins(&r, o[chip].(object), names, chip+".")
+		d.applyProbe(&r, o[chip].(object), names, chip+".", chip)
 	}
 	return r
 }
@@ -76,5 +95,26 @@ func (d *tasmota) wifi(r *Result, o object) {
 			{"Signal", sensors.RFStatus, "dBm"},
 			{"RSSI", sensors.RFStatus, "%"},
 		}, "Wifi.")
+	}
+}
+
+// applyFields reads the configured fields; one without a unit takes the
+// payload's, so that ANALOG.Temperature1 on a device set to °F is read in
+// °F.
+func (d *tasmota) applyFields(r *Result, o object, tempUnit, pressUnit string) {
+	for _, f := range d.fields {
+		v, ok := lookup(o, f.Path)
+		if !ok || v == nil {
+			continue
+		}
+		if f.Unit == "" {
+			switch f.Measurement {
+			case sensors.Temperature:
+				f.Unit = tempUnit
+			case sensors.Pressure, sensors.AbsolutePressure:
+				f.Unit = pressUnit
+			}
+		}
+		d.apply(r, f, v, f.Path)
 	}
 }

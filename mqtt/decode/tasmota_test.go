@@ -17,11 +17,14 @@ func TestTasmota(t *testing.T) {
 		}},
 		{file: "three_chips", device: "kitchen", values: map[sensors.Measurement]float64{
 			sensors.Temperature: 22.1, sensors.Humidity: 51, sensors.CO2: 734,
+		}, probes: map[string]map[sensors.Measurement]float64{
+			"DS18B20": {sensors.Temperature: 5.6}, "MHZ19B": {sensors.Temperature: 24},
 		}},
 		{file: "state_wifi", device: "tasmota_1A2B3C", values: map[sensors.Measurement]float64{sensors.RFStatus: 65}},
 		{file: "lwt_offline", device: "tasmota_1A2B3C", avail: Offline},
 		{file: "info_ignored", ignored: true},
-		{file: "sensor_error", device: "tasmota_1A2B3C", problems: 1,
+		// A null is no value in this message, not a fault.
+		{file: "sensor_error", device: "tasmota_1A2B3C",
 			values: map[sensors.Measurement]float64{sensors.Humidity: 45}},
 	})
 }

@@ -16,7 +16,7 @@ type zigbee2mqtt struct{ fieldDecoder }
 var zigbee2mqttNames = []builtin{
 	{"temperature", sensors.Temperature, ""},
 	{"humidity", sensors.Humidity, ""},
-	{"pressure", sensors.Pressure, ""},
+	{"pressure", sensors.AbsolutePressure, ""}, // the station's, as the sensors measure it
 	{"co2", sensors.CO2, ""},
 	{"battery", sensors.BatteryPercent, ""},
 	{"voltage", sensors.BatteryVoltage, "mV"},
