@@ -177,3 +177,20 @@ func TestBadInputLoggedPerDevice(t *testing.T) {
 		}
 	}
 }
+
+// A zone the history has already is not new: after a restart every
+// auto_zone device is placed again, and logging each at INFO would be a
+// line per device per start.
+func TestKnownZoneIsNotNew(t *testing.T) {
+	half := upstream(t, "zigbee2mqtt", "wsdcgq01lm_null_humidity")
+	for _, known := range []bool{false, true} {
+		in, log := capturingIngest(t, IngestOptions{KnownZone: func(string) bool { return known }},
+			Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
+		feed(t, in, &recSink{}, half.msg())
+		info := strings.Contains(log.String(), `level=INFO msg="mqtt: new zone from a device"`)
+		debug := strings.Contains(log.String(), `level=DEBUG msg="mqtt: new zone from a device"`)
+		if info == known || debug != known {
+			t.Errorf("zone known to the history: %v; logged at INFO %v, at DEBUG %v:\n%s", known, info, debug, log.String())
+		}
+	}
+}

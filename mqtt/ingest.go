@@ -31,6 +31,10 @@ const (
 
 // IngestOptions tune an Ingest; nil means defaults.
 type IngestOptions struct {
+	// KnownZone reports zones the history has already: a device placed
+	// in one by auto_zone is not a new zone, and is logged at DEBUG only
+	// (every restart would log every auto zone again). Nil: none known.
+	KnownZone func(zone string) bool `yaml:"-"`
 	// QueueSize is how many messages wait between the MQTT client and the
 	// sink; beyond it messages are dropped and counted (QueueFull).
 	QueueSize int `yaml:"queue_size"`

@@ -61,7 +61,11 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 			return nil, noZoneError(name, fmt.Sprintf("max_auto_zones %d reached; add it under devices: or raise max_auto_zones", in.opts.MaxAutoZones))
 		}
 		in.autoZones++
-		in.log.Info("mqtt: new zone from a device", "zone", zone, "device", name, "format", m.Format, "topic", m.Topic)
+		level := slog.LevelInfo
+		if in.opts.KnownZone != nil && in.opts.KnownZone(zone) {
+			level = slog.LevelDebug
+		}
+		in.log.Log(context.Background(), level, "mqtt: new zone from a device", "zone", zone, "device", name, "format", m.Format, "topic", m.Topic)
 	}
 	in.addZone(zone)
 	if m.Format == decode.Climated {

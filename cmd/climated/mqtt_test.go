@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -45,6 +47,7 @@ func TestServeWithMQTT(t *testing.T) {
 	path := filepath.Join(dir, "climated.yaml")
 	os.WriteFile(path, []byte(`listen: 127.0.0.1:0
 database: `+filepath.Join(dir, "climated.db")+`
+altitude: 120
 mqtt:
   broker: tcp://`+tcp.Address()+`
   prefix: climated/house
@@ -71,7 +74,7 @@ mqtt:
 		if time.Now().After(deadline) {
 			t.Fatalf("the device's reading never arrived: %v", h.Store.Snapshot().Climate)
 		}
-		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","battery":87,"linkquality":120}`), false, 0)
+		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","pressure":1000.2,"battery":87,"linkquality":120}`), false, 0)
 		time.Sleep(20 * time.Millisecond)
 	}
 	resp, err := http.Get("http://" + h.Addr.String() + "/metrics")
@@ -89,6 +92,11 @@ mqtt:
 	bed := h.Store.Snapshot().Climate["Bedroom"]
 	if bed["Humidity"] != 58.0 || bed["battery_percent"] != 87.0 {
 		t.Errorf("Bedroom = %v", bed)
+	}
+	// The device's station pressure reaches sea level through the
+	// configuration's altitude, as the hub's own chips' does.
+	if want := math.Round(sensors.SeaLevelPressure(1000.2, 120)*10) / 10; bed["AbsolutePressure"] != 1000.2 || bed["Pressure"] != want {
+		t.Errorf("Bedroom pressure: station %v, sea level %v, want 1000.2 and %v", bed["AbsolutePressure"], bed["Pressure"], want)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		mu.Lock()

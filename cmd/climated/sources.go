@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
@@ -47,7 +48,7 @@ type seams struct {
 // file), the chips a scan of the default I²C bus finds become the main
 // zone's sensors; when there is no bus or nothing answers, the demo house
 // runs, and the log says why.
-func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, climate mqtt.Climate) (*sourceSet, error) {
+func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, store *history.Store) (*sourceSet, error) {
 	set := &sourceSet{}
 	hwCfg := cfg.HW
 	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
@@ -74,7 +75,7 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, c
 			// database holds, and a hub is its database.
 			m.Options.SessionFile = cfg.Database + ".mqtt"
 		}
-		if err := addMQTT(set, m, log, climate); err != nil {
+		if err := addMQTT(set, m, cfg.HW.Altitude, log, store); err != nil {
 			return nil, err
 		}
 	}
@@ -92,7 +93,7 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, c
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Climate) error {
+func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger, store *history.Store) error {
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
 	if err != nil {
@@ -109,6 +110,8 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Cli
 	var zones []string
 	if len(cfg.Subscriptions) > 0 {
 		cfg.Ingest.Logger = log.With("source", "mqtt")
+		cfg.Ingest.Altitude = altitude // devices' station pressure to sea level, as for the hub's own chips
+		cfg.Ingest.KnownZone = func(z string) bool { return store != nil && store.Snapshot().Climate[z] != nil }
 		ingest, err := mqtt.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
@@ -123,13 +126,13 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, log *slog.Logger, climate mqtt.Cli
 		}
 		slices.Sort(zones)
 		set.add(ingest, slices.Compact(zones))
-		cfg.Publish.Skip = ingest.Feeds // publish the hub's own zones only
+		cfg.Publish.Skip = ingest.PublishSkip(cfg.Publish.DeviceZones) // not other hubs' zones; devices' only if asked
 		set.mqttStats = ingest.Stats
 	}
 	if cfg.Publish.Enabled {
 		cfg.Publish.Version = buildVersion()
 		cfg.Publish.Logger = log.With("component", "mqtt-publish")
-		pub, err := mqtt.NewPublisher(client, climate, &cfg.Publish)
+		pub, err := mqtt.NewPublisher(client, store, &cfg.Publish)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
