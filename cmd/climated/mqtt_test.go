@@ -27,14 +27,7 @@ import (
 // becomes a zone, no demo house runs, and the hub's availability topic says
 // online while it runs and offline once it stops.
 func TestServeWithMQTT(t *testing.T) {
-	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	broker.AddHook(new(auth.AllowHook), nil)
-	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	if err := broker.AddListener(tcp); err != nil {
-		t.Fatal(err)
-	}
-	go broker.Serve()
-	defer broker.Close()
+	broker, brokerAddr := startBroker(t)
 	var mu sync.Mutex
 	seen := map[string]string{}
 	broker.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
@@ -49,7 +42,7 @@ func TestServeWithMQTT(t *testing.T) {
 database: `+filepath.Join(dir, "climated.db")+`
 altitude: 120
 mqtt:
-  broker: tcp://`+tcp.Address()+`
+  broker: tcp://`+brokerAddr+`
   prefix: climated/house
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {bedroom_th: Bedroom}}
@@ -153,4 +146,19 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 	if h.Store.Snapshot().Climate["Indoor"] == nil {
 		t.Error("the hub stopped serving its other sources")
 	}
+}
+
+// startBroker runs an in-process MQTT broker on loopback until the test
+// ends and returns it with its address.
+func startBroker(t *testing.T) (*mochi.Server, string) {
+	t.Helper()
+	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	broker.AddHook(new(auth.AllowHook), nil)
+	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
+	if err := broker.AddListener(tcp); err != nil {
+		t.Fatal(err)
+	}
+	go broker.Serve()
+	t.Cleanup(func() { broker.Close() })
+	return broker, tcp.Address()
 }

@@ -13,10 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/hooks/auth"
-	"github.com/mochi-mqtt/server/v2/listeners"
 )
 
 // syncBuffer is a log destination tests read while the hub writes.
@@ -51,14 +47,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // the log level, refuses a broken file (naming FILE:LINE) without
 // stopping what runs, and says which keys wait for a restart.
 func TestReload(t *testing.T) {
-	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	broker.AddHook(new(auth.AllowHook), nil)
-	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	if err := broker.AddListener(tcp); err != nil {
-		t.Fatal(err)
-	}
-	go broker.Serve()
-	defer broker.Close()
+	broker, brokerAddr := startBroker(t)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "climated.yaml")
@@ -97,7 +86,7 @@ func TestReload(t *testing.T) {
 
 	write(`log_level: debug
 mqtt:
-  broker: tcp://` + tcp.Address() + `
+  broker: tcp://` + brokerAddr + `
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {attic_th: Attic}}
 `)
@@ -116,7 +105,7 @@ mqtt:
 	}
 
 	// A broken file changes nothing and says where it is wrong.
-	write("mqtt:\n  broker: tcp://" + tcp.Address() + "\n  subscriptions:\n    - {topic: \"zigbee2mqtt/+\", format: nonsense}\n")
+	write("mqtt:\n  broker: tcp://" + brokerAddr + "\n  subscriptions:\n    - {topic: \"zigbee2mqtt/+\", format: nonsense}\n")
 	before := strings.Count(logs.String(), "\n")
 	reload <- struct{}{}
 	waitFor(t, "reload refused", func() bool { return strings.Contains(logs.String(), "reload refused") })
