@@ -32,6 +32,7 @@ const usage = `usage:
   climated scan [--bus N] [--zone NAME]         (probe the I²C bus, print configuration lines)
   climated read [--config FILE] [--bus N]       (one reading of every sensor)
   climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
+  climated mcp --remote URL [--token-file FILE] (stdio bridge to a hub's /mcp; token from FILE or $CLIMATED_TOKEN)
   climated backup [--config FILE] [--db FILE] BACKUP-FILE
   climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
   climated import [--skip-bad] CSV-FILE

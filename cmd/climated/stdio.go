@@ -14,9 +14,12 @@ import (
 
 // runMCP serves the MCP surface on stdin and stdout from the database that
 // climated serve writes, read-only beside it, so that a desktop client can
-// run "ssh hub climated mcp". Nothing but protocol goes to stdout.
+// run "ssh hub climated mcp". Nothing but protocol goes to stdout. With
+// --remote it is instead a bridge to a hub's Streamable HTTP endpoint.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
 	d := newDataFlags("mcp", stderr)
+	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+")")
 	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
@@ -24,6 +27,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	log, err := newLogger(stderr, cfg.LogLevel, nil)
 	if err != nil {
 		return err
+	}
+	if *remote != "" {
+		return runBridge(ctx, bridgeOptions{URL: *remote, TokenFile: *tokenFile, Log: log.With("component", "bridge")}, stdin, stdout)
+	}
+	if *tokenFile != "" {
+		return fmt.Errorf("--token-file is for --remote: a local climated mcp reads the database directly")
 	}
 	loc, _ := cfg.location()
 	if err := checkReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
