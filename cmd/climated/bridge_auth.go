@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 )
@@ -16,11 +17,31 @@ import (
 // (ps, /proc) and is copied into client configuration files.
 const tokenEnv = "CLIMATED_TOKEN"
 
+// userTokenFile is where the bridge looks for the token when it is given
+// none: a file of the user's own (~/.config/climated/token on Linux), so
+// that a client's configuration needs no secret in it.
+func userTokenFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "climated", "token")
+}
+
 // bridgeToken reads the bearer token: from file when named, else from
-// $CLIMATED_TOKEN; none is fine for a hub on loopback.
+// $CLIMATED_TOKEN, else from userTokenFile when it exists; none is fine
+// for a hub on loopback.
 func bridgeToken(file string) (string, error) {
 	if file == "" {
-		return strings.TrimSpace(os.Getenv(tokenEnv)), nil
+		if t := strings.TrimSpace(os.Getenv(tokenEnv)); t != "" {
+			return t, nil
+		}
+		if file = userTokenFile(); file == "" {
+			return "", nil
+		}
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrPermission) {

@@ -52,20 +52,24 @@ func TestBridgeTypeScriptClient(t *testing.T) {
 	url, token, restart := tokenHub(t)
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".config", "climated"), 0o700)
+	os.WriteFile(filepath.Join(home, ".config", "climated", "token"), []byte(token+"\n"), 0o600)
 	for _, c := range []struct {
 		name string
 		args []string
-		env  string
+		env  []string
 	}{
-		{"token file", []string{"--token-file", tokenFile}, ""},
-		{"token in the environment", nil, tokenEnv + "=" + token},
+		{"token file", []string{"--token-file", tokenFile}, nil},
+		{"token in the environment", nil, []string{tokenEnv + "=" + token}},
+		{"token in the user's file", nil, []string{tokenEnv + "=", "HOME=" + home, "XDG_CONFIG_HOME="}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			args := append([]string{"testdata/ts-bridge.mjs", sdkDir, os.Args[0], "mcp", "--remote", url}, c.args...)
 			cmd := exec.CommandContext(ctx, node, args...)
-			cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", c.env)
+			cmd.Env = append(append(os.Environ(), "CLIMATED_RUN_MAIN=1"), c.env...)
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()
 			var stderr lockedBuffer

@@ -33,6 +33,9 @@ const usage = `usage:
   climated read [--config FILE] [--bus N]       (one reading of every sensor)
   climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
   climated mcp --remote URL [--token-file FILE] (stdio bridge to a hub's /mcp; token from FILE or $CLIMATED_TOKEN)
+  climated connect CLIENT [--remote URL] [--config FILE] [--write]
+                                                (a client's configuration: claude-desktop, claude-code, vscode,
+                                                 cursor, inspector, home-assistant, generic)
   climated backup [--config FILE] [--db FILE] BACKUP-FILE
   climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
   climated import [--skip-bad] CSV-FILE
@@ -82,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		return runToken(args, stdout, stderr)
+	case "connect":
+		return runConnect(args, stdout, stderr)
 	case "version":
 		printVersion(stdout)
 		return nil

@@ -19,7 +19,7 @@ import (
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
 	d := newDataFlags("mcp", stderr)
 	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
-	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+")")
+	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+", else "+userTokenFile()+")")
 	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
