@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // listen opens the session's event stream (GET on the endpoint), on
@@ -18,6 +20,9 @@ import (
 // its API, so the bridge opens it itself. When the stream ends it is
 // opened again; a hub that no longer knows the session gets a new one.
 func (b *bridge) listen(up *upstream) {
+	if up.listening.Swap(true) {
+		return // one stream a session, or every notification comes twice
+	}
 	ctx := up.ctx
 	sid := up.conn.SessionID()
 	up.wg.Add(1)
@@ -26,15 +31,26 @@ func (b *bridge) listen(up *upstream) {
 		lastID := ""
 		for ctx.Err() == nil {
 			resp, err := b.openEvents(ctx, sid, lastID)
+			if ctx.Err() != nil {
+				return
+			}
+			var refused *streamRefused
+			if errors.As(err, &refused) {
+				// Asking again would only be refused again: the session
+				// goes on without notifications.
+				b.log.Warn("the hub refuses the event stream: no notifications on this session", "error", err)
+				return
+			}
 			if err != nil {
-				if ctx.Err() == nil {
-					b.log.Warn("the hub's event stream: starting a new session", "error", err)
-					go b.reconnect(up)
-				}
+				b.log.Warn("the hub's event stream: starting a new session", "error", err)
+				go b.reconnect(up)
 				return
 			}
 			if resp == nil {
 				return // the hub has no event stream (405)
+			}
+			if lastID == "" {
+				b.log.Info("receiving the hub's notifications", "session", sid)
 			}
 			lastID = b.readEvents(ctx, resp, lastID)
 		}
@@ -58,16 +74,26 @@ func (b *bridge) openEvents(ctx context.Context, sid, lastID string) (*http.Resp
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case resp.StatusCode == http.StatusMethodNotAllowed:
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return resp, nil
+	case http.StatusMethodNotAllowed:
 		resp.Body.Close()
 		return nil, nil
-	case resp.StatusCode != http.StatusOK:
+	case http.StatusNotFound:
 		resp.Body.Close()
-		return nil, fmt.Errorf("GET %s: %s", b.url, resp.Status)
+		return nil, fmt.Errorf("GET %s: %s: %w", b.url, resp.Status, sdk.ErrSessionMissing)
+	default:
+		resp.Body.Close()
+		return nil, &streamRefused{status: resp.Status}
 	}
-	return resp, nil
 }
+
+// streamRefused: the hub answered the GET with a status that a new
+// session would get too.
+type streamRefused struct{ status string }
+
+func (e *streamRefused) Error() string { return "GET of the event stream: " + e.status }
 
 // readEvents passes each event's JSON-RPC message to the client until the
 // stream ends, and returns the last event id (to resume from).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -17,11 +18,12 @@ const replayPrefix = "climated-bridge-"
 
 // upstream is one session with the hub and the goroutines that read it.
 type upstream struct {
-	conn   sdk.Connection
-	ctx    context.Context // ends with the session
-	cancel context.CancelFunc
-	done   chan struct{} // closed when its reader has stopped
-	wg     sync.WaitGroup
+	conn      sdk.Connection
+	ctx       context.Context // ends with the session
+	cancel    context.CancelFunc
+	done      chan struct{} // closed when its reader has stopped
+	wg        sync.WaitGroup
+	listening atomic.Bool // its event stream is open
 }
 
 func (u *upstream) close() {
