@@ -193,6 +193,7 @@ func (b *bridge) replay(ctx context.Context, up *upstream) error {
 			b.log.Warn("subscribing again on a new session", "params", string(p), "error", err)
 		}
 	}
+	b.announceLists(ctx, result)
 	return nil
 }
 
@@ -234,3 +235,22 @@ func (b *bridge) call(ctx context.Context, up *upstream, method string, params j
 // replayTimeout bounds each request of a replay: a hub that takes longer
 // is treated as not up yet.
 const replayTimeout = 10 * time.Second
+
+// announceLists tells the client that the restarted hub's tools,
+// resources and prompts may differ from what it listed before, for each
+// list the hub says can change, so that the client asks again.
+func (b *bridge) announceLists(ctx context.Context, initResult json.RawMessage) {
+	var r struct {
+		Capabilities map[string]struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(initResult, &r) != nil {
+		return
+	}
+	for _, list := range []string{"tools", "resources", "prompts"} {
+		if r.Capabilities[list].ListChanged {
+			b.toClient(ctx, &jsonrpc.Request{Method: "notifications/" + list + "/list_changed", Params: json.RawMessage("{}")})
+		}
+	}
+}

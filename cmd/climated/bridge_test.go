@@ -89,7 +89,7 @@ func TestBridgeTypeScriptClient(t *testing.T) {
 				}
 			}
 			err := cmd.Wait()
-			if err != nil || !restarted || !strings.Contains(out.String(), "8 passed, 0 failed") {
+			if err != nil || !restarted || !strings.Contains(out.String(), "9 passed, 0 failed") {
 				t.Fatalf("ts-bridge: %v\n%s\n%s", err, out.String(), stderr.String())
 			}
 			if !strings.Contains(stderr.String(), "new session with the hub") {

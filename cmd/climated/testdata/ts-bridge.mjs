@@ -12,7 +12,7 @@ const [sdkDir, command, ...args] = process.argv.slice(2);
 const load = (p) => import(pathToFileURL(`${sdkDir}/dist/esm/${p}`).href);
 const { Client } = await load("client/index.js");
 const { StdioClientTransport } = await load("client/stdio.js");
-const { ResourceUpdatedNotificationSchema, LoggingMessageNotificationSchema } = await load("types.js");
+const { ResourceUpdatedNotificationSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } = await load("types.js");
 
 let checks = 0;
 function check(cond, what, detail) {
@@ -36,6 +36,8 @@ client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
   if (waiting && n.params.uri === "climate://zone/Indoor") waiting();
 });
 client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+let toolsChanged = 0;
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged++);
 const nextUpdate = () => new Promise((resolve) => (waiting = resolve));
 
 await client.connect(new StdioClientTransport({ command, args, env: { ...process.env }, stderr: "inherit" }));
@@ -66,6 +68,7 @@ updated = nextUpdate();
 await climate("get_climate after the hub restarted");
 await updated;
 check(true, "notifications/resources/updated after the restart (subscribed again)");
+check(toolsChanged > 0, "notifications/tools/list_changed after the restart (ask again)", toolsChanged);
 const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
 check(prompts.includes("climate_report"), "prompts/list after the restart", prompts);
 
