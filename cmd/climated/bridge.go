@@ -177,6 +177,9 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		if !hubGone(err) || (isCall && req.Method == "initialize") {
 			b.log.Warn("the hub refused a message", "error", err)
+			if isCall && req.Method == "initialize" {
+				b.forgetInit(req.ID) // nothing to replay on a new session
+			}
 			if isCall {
 				b.answer(ctx, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("the hub at %s: %v", b.url, err))
 			}
@@ -186,6 +189,14 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 		if err := b.reconnect(up); err != nil {
 			return err
 		}
+	}
+}
+
+func (b *bridge) forgetInit(id jsonrpc.ID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.init != nil && b.init.ID == id {
+		b.init = nil
 	}
 }
 
