@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +38,10 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 		return cfg, errUsage
 	}
 	path := *d.configPath
-	if _, err := os.Lstat(installed.Config); path == "" && err == nil {
+	// A file we may not even see (/etc/climated is 0750) is there all the
+	// same: reading it fails with advice on access, rather than this
+	// falling back to a database of the user's own.
+	if _, err := os.Lstat(installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
 		path = installed.Config
 	}
 	if path != "" {

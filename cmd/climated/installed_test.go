@@ -129,4 +129,22 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 		})
 	}
 	os.Chmod(cfg.Database, 0o600)
+
+	// The installed configuration in a directory nobody may enter
+	// (/etc/climated is root:climated 0750): no flags, and the error says
+	// which group to join instead of looking for a database elsewhere.
+	etc := filepath.Join(filepath.Dir(bin), "etc")
+	os.Mkdir(etc, 0o750)
+	os.WriteFile(filepath.Join(etc, "climated.yaml"), []byte("timezone: UTC\n"), 0o640)
+	os.Chown(etc, 0, 1)
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", "HOME=/nonexistent",
+		"CLIMATED_TEST_INSTALLED="+filepath.Join(etc, "climated.yaml")+string(os.PathListSeparator)+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	out, _ := cmd.CombinedOutput()
+	for _, w := range []string{etc + " belongs to root:" + group.Name, "join group " + group.Name} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("hidden installed configuration: the error does not say %q:\n%s", w, out)
+		}
+	}
 }
