@@ -99,10 +99,18 @@ var clients = []mcpClient{
 					add += ` --header "Authorization: Bearer $CLIMATED_TOKEN"`
 				}
 			}
-			return append([]string{
+			lines := []string{
 				"The file is the project's (in the folder where you run claude; --write writes it there). Or, for yourself only:",
 				"  " + add,
-			}, tokenHow(t, "export it as CLIMATED_TOKEN before starting claude")...)
+			}
+			if t.Remote && t.Token {
+				// anthropics/claude-code#48514: some versions drop the
+				// configured headers; the bridge sends the token itself.
+				lines = append(lines, "A Claude Code that does not send the header (the hub answers 401) works through the bridge:",
+					"  claude mcp add "+t.Name+" -- "+t.commandLine())
+				return append(lines, tokenHow(t, "export it as CLIMATED_TOKEN before starting claude (the bridge also reads it from ~/.config/climated/token)")...)
+			}
+			return append(lines, tokenHow(t, "export it as CLIMATED_TOKEN before starting claude")...)
 		},
 	},
 	{
@@ -120,7 +128,15 @@ var clients = []mcpClient{
 			return []vscodeInput{{Type: "promptString", ID: "climated-token", Description: "climated bearer token (sudo -u climated climated token on the hub)", Password: true}}
 		},
 		Notes: func(t target) []string {
-			return []string{"That is the user configuration (MCP: Open User Configuration); a workspace's is .vscode/mcp.json, in the same shape."}
+			lines := []string{"That is the user configuration (MCP: Open User Configuration); a workspace's is .vscode/mcp.json, in the same shape."}
+			if !t.Remote {
+				js, _ := json.Marshal(struct {
+					Name string `json:"name"`
+					stdioEntry
+				}{t.Name, stdioEntry{Type: "stdio", Command: t.Command, Args: t.Args}})
+				lines = append(lines, "Or from a shell:", "  code --add-mcp "+shellQuote(string(js)))
+			}
+			return lines
 		},
 	},
 	{
