@@ -130,6 +130,15 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 	}
 	os.Chmod(cfg.Database, 0o600)
 
+	// The token, likewise.
+	os.WriteFile(filepath.Join(dir, "token"), []byte("0123456789abcdefghij\n"), 0o600)
+	cmd := exec.Command(bin, "token", "--db", cfg.Database)
+	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", "HOME=/nonexistent")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "only root may read it: run sudo -u root climated token") {
+		t.Errorf("an unreadable token: %s", out)
+	}
+
 	// The installed configuration in a directory nobody may enter
 	// (/etc/climated is root:climated 0750): no flags, and the error says
 	// which group to join instead of looking for a database elsewhere.
@@ -137,7 +146,7 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 	os.Mkdir(etc, 0o750)
 	os.WriteFile(filepath.Join(etc, "climated.yaml"), []byte("timezone: UTC\n"), 0o640)
 	os.Chown(etc, 0, 1)
-	cmd := exec.Command(bin, "mcp")
+	cmd = exec.Command(bin, "mcp")
 	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", "HOME=/nonexistent",
 		"CLIMATED_TEST_INSTALLED="+filepath.Join(etc, "climated.yaml")+string(os.PathListSeparator)+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
