@@ -175,7 +175,9 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if !hubGone(err) || (isCall && req.Method == "initialize") {
+		// Before the client has a session there is nothing to start
+		// again: the hub is down, and the client hears so at once.
+		if !hubGone(err) || !b.initialized() || (isCall && req.Method == "initialize") {
 			b.log.Warn("the hub refused a message", "error", err)
 			if isCall && req.Method == "initialize" {
 				b.forgetInit(req.ID) // nothing to replay on a new session
@@ -190,6 +192,12 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 			return err
 		}
 	}
+}
+
+func (b *bridge) initialized() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.init != nil
 }
 
 func (b *bridge) forgetInit(id jsonrpc.ID) {

@@ -60,3 +60,23 @@ func TestBridgeResendsAfterRestart(t *testing.T) {
 		}
 	}
 }
+
+// TestBridgeHubDown: a hub that is not there fails the client's
+// initialize at once, saying where the bridge looked.
+func TestBridgeHubDown(t *testing.T) {
+	ln := httptest.NewServer(http.NotFoundHandler())
+	down := ln.URL + "/mcp"
+	ln.Close() // a port nothing listens on
+	cmd := climated("mcp", "--remote", down)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-down-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err == nil {
+		cs.Close()
+		t.Fatal("initialize succeeded without a hub")
+	}
+	if !strings.Contains(err.Error(), down) || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("the error does not say the hub is not there: %v", err)
+	}
+}
