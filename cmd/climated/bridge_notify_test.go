@@ -18,20 +18,16 @@ func TestBridgeForwardsNotifications(t *testing.T) {
 	h := startHub(t, testConfig(t))
 	listChanged := make(chan struct{}, 10)
 	logged := make(chan *sdk.LoggingMessageParams, 10)
-	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-notify-test", Version: "1"}, &sdk.ClientOptions{
+	opts := &sdk.ClientOptions{
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { listChanged <- struct{}{} },
 		LoggingMessageHandler:      func(_ context.Context, r *sdk.LoggingMessageRequest) { logged <- r.Params },
-	})
-	cmd := climated("mcp", "--remote", "http://"+h.Addr.String()+"/mcp")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, stderr, err := bridgeClient(t, ctx, "http://"+h.Addr.String()+"/mcp", nil, opts)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
-	defer cs.Close()
 	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatal(err)
 	}

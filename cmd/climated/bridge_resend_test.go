@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -32,18 +33,12 @@ func TestBridgeResendsAfterRestart(t *testing.T) {
 	}))
 	defer front.Close()
 
-	cmd := climated("mcp", "--remote", front.URL+"/mcp")
-	cmd.Env = append(cmd.Env, tokenEnv+"="+token)
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-resend-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, stderr, err := bridgeClient(t, ctx, front.URL+"/mcp", []string{tokenEnv + "=" + token}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
-	defer cs.Close()
 	call := func(when string) {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
@@ -67,16 +62,35 @@ func TestBridgeHubDown(t *testing.T) {
 	ln := httptest.NewServer(http.NotFoundHandler())
 	down := ln.URL + "/mcp"
 	ln.Close() // a port nothing listens on
-	cmd := climated("mcp", "--remote", down)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-down-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	_, _, err := bridgeClient(t, ctx, down, nil, nil)
 	if err == nil {
-		cs.Close()
 		t.Fatal("initialize succeeded without a hub")
 	}
 	if !strings.Contains(err.Error(), down) || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("the error does not say the hub is not there: %v", err)
+	}
+}
+
+// TestBridgeTokenChangedOnRestart: a hub that comes back with another
+// token refuses the new session; the client's next call gets that answer
+// instead of waiting for ever.
+func TestBridgeTokenChangedOnRestart(t *testing.T) {
+	hubURL, token, restart, tokenFile := tokenHubFile(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, stderr, err := bridgeClient(t, ctx, hubURL, []string{tokenEnv + "=" + token}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	os.Remove(tokenFile) // the hub makes a new token when it starts
+	restart()
+	_, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
+	if err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+		t.Errorf("a call after the token changed: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the restarted hub refuses the session") {
+		t.Errorf("the bridge did not say why:\n%s", stderr.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -39,9 +40,7 @@ func (b *bridge) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.mu.Lock()
-	b.up = up
-	b.mu.Unlock()
+	b.use(up)
 	return nil
 }
 
@@ -123,11 +122,18 @@ func (b *bridge) reconnect(old *upstream) error {
 	for attempt := 1; ; attempt++ {
 		up, err := b.open(ctx)
 		if err == nil {
-			if err = b.replay(ctx, up); err == nil {
-				b.mu.Lock()
-				b.up = up
-				b.mu.Unlock()
+			err = b.replay(ctx, up)
+			if err == nil {
+				b.use(up)
 				b.log.Info("new session with the hub", "session", up.conn.SessionID(), "attempts", attempt)
+				return nil
+			}
+			if !hubGone(err) {
+				// The hub is back but refuses (a new token, say): waiting
+				// would hold the client's calls for ever. They go to this
+				// connection and get the hub's answer instead.
+				b.log.Error("the restarted hub refuses the session", "error", err)
+				b.use(up)
 				return nil
 			}
 			up.close()
@@ -226,7 +232,7 @@ func (b *bridge) call(ctx context.Context, up *upstream, method string, params j
 		}
 		return resp.Result, nil
 	case <-up.done:
-		return nil, fmt.Errorf("%s on a new session: the session ended", method)
+		return nil, fmt.Errorf("%s on a new session: the session ended: %w", method, io.ErrUnexpectedEOF)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%s on a new session: no answer: %w", method, ctx.Err())
 	}
@@ -253,4 +259,10 @@ func (b *bridge) announceLists(ctx context.Context, initResult json.RawMessage) 
 			b.toClient(ctx, &jsonrpc.Request{Method: "notifications/" + list + "/list_changed", Params: json.RawMessage("{}")})
 		}
 	}
+}
+
+func (b *bridge) use(up *upstream) {
+	b.mu.Lock()
+	b.up = up
+	b.mu.Unlock()
 }

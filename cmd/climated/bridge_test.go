@@ -18,8 +18,13 @@ import (
 
 // tokenHub runs a demo hub that needs its bearer token (it listens beyond
 // loopback) and returns it with its MCP URL on loopback, its token and a
-// restart function.
+// restart function (the token is read again at each start).
 func tokenHub(t *testing.T) (url, token string, restart func()) {
+	url, token, restart, _ = tokenHubFile(t)
+	return url, token, restart
+}
+
+func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile string) {
 	t.Helper()
 	cfg := testConfig(t)
 	cfg.Demo.Interval = time.Second // so that a subscription sees an update soon
@@ -35,7 +40,7 @@ func tokenHub(t *testing.T) (url, token string, restart func()) {
 		stop()
 		_, stop = runHub(t, cfg)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.tokenFile()
 }
 
 // TestBridgeTypeScriptClient drives the official TypeScript SDK client over
@@ -103,16 +108,10 @@ func TestBridgeTypeScriptClient(t *testing.T) {
 // initialize fail with the hub's answer, not hang.
 func TestBridgeWrongToken(t *testing.T) {
 	url, _, _ := tokenHub(t)
-	cmd := climated("mcp", "--remote", url)
-	cmd.Env = append(cmd.Env, tokenEnv+"=wrong-token-0123456789")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	_, stderr, err := bridgeClient(t, ctx, url, []string{tokenEnv + "=wrong-token-0123456789"}, nil)
 	if err == nil {
-		cs.Close()
 		t.Fatal("initialize with a wrong token succeeded")
 	}
 	if !strings.Contains(err.Error(), "Unauthorized") || !strings.Contains(err.Error(), url) {
@@ -136,4 +135,21 @@ func TestBridgeBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %v, want 2 and %q:\n%s", c.args, err, c.want, out)
 		}
 	}
+}
+
+// bridgeClient starts climated mcp --remote hubURL as a real process with
+// env added, and connects a go-sdk client to it over stdio. The error is
+// Connect's; the buffer collects the bridge's log.
+func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string, opts *sdk.ClientOptions) (*sdk.ClientSession, *lockedBuffer, error) {
+	t.Helper()
+	cmd := climated("mcp", "--remote", hubURL)
+	cmd.Env = append(cmd.Env, env...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-test", Version: "1"}, opts)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, stderr, err
 }
