@@ -65,8 +65,12 @@ func runBridge(ctx context.Context, opts bridgeOptions, stdin io.Reader, stdout 
 	if err := b.connect(ctx); err != nil {
 		return err
 	}
-	defer func() { b.current().close() }()
 	err = b.fromClient(ctx)
+	// Stdin ended (or a signal): reconnects stop with ctx, then the
+	// session is closed, which frees it on the hub.
+	cancel()
+	b.reconnects.Wait()
+	b.current().close()
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -86,6 +90,7 @@ type bridge struct {
 	// reconnectMu is held while a new session is made: the client's
 	// messages wait for it rather than go to a dead one.
 	reconnectMu sync.Mutex
+	reconnects  sync.WaitGroup // reconnects started by the readers
 
 	mu       sync.Mutex
 	up       *upstream

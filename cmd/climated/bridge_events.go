@@ -43,7 +43,7 @@ func (b *bridge) listen(up *upstream) {
 			}
 			if err != nil {
 				b.log.Warn("the hub's event stream: starting a new session", "error", err)
-				go b.reconnect(up)
+				b.reconnects.Go(func() { b.reconnect(up) })
 				return
 			}
 			if resp == nil {

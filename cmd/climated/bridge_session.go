@@ -46,6 +46,9 @@ func (b *bridge) connect(ctx context.Context) error {
 
 // open makes a connection and starts copying what the hub sends.
 func (b *bridge) open(ctx context.Context) (*upstream, error) {
+	// MaxRetries -1: a broken response stream is not resumed on the same
+	// session; it fails the session, and a new one replaces it (reconnect),
+	// which also covers a hub that restarted and forgot the old one.
 	conn, err := (&sdk.StreamableClientTransport{Endpoint: b.url, HTTPClient: b.http, MaxRetries: -1}).Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", b.url, err)
@@ -69,7 +72,7 @@ func (b *bridge) fromHub(ctx context.Context, up *upstream) {
 		if err != nil {
 			if ctx.Err() == nil {
 				b.log.Warn("the hub's session ended: starting a new one", "error", err)
-				go b.reconnect(up)
+				b.reconnects.Go(func() { b.reconnect(up) })
 			}
 			return
 		}
