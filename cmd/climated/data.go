@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/climated/climated/history"
@@ -26,15 +29,28 @@ func newDataFlags(name string, stderr io.Writer) dataFlags {
 	return dataFlags{fs: fs, configPath: fs.String("config", "", "YAML configuration `FILE`"), db: fs.String("db", "", "SQLite database `FILE`")}
 }
 
-// config parses args and returns the configuration they name.
+// config parses args and returns the configuration they name: --config,
+// else the installed hub's file when there is one, so that a command run
+// on the hub reads the database the service writes.
 func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 	cfg := defaultConfig()
 	if err := d.fs.Parse(args); err != nil {
 		return cfg, errUsage
 	}
-	if *d.configPath != "" {
-		if err := loadConfig(*d.configPath, &cfg); err != nil {
-			return cfg, err
+	path := *d.configPath
+	// A file we may not even see (/etc/climated is 0750) is there all the
+	// same: reading it fails with advice on access, rather than this
+	// falling back to a database of the user's own.
+	if _, err := os.Lstat(installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
+		path = installed.Config
+	}
+	if path != "" {
+		if installed.isInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
+			// The service finds its database in its StateDirectory.
+			cfg.Database = filepath.Join(installed.State, "climated.db")
+		}
+		if err := loadConfig(path, &cfg); err != nil {
+			return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
 		}
 	}
 	if *d.db != "" {

@@ -32,6 +32,11 @@ const usage = `usage:
   climated scan [--bus N] [--zone NAME]         (probe the I²C bus, print configuration lines)
   climated read [--config FILE] [--bus N]       (one reading of every sensor)
   climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
+  climated mcp --remote URL [--token-file FILE] (stdio bridge to a hub's /mcp; token from FILE, $CLIMATED_TOKEN
+                                                 or ~/.config/climated/token)
+  climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]
+                                                (a client's configuration: claude-desktop, claude-code, vscode,
+                                                 cursor, inspector, home-assistant, generic)
   climated backup [--config FILE] [--db FILE] BACKUP-FILE
   climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
   climated import [--skip-bad] CSV-FILE
@@ -43,7 +48,8 @@ const usage = `usage:
 // run dispatches a subcommand; "serve" is the default.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	// "climated --help" is the list of commands, not serve's flags.
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "-h" || args[0] == "--help") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -81,6 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "token":
 		return runToken(args, stdout, stderr)
+	case "connect":
+		return runConnect(args, stdout, stderr)
 	case "version":
 		printVersion(stdout)
 		return nil

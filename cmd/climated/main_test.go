@@ -24,6 +24,10 @@ import (
 // main, so these tests exercise the real process, flags, signals and exit codes.
 func TestMain(m *testing.M) {
 	if os.Getenv("CLIMATED_RUN_MAIN") == "1" {
+		// A test's stand-in for /etc/climated and /var/lib/climated.
+		if c := os.Getenv("CLIMATED_TEST_INSTALLED"); c != "" {
+			installed.Config, installed.State, _ = strings.Cut(c, string(os.PathListSeparator))
+		}
 		main()
 		os.Exit(0)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,31 +20,43 @@ import (
 // startHub runs serve on loopback with a temporary database until the test ends.
 func startHub(t *testing.T, cfg Config) hub {
 	t.Helper()
+	h, _ := runHub(t, cfg)
+	return h
+}
+
+// runHub runs serve until the returned stop is called (or the test ends),
+// so that a test can restart a hub as systemctl restart does.
+func runHub(t *testing.T, cfg Config) (hub, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan hub, 1)
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }}) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Error("serve did not stop within 20 s")
 			}
-		case <-time.After(20 * time.Second):
-			t.Error("serve did not stop within 20 s")
-		}
-	})
+		})
+	}
+	t.Cleanup(stop)
 	select {
 	case h := <-ready:
-		return h
+		return h, stop
 	case err := <-done:
 		t.Fatalf("serve: %v", err)
 	case <-time.After(60 * time.Second):
 		t.Fatal("hub not ready within 60 s")
 	}
-	return hub{}
+	return hub{}, stop
 }
 
 func testConfig(t *testing.T) Config {

@@ -14,16 +14,29 @@ import (
 
 // runMCP serves the MCP surface on stdin and stdout from the database that
 // climated serve writes, read-only beside it, so that a desktop client can
-// run "ssh hub climated mcp". Nothing but protocol goes to stdout.
+// run "ssh hub climated mcp". Nothing but protocol goes to stdout. With
+// --remote it is instead a bridge to a hub's Streamable HTTP endpoint.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
-	cfg, err := newDataFlags("mcp", stderr).config(args, stderr)
+	d := newDataFlags("mcp", stderr)
+	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+", else "+userTokenFile()+")")
+	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
 	}
-	loc, _ := cfg.location()
 	log, err := newLogger(stderr, cfg.LogLevel, nil)
 	if err != nil {
 		return err
+	}
+	if *remote != "" {
+		return runBridge(ctx, bridgeOptions{URL: *remote, TokenFile: *tokenFile, Log: log.With("component", "bridge")}, stdin, stdout)
+	}
+	if *tokenFile != "" {
+		return fmt.Errorf("--token-file is for --remote: a local climated mcp reads the database directly")
+	}
+	loc, _ := cfg.location()
+	if err := checkReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
+		return fmt.Errorf("open history %s: %w", cfg.Database, err)
 	}
 	store, err := history.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")}, 0)
 	if err != nil {
@@ -38,8 +51,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 		Logger:    log.With("component", "mcp"),
 	})
 	defer srv.Close()
-	log.Info("serving MCP on stdio", "database", cfg.Database)
-	err = srv.MCP().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.file, "timezone", loc.String())
+	out := &lockedWriter{w: stdout}
+	in := newLineFilter(stdin, out, log)
+	err = srv.MCP().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}

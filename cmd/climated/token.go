@@ -74,7 +74,8 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	}
 	token, err := loadOrCreateToken(cfg.tokenFile())
 	if err != nil {
-		return err
+		// On an installed hub the token is the service user's.
+		return explainAccess(cfg.tokenFile(), "climated token", err)
 	}
 	fmt.Fprintln(stdout, token)
 	return nil

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+)
+
+// tokenEnv holds the bridge's bearer token when no --token-file is given.
+// Never a flag: a command line is visible to every user of the machine
+// (ps, /proc) and is copied into client configuration files.
+const tokenEnv = "CLIMATED_TOKEN"
+
+// userTokenFile is where the bridge looks for the token when it is given
+// none: a file of the user's own (~/.config/climated/token on Linux), so
+// that a client's configuration needs no secret in it.
+func userTokenFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "climated", "token")
+}
+
+// bridgeToken reads the bearer token: from file when named, else from
+// $CLIMATED_TOKEN, else from userTokenFile when it exists; none is fine
+// for a hub on loopback.
+func bridgeToken(file string) (string, error) {
+	if file == "" {
+		if t := strings.TrimSpace(os.Getenv(tokenEnv)); t != "" {
+			return t, nil
+		}
+		if file = userTokenFile(); file == "" {
+			return "", nil
+		}
+		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrPermission) {
+		return "", explainAccess(file, "climated mcp --remote …", err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w (on the hub, climated token prints the token)", err)
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("--token-file %s is empty: put the hub's token in it (climated token on the hub prints it)", file)
+	}
+	return token, nil
+}
+
+// parseRemote checks --remote before anything is sent.
+func parseRemote(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--remote %q: want the hub's Streamable HTTP URL, e.g. http://hub.local:8473/mcp", raw)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/mcp"
+	}
+	return u, nil
+}
+
+// hubHeaders adds what the SDK's connection leaves to its Client: the
+// bearer token and, once a session is initialized, the negotiated
+// protocol version (the SDK sets it only when its own Client tells it the
+// version, and here the desktop client's initialize passes through).
+type hubHeaders struct {
+	token   string
+	version atomic.Pointer[string]
+	next    http.RoundTripper
+}
+
+func (h *hubHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	if h.token != "" {
+		req.Header.Set("Authorization", "Bearer "+h.token)
+	}
+	if v := h.version.Load(); v != nil && req.Header.Get("Mcp-Protocol-Version") == "" {
+		req.Header.Set("Mcp-Protocol-Version", *v)
+	}
+	return h.next.RoundTrip(req)
+}

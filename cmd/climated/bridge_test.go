@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tokenHub runs a demo hub that needs its bearer token (it listens beyond
+// loopback) and returns it with its MCP URL on loopback, its token and a
+// restart function (the token is read again at each start).
+func tokenHub(t *testing.T) (url, token string, restart func()) {
+	url, token, restart, _ = tokenHubFile(t)
+	return url, token, restart
+}
+
+func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile string) {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.Demo.Interval = time.Second // so that a subscription sees an update soon
+	cfg.Listen = "0.0.0.0:0"
+	h, stop := runHub(t, cfg)
+	port := h.Addr.(*net.TCPAddr).Port
+	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart
+	token, err := loadOrCreateToken(cfg.tokenFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	restart = func() {
+		stop()
+		_, stop = runHub(t, cfg)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.tokenFile()
+}
+
+// TestBridgeTypeScriptClient drives the official TypeScript SDK client over
+// stdio through climated mcp --remote (the real process) to a real hub that
+// wants its token, and restarts the hub in the middle of the session: the
+// bridge must start a new session, initialize it and subscribe again
+// without the client noticing.
+func TestBridgeTypeScriptClient(t *testing.T) {
+	node := nodeBinary(t)
+	sdkDir, err := filepath.Abs(filepath.Join(mcpClients, "node_modules/@modelcontextprotocol/sdk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, token, restart := tokenHub(t)
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".config", "climated"), 0o700)
+	os.WriteFile(filepath.Join(home, ".config", "climated", "token"), []byte(token+"\n"), 0o600)
+	for _, c := range []struct {
+		name string
+		args []string
+		env  []string
+	}{
+		{"token file", []string{"--token-file", tokenFile}, nil},
+		{"token in the environment", nil, []string{tokenEnv + "=" + token}},
+		{"token in the user's file", nil, []string{tokenEnv + "=", "HOME=" + home, "XDG_CONFIG_HOME="}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			args := append([]string{"testdata/ts-bridge.mjs", sdkDir, os.Args[0], "mcp", "--remote", url}, c.args...)
+			cmd := exec.CommandContext(ctx, node, args...)
+			cmd.Env = append(append(os.Environ(), "CLIMATED_RUN_MAIN=1"), c.env...)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			var stderr lockedBuffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var out strings.Builder
+			lines := bufio.NewScanner(stdout)
+			restarted := false
+			for lines.Scan() {
+				out.WriteString(lines.Text() + "\n")
+				if lines.Text() == "restart the hub" {
+					restart()
+					restarted = true
+					io.WriteString(stdin, "the hub is back\n")
+				}
+			}
+			err := cmd.Wait()
+			if err != nil || !restarted || !strings.Contains(out.String(), "9 passed, 0 failed") {
+				t.Fatalf("ts-bridge: %v\n%s\n%s", err, out.String(), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "new session with the hub") {
+				t.Errorf("the bridge did not log its new session:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestBridgeWrongToken: a hub that refuses the token makes the client's
+// initialize fail with the hub's answer, not hang.
+func TestBridgeWrongToken(t *testing.T) {
+	url, _, _ := tokenHub(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, stderr, err := bridgeClient(t, ctx, url, []string{tokenEnv + "=wrong-token-0123456789"}, nil)
+	if err == nil {
+		t.Fatal("initialize with a wrong token succeeded")
+	}
+	if !strings.Contains(err.Error(), "Unauthorized") || !strings.Contains(err.Error(), url) {
+		t.Errorf("the error does not say the hub refused the token: %v\n%s", err, stderr.String())
+	}
+}
+
+// TestBridgeBadFlags: mistakes are caught before anything is sent.
+func TestBridgeBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--remote", "hub.local:8473"}, "want the hub's Streamable HTTP URL"},
+		{[]string{"mcp", "--remote", "http://127.0.0.1:1/mcp", "--token-file", "/nonexistent/token"}, "climated token prints the token"},
+		{[]string{"mcp", "--token-file", "/x"}, "--token-file is for --remote"},
+		{[]string{"mcp", "--remote", "http://127.0.0.1:1/mcp", "--token", "x"}, "flag provided but not defined: -token"},
+	} {
+		out, err := climated(c.args...).CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: exit %v, want 2 and %q:\n%s", c.args, err, c.want, out)
+		}
+	}
+}
+
+// bridgeClient starts climated mcp --remote hubURL as a real process with
+// env added, and connects a go-sdk client to it over stdio. The error is
+// Connect's; the buffer collects the bridge's log.
+func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string, opts *sdk.ClientOptions) (*sdk.ClientSession, *lockedBuffer, error) {
+	t.Helper()
+	cmd := climated("mcp", "--remote", hubURL)
+	cmd.Env = append(cmd.Env, env...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-test", Version: "1"}, opts)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, stderr, err
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/climated/climated/mcp"
+)
+
+// runConnect is `climated connect CLIENT`: the configuration that makes
+// CLIENT use this hub, printed, or merged into the client's own file with
+// --write. The values come from the hub's configuration (--config, else
+// the installed one), so they are right on an installed hub.
+func runConnect(args []string, stdout, stderr io.Writer) error {
+	d := newDataFlags("connect", stderr)
+	remote := d.fs.String("remote", "", "a hub on another machine: its Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	name := d.fs.String("name", "climated", "the server's `NAME` in the client's configuration")
+	write := d.fs.Bool("write", false, "merge it into the client's file (a backup is made first)")
+	d.fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]\nclients: %s\n", strings.Join(clientIDs(), ", "))
+		d.fs.PrintDefaults()
+	}
+	// The client may come before or after the flags.
+	var id string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		id, args = args[0], args[1:]
+	}
+	cfg, err := d.config(args, stderr)
+	if err != nil {
+		return err
+	}
+	if id == "" && d.fs.NArg() == 1 {
+		id = d.fs.Arg(0)
+	} else if d.fs.NArg() > 0 || id == "" {
+		d.fs.Usage()
+		return errUsage
+	}
+	c, ok := clientByID(id)
+	if !ok {
+		return fmt.Errorf("unknown client %q: want one of %s", id, strings.Join(clientIDs(), ", "))
+	}
+	t, err := newTarget(cfg, *d.configPath, *remote, *name)
+	if err != nil {
+		return err
+	}
+	if *write {
+		return writeClientFile(c, t, stdout)
+	}
+	return c.recipe(stdout, t)
+}
+
+// target is what a client needs to reach the hub.
+type target struct {
+	Name    string
+	Command string   // this binary, by absolute path: desktop apps start with a bare PATH
+	Args    []string // climated mcp …
+	Remote  bool
+	URL     string // Streamable HTTP
+	SSE     string // HTTP+SSE (2024-11-05)
+	Token   bool   // the URL needs the bearer token
+}
+
+func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return target{}, fmt.Errorf("find this program's path: %w", err)
+	}
+	t := target{Name: name, Command: exe}
+	if name == "" || strings.ContainsAny(name, " \t\"'/\\") {
+		return t, fmt.Errorf("--name %q: want a plain name such as climated", name)
+	}
+	if remote != "" {
+		u, err := parseRemote(remote)
+		if err != nil {
+			return t, err
+		}
+		t.Remote, t.Token = true, !mcp.IsLoopback(u.Hostname())
+		t.URL = u.String()
+		t.SSE = withPath(u, "/sse")
+		t.Args = []string{"mcp", "--remote", t.URL}
+		return t, nil
+	}
+	t.Args = []string{"mcp"}
+	// climated mcp finds the installed configuration by itself; any other
+	// file must be named.
+	if configFlag != "" && !installed.isInstalledConfig(configFlag) {
+		abs, err := filepath.Abs(configFlag)
+		if err != nil {
+			return t, err
+		}
+		t.Args = append(t.Args, "--config", abs)
+	}
+	host, port, err := net.SplitHostPort(cfg.Listen)
+	if err != nil {
+		return t, fmt.Errorf("listen %q: %w", cfg.Listen, err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1" // a client on this machine
+	}
+	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
+	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.needsToken()
+	return t, nil
+}
+
+func withPath(u *url.URL, p string) string {
+	v := *u
+	v.Path, v.RawQuery = p, ""
+	return v.String()
+}
+
+// commandLine is the target's command as a shell would take it.
+func (t target) commandLine() string {
+	return strings.Join(slices.Concat([]string{shellQuote(t.Command)}, mapSlice(t.Args, shellQuote)), " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '-' || r == '.' || r == '_' || r == ':' || r == '=' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func mapSlice[T, U any](s []T, f func(T) U) []U {
+	out := make([]U, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
+var errNoFile = errors.New("this client is configured in its own interface, not in a file")
