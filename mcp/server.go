@@ -54,21 +54,25 @@ type Options struct {
 	AllowedHosts   []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
 	AllowedOrigins []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
 	MaxSessions    int              // open sessions at most (DefaultMaxSessions)
-	MaxInFlight    int              // requests at once per session (DefaultMaxInFlight)
+	MaxInFlight    int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
 	RequestTimeout time.Duration    // time one MCP request may take (DefaultRequestTimeout)
 	Logger         *slog.Logger     // nil discards
 }
 
 // Server is climated's MCP server and the HTTP endpoints beside it.
 type Server struct {
-	opts  Options
-	log   *slog.Logger
-	hub   Hub
-	mcp   *sdk.Server
-	sse   *sseHandler
-	zones *zoneResources
-	stop  context.CancelFunc
-	done  chan struct{}
+	opts Options
+	log  *slog.Logger
+	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
+	// rate-limited.
+	sdkLog *slog.Logger
+	hub    Hub
+	mcp    *sdk.Server
+	sse    *sseHandler
+	calls  *callLimit
+	zones  *zoneResources
+	stop   context.CancelFunc
+	done   chan struct{}
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
@@ -112,13 +116,17 @@ func New(h Hub, opts *Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	// The caller's logger names the component already; a second
+	// "component" would make two of them on every line.
+	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
+	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
 		Version: s.opts.Version,
 	}, &sdk.ServerOptions{
 		Instructions:       instructions(s.opts.Simulated),
-		Logger:             s.log.With("component", "mcp-sdk"),
+		Logger:             s.sdkLog,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		CompletionHandler:  s.complete,
@@ -138,7 +146,7 @@ func New(h Hub, opts *Options) *Server {
 	u := newUpdates()
 	h.OnUpdate(u.push)
 	go s.watch(ctx, u)
-	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.log.With("transport", "sse"))
+	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.calls, s.log.With("transport", "sse"))
 	return s
 }
 
@@ -175,14 +183,14 @@ func (s *Server) Handler() http.Handler {
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
 		SessionTimeout:      s.opts.SessionTimeout,
 		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
-		Logger:              s.log.With("transport", "streamable"),
+		Logger:              s.sdkLog.With("transport", "streamable"),
 		// The guard checks Host (and Origin and the token) for every
 		// endpoint; the SDK's own loopback-only check would refuse a
 		// token-holding client that names the hub by its network name.
 		DisableLocalhostProtection: true,
 	})
 	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(streaming(streamable)))
+	mux.Handle("/mcp", g.wrap(streaming(s.streamableFront(streamable))))
 	mux.Handle("GET /sse", g.wrap(streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))

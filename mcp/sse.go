@@ -1,9 +1,8 @@
 package mcp
 
 import (
-	"bytes"
-	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,72 +17,64 @@ import (
 
 // sseHandler serves the HTTP+SSE transport (protocol 2024-11-05) with the
 // endpoint names of seed 000: GET /sse and POST /message?session_id=…. The
-// go-sdk's own SSEHandler serves both on one path with a "sessionid"
-// parameter, so this handler routes the seed's names to the SDK's
-// SSEServerTransport, which does the protocol work.
+// go-sdk's SSEHandler serves both on one path with a "sessionid" parameter,
+// and its SSEServerTransport neither bounds the work behind its 202 nor
+// keeps request ids; sseSession does the transport's part, the SDK all the
+// JSON-RPC.
 type sseHandler struct {
 	server  *sdk.Server
 	maxBody int64
+	limit   *callLimit
 	log     *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*sseSession
 }
 
-type sseSession struct {
-	transport *sdk.SSEServerTransport
-	cancel    context.CancelFunc
-}
-
-func newSSEHandler(server *sdk.Server, maxBody int64, log *slog.Logger) *sseHandler {
-	return &sseHandler{server: server, maxBody: maxBody, log: log, sessions: make(map[string]*sseSession)}
+func newSSEHandler(server *sdk.Server, maxBody int64, limit *callLimit, log *slog.Logger) *sseHandler {
+	return &sseHandler{server: server, maxBody: maxBody, limit: limit, log: log, sessions: make(map[string]*sseSession)}
 }
 
 // serveStream opens a session: the endpoint event, then one message event
-// per JSON-RPC message, until the client goes away or the server closes.
+// per JSON-RPC message, until the client goes away, stops reading, or the
+// server closes.
 func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
-	id := rand.Text()
-	t := &sdk.SSEServerTransport{
-		Endpoint:            "/message?session_id=" + id,
-		Response:            w,
-		MaxRequestBodyBytes: h.maxBody,
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	h.mu.Lock()
-	h.sessions[id] = &sseSession{transport: t, cancel: cancel}
-	h.mu.Unlock()
-	defer func() {
-		h.mu.Lock()
-		delete(h.sessions, id)
-		h.mu.Unlock()
-	}()
-
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
-	ss, err := h.server.Connect(ctx, t, nil)
+	sess := newSSESession(rand.Text(), w, h.limit)
+	h.mu.Lock()
+	h.sessions[sess.id] = sess
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.sessions, sess.id)
+		h.mu.Unlock()
+	}()
+	ss, err := h.server.Connect(r.Context(), sess, nil)
 	if err != nil {
+		sess.finish()
 		h.log.Warn("open SSE session", "err", err)
 		return
 	}
-	defer ss.Close()
-	ended := make(chan struct{})
-	go func() { ss.Wait(); close(ended) }()
 	select {
-	case <-ctx.Done():
-	case <-ended:
+	case <-r.Context().Done():
+	case <-sess.done:
 	}
+	// First cut short any write blocked on a client that does not read,
+	// then let the SDK end the handlers that were writing.
+	sess.finish()
+	ss.Close()
 }
 
 // serveMessage takes one client message for an open session and answers
-// 202 Accepted; the response travels on the session's event stream.
+// 202 Accepted; the answer travels on the session's event stream.
 func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("session_id")
+	id := r.URL.Query().Get(sseSessionParam)
 	if id == "" {
 		http.Error(w, "missing session_id query parameter: open a session with GET /sse and POST to the endpoint its first event names", http.StatusBadRequest)
 		return
@@ -95,6 +86,18 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("unknown session_id %q: the session has ended or never existed; open a new one with GET /sse", id), http.StatusNotFound)
 		return
 	}
+	// A POST counts as one call from the start, so that bodies still
+	// arriving count too; a call keeps it until its answer is written.
+	if !h.limit.take(sess.limitKey(), 1) {
+		h.limit.refuse(w, 1)
+		return
+	}
+	held := true
+	defer func() {
+		if held {
+			h.limit.give(sess.limitKey(), 1)
+		}
+	}()
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
 		return
@@ -109,13 +112,50 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	// Decoded here only to say what is wrong; the transport decodes again.
-	if _, err := jsonrpc.DecodeMessage(body); err != nil {
-		http.Error(w, "body is not a JSON-RPC 2.0 message: "+err.Error(), http.StatusBadRequest)
+	var env envelope
+	if _, err := jsonrpc.DecodeMessage(body); err != nil || json.Unmarshal(body, &env) != nil {
+		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	sess.transport.ServeHTTP(w, r)
+	call := env.isCall()
+	if call && !sess.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
+		h.log.Debug("call before initialize", "method", env.Method)
+		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)))
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	msg, err := sdkMessage(sess.ids, body, env)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if env.Method == methodInitialize && call {
+		sess.started.Store(true)
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			sess.initCall.Store(&req.ID)
+		}
+	}
+	if !sess.accept(msg, call) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("this session has %d messages waiting to be read: wait for answers before sending more", DefaultSSEQueue), http.StatusTooManyRequests)
+		return
+	}
+	held = !call // the answer gives the call back
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// sdkMessage decodes body for the SDK, its id swapped for a stand-in when
+// the SDK would change it.
+func sdkMessage(ids *idKeeper, body []byte, env envelope) (jsonrpc.Message, error) {
+	kept, err := ids.keep(body, env)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := jsonrpc.DecodeMessage(kept)
+	if err != nil {
+		return nil, fmt.Errorf("body is not a JSON-RPC 2.0 message: %w", err)
+	}
+	return msg, nil
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not
@@ -124,6 +164,6 @@ func (h *sseHandler) closeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, s := range h.sessions {
-		s.cancel()
+		s.Close()
 	}
 }

@@ -1,0 +1,207 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Bounds of one SSE session.
+const (
+	// DefaultSSEQueue is how many posted messages a session may have
+	// waiting for the SDK to read them; a POST finding the queue full is
+	// answered 429. Calls are bounded tighter by MaxInFlight; the queue
+	// bounds notifications too.
+	DefaultSSEQueue = 32
+	// DefaultStreamWriteTimeout is how long writing one event to a
+	// session's stream may take. A client that stops reading fills the
+	// socket buffers and blocks the write; past this time the session
+	// ends, and with it every call and goroutine it held.
+	DefaultStreamWriteTimeout = 10 * time.Second
+	// sseMaxProtocol is the first protocol revision the SSE transport does
+	// not serve (2026-07-28 has no sessions).
+	sseMaxProtocol = "2026-07-28"
+)
+
+// sseSession is one HTTP+SSE session, both the go-sdk Transport and the
+// Connection it returns. The SDK's own SSEServerTransport queues without
+// a bound on the work behind its 202 and rewrites request ids; this one
+// writes the stream itself so that it can give every call back to the
+// limit when its answer is out, restore ids, and end a session whose
+// client stops reading.
+type sseSession struct {
+	id       string
+	endpoint string
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	in       chan jsonrpc.Message
+	ids      *idKeeper
+	limit    *callLimit
+	timeout  time.Duration
+	done     chan struct{}
+	closing  sync.Once
+	ready    atomic.Bool // initialize was answered without an error
+	started  atomic.Bool // initialize was posted
+	pending  atomic.Int64
+	initCall atomic.Pointer[jsonrpc.ID]
+
+	mu     sync.Mutex // guards writes to w and closed
+	closed bool
+}
+
+var (
+	_ sdk.Transport                = (*sseSession)(nil)
+	_ sdk.Connection               = (*sseSession)(nil)
+	_ sdk.ProtocolVersionSupporter = (*sseSession)(nil)
+)
+
+func newSSESession(id string, w http.ResponseWriter, limit *callLimit) *sseSession {
+	return &sseSession{
+		id: id, endpoint: "/message?" + sseSessionParam + "=" + id, w: w, rc: http.NewResponseController(w),
+		in: make(chan jsonrpc.Message, DefaultSSEQueue), ids: newIDKeeper(), limit: limit,
+		timeout: DefaultStreamWriteTimeout, done: make(chan struct{}),
+	}
+}
+
+// limitKey is the session's key in the call limit, apart from Streamable
+// HTTP session ids.
+func (s *sseSession) limitKey() string { return "sse:" + s.id }
+
+// Connect sends the endpoint event that tells the client where to POST.
+func (s *sseSession) Connect(context.Context) (sdk.Connection, error) {
+	if err := s.event("endpoint", []byte(s.endpoint)); err != nil {
+		return nil, fmt.Errorf("send endpoint event: %w", err)
+	}
+	return s, nil
+}
+
+func (s *sseSession) SupportsProtocolVersion(v string) bool { return v < sseMaxProtocol }
+
+func (s *sseSession) SessionID() string { return "" }
+
+func (s *sseSession) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case msg := <-s.in:
+		return msg, nil
+	case <-s.done:
+		return nil, io.EOF
+	}
+}
+
+// Write sends msg as a message event. An answer gives its call back to the
+// limit, gets its id as sent, and an error without a JSON-RPC code gets
+// one (the SDK refuses a call before initialize with code 0).
+func (s *sseSession) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		defer s.answered()
+		msg = s.coded(r)
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	return s.event("message", s.ids.restore(data))
+}
+
+// coded returns r with a JSON-RPC code on its error, and notes a
+// successful initialize.
+func (s *sseSession) coded(r *jsonrpc.Response) *jsonrpc.Response {
+	if init := s.initCall.Load(); init != nil && *init == r.ID && r.Error == nil {
+		s.ready.Store(true)
+	}
+	var wire *jsonrpc.Error
+	if r.Error == nil || errors.As(r.Error, &wire) {
+		return r
+	}
+	code := int64(jsonrpc.CodeInternalError)
+	if !s.ready.Load() {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	c := *r
+	c.Error = &jsonrpc.Error{Code: code, Message: r.Error.Error()}
+	return &c
+}
+
+// accept queues a posted call or notification for the SDK; it reports
+// false when the queue is full.
+func (s *sseSession) accept(msg jsonrpc.Message, call bool) bool {
+	if call {
+		s.pending.Add(1)
+	}
+	select {
+	case s.in <- msg:
+		return true
+	default:
+		if call {
+			s.pending.Add(-1)
+		}
+		return false
+	}
+}
+
+func (s *sseSession) answered() {
+	if s.pending.Add(-1) >= 0 {
+		s.limit.give(s.limitKey(), 1)
+	} else {
+		s.pending.Add(1) // an answer this session did not count (ours)
+	}
+}
+
+// event writes one server-sent event, within the write timeout.
+func (s *sseSession) event(name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return io.EOF
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	buf := make([]byte, 0, len(name)+len(data)+16)
+	buf = append(append(append(append(buf, "event: "...), name...), "\ndata: "...), data...)
+	buf = append(buf, "\n\n"...)
+	if _, err := s.w.Write(buf); err != nil {
+		s.closeLocked()
+		return fmt.Errorf("write %s event: %w", name, err)
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.closeLocked()
+		return fmt.Errorf("flush %s event: %w", name, err)
+	}
+	return nil
+}
+
+// Close ends the session; the stream handler returns when it sees done.
+func (s *sseSession) Close() error {
+	s.closing.Do(func() { close(s.done) })
+	return nil
+}
+
+func (s *sseSession) closeLocked() {
+	s.closing.Do(func() { close(s.done) })
+}
+
+// finish is called by the stream handler before it returns: no write may
+// touch the response after that. A write blocked on a client that does not
+// read is cut short first.
+func (s *sseSession) finish() {
+	s.Close()
+	_ = s.rc.SetWriteDeadline(time.Now())
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	if n := s.pending.Swap(0); n > 0 {
+		s.limit.give(s.limitKey(), int(n))
+	}
+}
