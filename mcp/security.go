@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -197,7 +199,7 @@ func (s *Server) recoverHTTP(next http.Handler) http.Handler {
 // guardMCP bounds the time of every MCP method handler (a tool, a
 // resource, a prompt) and turns a panic in one into a JSON-RPC error: the
 // SDK runs handlers on goroutines of its own, where a panic would end the
-// whole process. subscriptions/listen is the one request meant to last.
+// whole process; errors get a JSON-RPC code. subscriptions/listen is the one request meant to last.
 func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
 		if method != "subscriptions/listen" {
@@ -211,6 +213,17 @@ func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 				res, err = nil, fmt.Errorf("internal error in %s", method)
 			}
 		}()
-		return next(ctx, method, req)
+		res, err = next(ctx, method, req)
+		return res, withCode(err)
 	}
+}
+
+// withCode gives an error without a JSON-RPC code the code of an internal
+// error: the SDK would send it with code 0, which clients cannot place.
+func withCode(err error) error {
+	var wire *jsonrpc.Error
+	if err == nil || errors.As(err, &wire) && wire.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }

@@ -2,10 +2,8 @@ package mcp
 
 import (
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -102,60 +100,38 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+	body, ok := readBody(w, r, h.maxBody)
+	if !ok {
 		return
 	}
-	var env envelope
-	if _, err := jsonrpc.DecodeMessage(body); err != nil || json.Unmarshal(body, &env) != nil {
+	if _, err := jsonrpc.DecodeMessage(body); err != nil {
 		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
 		return
 	}
+	env := envelopeOf(body)
 	call := env.isCall()
-	if call && !sess.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
+	if call && !sess.wire.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
 		h.log.Debug("call before initialize", "method", env.Method)
 		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)))
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	msg, err := sdkMessage(sess.ids, body, env)
+	msg, err := sess.wire.decode(body, env)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		http.Error(w, "body is "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if env.Method == methodInitialize && call {
-		sess.started.Store(true)
-		if req, ok := msg.(*jsonrpc.Request); ok {
-			sess.initCall.Store(&req.ID)
+	if err := sess.accept(msg, call); err != nil {
+		if errors.Is(err, errSessionEnded) {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
 		}
-	}
-	if !sess.accept(msg, call) {
 		w.Header().Set("Retry-After", "1")
-		http.Error(w, fmt.Sprintf("this session has %d messages waiting to be read: wait for answers before sending more", DefaultSSEQueue), http.StatusTooManyRequests)
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
 		return
 	}
 	held = !call // the answer gives the call back
 	w.WriteHeader(http.StatusAccepted)
-}
-
-// sdkMessage decodes body for the SDK, its id swapped for a stand-in when
-// the SDK would change it.
-func sdkMessage(ids *idKeeper, body []byte, env envelope) (jsonrpc.Message, error) {
-	kept, err := ids.keep(body, env)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := jsonrpc.DecodeMessage(kept)
-	if err != nil {
-		return nil, fmt.Errorf("body is not a JSON-RPC 2.0 message: %w", err)
-	}
-	return msg, nil
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not

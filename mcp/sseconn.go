@@ -43,15 +43,12 @@ type sseSession struct {
 	w        http.ResponseWriter
 	rc       *http.ResponseController
 	in       chan jsonrpc.Message
-	ids      *idKeeper
+	wire     *wireState
 	limit    *callLimit
 	timeout  time.Duration
 	done     chan struct{}
 	closing  sync.Once
-	ready    atomic.Bool // initialize was answered without an error
-	started  atomic.Bool // initialize was posted
 	pending  atomic.Int64
-	initCall atomic.Pointer[jsonrpc.ID]
 
 	mu     sync.Mutex // guards writes to w and closed
 	closed bool
@@ -66,7 +63,7 @@ var (
 func newSSESession(id string, w http.ResponseWriter, limit *callLimit) *sseSession {
 	return &sseSession{
 		id: id, endpoint: "/message?" + sseSessionParam + "=" + id, w: w, rc: http.NewResponseController(w),
-		in: make(chan jsonrpc.Message, DefaultSSEQueue), ids: newIDKeeper(), limit: limit,
+		in: make(chan jsonrpc.Message, DefaultSSEQueue), wire: newWireState(), limit: limit,
 		timeout: DefaultStreamWriteTimeout, done: make(chan struct{}),
 	}
 }
@@ -98,57 +95,47 @@ func (s *sseSession) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write sends msg as a message event. An answer gives its call back to the
-// limit, gets its id as sent, and an error without a JSON-RPC code gets
-// one (the SDK refuses a call before initialize with code 0).
+// Write sends msg as a message event, in its wire form (wireState.encode);
+// an answer gives its call back to the limit.
 func (s *sseSession) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if r, ok := msg.(*jsonrpc.Response); ok {
+	if _, ok := msg.(*jsonrpc.Response); ok {
 		defer s.answered()
-		msg = s.coded(r)
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := s.wire.encode(msg)
 	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
+		return err
 	}
-	return s.event("message", s.ids.restore(data))
+	return s.event("message", data)
 }
 
-// coded returns r with a JSON-RPC code on its error, and notes a
-// successful initialize.
-func (s *sseSession) coded(r *jsonrpc.Response) *jsonrpc.Response {
-	if init := s.initCall.Load(); init != nil && *init == r.ID && r.Error == nil {
-		s.ready.Store(true)
-	}
-	var wire *jsonrpc.Error
-	if r.Error == nil || errors.As(r.Error, &wire) {
-		return r
-	}
-	code := int64(jsonrpc.CodeInternalError)
-	if !s.ready.Load() {
-		code = jsonrpc.CodeInvalidRequest
-	}
-	c := *r
-	c.Error = &jsonrpc.Error{Code: code, Message: r.Error.Error()}
-	return &c
-}
+// Why a posted message was not queued.
+var (
+	errSessionEnded = errors.New("the session has ended: open a new one with GET /sse")
+	errQueueFull    = fmt.Errorf("this session has %d messages waiting to be read: wait for answers before sending more", DefaultSSEQueue)
+)
 
-// accept queues a posted call or notification for the SDK; it reports
-// false when the queue is full.
-func (s *sseSession) accept(msg jsonrpc.Message, call bool) bool {
+// accept queues a posted call or notification for the SDK, without
+// waiting: a full queue is the client's to wait for.
+func (s *sseSession) accept(msg jsonrpc.Message, call bool) error {
+	select {
+	case <-s.done:
+		return errSessionEnded
+	default:
+	}
 	if call {
 		s.pending.Add(1)
 	}
 	select {
 	case s.in <- msg:
-		return true
+		return nil
 	default:
 		if call {
 			s.pending.Add(-1)
 		}
-		return false
+		return errQueueFull
 	}
 }
 

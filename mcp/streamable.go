@@ -54,14 +54,8 @@ func (s *Server) streamableFront(next http.Handler) http.Handler {
 			held = 1
 			defer func() { s.calls.give(session, held) }()
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+		body, ok := readBody(w, r, s.opts.MaxBodyBytes)
+		if !ok {
 			return
 		}
 		msgs, batch, err := splitBody(body)
@@ -156,6 +150,22 @@ func writeAnswers(w http.ResponseWriter, status int, answers []json.RawMessage, 
 	w.Write(body)
 }
 
+// readBody reads a POST body of at most max bytes; when it cannot, it
+// answers the request and reports false.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			return nil, false
+		}
+		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	return body, true
+}
+
 // splitBody returns the messages of a POST body, one or a batch.
 func splitBody(body []byte) ([]json.RawMessage, bool, error) {
 	trimmed := bytes.TrimSpace(body)
@@ -181,9 +191,7 @@ func envelopes(msgs []json.RawMessage) ([]envelope, int) {
 	envs := make([]envelope, len(msgs))
 	calls := 0
 	for i, m := range msgs {
-		if json.Unmarshal(m, &envs[i]) != nil {
-			envs[i] = envelope{}
-		}
+		envs[i] = envelopeOf(m)
 		if envs[i].isCall() {
 			calls++
 		}

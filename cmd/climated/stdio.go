@@ -9,7 +9,6 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP serves the MCP surface on stdin and stdout from the database that
@@ -39,7 +38,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	})
 	defer srv.Close()
 	log.Info("serving MCP on stdio", "database", cfg.Database)
-	err = srv.MCP().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	err = srv.MCP().Run(ctx, mcp.Stdio(stdin, stdout))
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}
@@ -57,7 +56,3 @@ func simulated(s *history.Store) bool {
 	}
 	return false
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
