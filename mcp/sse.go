@@ -56,7 +56,8 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	ss, err := h.server.Connect(r.Context(), sess, nil)
 	if err != nil {
 		sess.finish()
-		h.log.Warn("open SSE session", "err", err)
+		// The client went away before its first event: its doing, not a fault.
+		h.log.Debug("open SSE session", "err", err)
 		return
 	}
 	select {

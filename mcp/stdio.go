@@ -50,18 +50,14 @@ func (l *lineIn) Close() error { return nil }
 // inbound is one line as the SDK should read it; a line this layer cannot
 // read goes through unchanged for the SDK to refuse.
 func (l *lineIn) inbound(line []byte) []byte {
-	msgs, batch, err := splitBody(line)
-	if err != nil {
-		return line
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) == 0 {
+		return nil
 	}
-	for i, m := range msgs {
-		kept, err := l.wire.keep(m, envelopeOf(m))
-		if err != nil {
-			return line
-		}
-		msgs[i] = kept
-	}
-	return append(joinBody(msgs, batch), '\n')
+	out := eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
+		return l.wire.keep(m, envelopeOf(m))
+	})
+	return append(out, '\n')
 }
 
 // lineOut gives the SDK's lines their ids as sent and their errors codes.
@@ -94,17 +90,25 @@ func (l *lineOut) Close() error { return nil }
 
 // outbound is one line of the SDK's in its wire form.
 func (l *lineOut) outbound(line []byte) []byte {
+	return eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
+			return nil, err
+		}
+		return l.wire.encode(msg)
+	})
+}
+
+// eachMessage applies f to every message of line, one or a batch; line
+// stays as it is when it is not JSON or f fails.
+func eachMessage(line []byte, f func(json.RawMessage) (json.RawMessage, error)) []byte {
 	msgs, batch, err := splitBody(line)
 	if err != nil {
 		return line
 	}
 	for i, m := range msgs {
-		msg, err := jsonrpc.DecodeMessage(m)
-		if err != nil {
-			continue
-		}
-		if data, err := l.wire.encode(msg); err == nil {
-			msgs[i] = json.RawMessage(data)
+		if msgs[i], err = f(m); err != nil {
+			return line
 		}
 	}
 	return joinBody(msgs, batch)
