@@ -213,6 +213,7 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	srv, ts := hubWith(t, Options{MaxInFlight: limit})
 	release := holdTool(srv)
 	defer release()
+	http.DefaultClient.CloseIdleConnections() // none to an earlier test's port
 	h := oldSession(t, ts.URL)
 	held := make(chan int, 1)
 	r, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(holdCall(5)))
@@ -242,4 +243,34 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	if code, _, body := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 40)); code != 200 {
 		t.Fatalf("batch after the release: %d %s", code, body)
 	}
+}
+
+// TestSSEStalledStreamEnds: a session whose client stops reading is ended
+// by the hub once a write has waited StreamWriteTimeout, and all it held
+// goes with it, though the client never hangs up.
+func TestSSEStalledStreamEnds(t *testing.T) {
+	srv, ts := hubWith(t, Options{StreamWriteTimeout: 100 * time.Millisecond})
+	big := strings.Repeat("x", 64<<10)
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
+	})
+	http.DefaultClient.CloseIdleConnections()
+	base := runtime.NumGoroutine()
+	stream := openSSE(t, ts.URL)
+	endpoint := ts.URL + stream.next().data
+	sseInitialize(t, stream, endpoint)
+	for i := 0; srv.Sessions() > 0; i++ {
+		code, text := post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 10+i))
+		if code != http.StatusAccepted && code != http.StatusTooManyRequests && code != http.StatusNotFound {
+			t.Fatalf("POST %d: %d %s", i, code, text)
+		}
+		if i > 5000 {
+			t.Fatal("the session outlived 5,000 calls it never read")
+		}
+	}
+	if code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
+		t.Errorf("POST to the ended session: %d, want 404", code)
+	}
+	stream.resp.Body.Close()
+	settledGoroutines(t, base)
 }

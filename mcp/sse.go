@@ -113,7 +113,7 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	call := env.isCall()
 	if call && !sess.wire.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
 		h.log.Debug("call before initialize", "method", env.Method)
-		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)))
+		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)), false)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}

@@ -21,11 +21,6 @@ const (
 	// answered 429. Calls are bounded tighter by MaxInFlight; the queue
 	// bounds notifications too.
 	DefaultSSEQueue = 32
-	// DefaultStreamWriteTimeout is how long writing one event to a
-	// session's stream may take. A client that stops reading fills the
-	// socket buffers and blocks the write; past this time the session
-	// ends, and with it every call and goroutine it held.
-	DefaultStreamWriteTimeout = 10 * time.Second
 	// sseMaxProtocol is the first protocol revision the SSE transport does
 	// not serve (2026-07-28 has no sessions).
 	sseMaxProtocol = "2026-07-28"
@@ -45,7 +40,6 @@ type sseSession struct {
 	in       chan jsonrpc.Message
 	wire     *wireState
 	limit    *callLimit
-	timeout  time.Duration
 	done     chan struct{}
 	closing  sync.Once
 	pending  atomic.Int64
@@ -64,7 +58,7 @@ func newSSESession(id string, w http.ResponseWriter, limit *callLimit) *sseSessi
 	return &sseSession{
 		id: id, endpoint: "/message?" + sseSessionParam + "=" + id, w: w, rc: http.NewResponseController(w),
 		in: make(chan jsonrpc.Message, DefaultSSEQueue), wire: newWireState(), limit: limit,
-		timeout: DefaultStreamWriteTimeout, done: make(chan struct{}),
+		done: make(chan struct{}),
 	}
 }
 
@@ -74,7 +68,7 @@ func (s *sseSession) limitKey() string { return "sse:" + s.id }
 
 // Connect sends the endpoint event that tells the client where to POST.
 func (s *sseSession) Connect(context.Context) (sdk.Connection, error) {
-	if err := s.event("endpoint", []byte(s.endpoint)); err != nil {
+	if err := s.event("endpoint", []byte(s.endpoint), false); err != nil {
 		return nil, fmt.Errorf("send endpoint event: %w", err)
 	}
 	return s, nil
@@ -98,17 +92,18 @@ func (s *sseSession) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Write sends msg as a message event, in its wire form (wireState.encode);
 // an answer gives its call back to the limit.
 func (s *sseSession) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if _, ok := msg.(*jsonrpc.Response); ok {
-		defer s.answered()
-	}
+	_, answer := msg.(*jsonrpc.Response)
 	data, err := s.wire.encode(msg)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
+		if answer {
+			s.answered()
+		}
 		return err
 	}
-	return s.event("message", data)
+	return s.event("message", data, answer)
 }
 
 // Why a posted message was not queued.
@@ -147,18 +142,31 @@ func (s *sseSession) answered() {
 	}
 }
 
-// event writes one server-sent event, within the write timeout.
-func (s *sseSession) event(name string, data []byte) error {
+// event writes one server-sent event; w is a deadlineWriter, so a client
+// that stops reading ends the session after StreamWriteTimeout. An answer
+// gives its call back once written and before the flush that lets the
+// client see it: a client reading an answer finds its slot free, and a
+// client that does not read holds at most its limit plus this one.
+func (s *sseSession) event(name string, data []byte, answer bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		if answer { // not given back yet
+			s.answered()
+		}
+	}()
 	if s.closed {
 		return io.EOF
 	}
-	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
 	buf := make([]byte, 0, len(name)+len(data)+16)
 	buf = append(append(append(append(buf, "event: "...), name...), "\ndata: "...), data...)
 	buf = append(buf, "\n\n"...)
-	if _, err := s.w.Write(buf); err != nil {
+	_, err := s.w.Write(buf)
+	if answer {
+		s.answered()
+		answer = false
+	}
+	if err != nil {
 		s.closeLocked()
 		return fmt.Errorf("write %s event: %w", name, err)
 	}
