@@ -101,6 +101,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	}
 
 	lines := out.lines()
+	t.Logf("%d lines at INFO:\n%s", len(lines), strings.Join(lines, "\n"))
 	if len(lines) > logBudget {
 		t.Errorf("%d lines at INFO, budget %d:\n%s", len(lines), logBudget, strings.Join(lines, "\n"))
 	}
