@@ -88,7 +88,7 @@ func (s *Server) streamableFront(next http.Handler) http.Handler {
 				http.Error(w, err.Error(), http.StatusBadRequest)
 				return
 			}
-			changed = changed || len(kept) != len(m)
+			changed = changed || !bytes.Equal(kept, m)
 			msgs[i] = kept
 		}
 		if changed {
