@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -93,4 +94,60 @@ func BenchmarkGetClimate50Sessions(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkSSEPingBesideAFlood: a healthy SSE client's ping round trip,
+// alone and beside a session that posts calls and never reads its stream
+// (issue 10: the neighbour took the healthy p50 from 3 to 70 ms). Compare
+// the two sub-benchmarks' ns/op.
+func BenchmarkSSEPingBesideAFlood(b *testing.B) {
+	for _, flood := range []bool{false, true} {
+		name := "alone"
+		if flood {
+			name = "beside-a-flood"
+		}
+		b.Run(name, func(b *testing.B) {
+			h := newTestHub(b)
+			if flood {
+				floodSSE(b, h.http.URL)
+			}
+			cs := connect(b, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"})
+			ctx := context.Background()
+			for b.Loop() {
+				if err := cs.Ping(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// floodSSE opens an SSE session, initialises it, and posts get_climate
+// calls without ever reading the stream until the hub refuses them.
+func floodSSE(b *testing.B, base string) {
+	resp, err := http.Get(base + "/sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { resp.Body.Close() })
+	buf := make([]byte, 512)
+	n, _ := resp.Body.Read(buf)
+	_, endpoint, _ := strings.Cut(string(buf[:n]), "data: ")
+	endpoint = base + strings.TrimSpace(endpoint)
+	send := func(body string) int {
+		r, err := http.Post(endpoint, "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+		return r.StatusCode
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i := 2; i < 4000; i++ {
+		if send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`, i)) == http.StatusTooManyRequests {
+			return
+		}
+	}
 }

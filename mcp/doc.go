@@ -10,6 +10,17 @@
 //   - /api/climate: the get_climate structure as plain JSON;
 //   - /healthz.
 //
+// Stdio serves the same MCP server on a pipe (climated mcp).
+//
+// The SDK does the JSON-RPC; this package stands before it where clients
+// could otherwise make the hub hold unbounded work or get answers they
+// cannot place: every call counts against its session's MaxInFlight (each
+// call of a batch, and an SSE call from its 202 until its answer is on the
+// stream), an unknown method gets JSON-RPC -32601 and a call before
+// initialize -32600 on every transport, and request ids come back byte for
+// byte (rpcids.go). The go-sdk logs through a handler that puts its
+// routine INFO at DEBUG and rate-limits its warnings (sdklog.go).
+//
 // The package never reshapes climate data: it serves the JSON its Climate
 // source made once per change.
 package mcp

@@ -4,22 +4,27 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Defaults of the request limits.
 const (
-	DefaultMaxSessions    = 64
-	DefaultMaxInFlight    = 8 // requests at once per session
+	DefaultMaxSessions = 64
+	// DefaultMaxInFlight is how many calls a session may have in flight:
+	// each call of a batch counts, and over the SSE transport a call
+	// counts from its 202 until its answer is written to the stream.
+	// Past it a POST is answered 429 (see callLimit).
+	DefaultMaxInFlight    = 8
 	DefaultRequestTimeout = 30 * time.Second
 	sessionHeader         = "Mcp-Session-Id"
 	sseSessionParam       = "session_id"
@@ -29,20 +34,18 @@ const (
 
 // guard checks every request to the MCP and API endpoints before the SDK
 // sees it: the bearer token, the Host and Origin headers (DNS rebinding and
-// cross-site requests), the number of sessions and the requests in flight
-// per session.
+// cross-site requests) and the number of sessions; the calls in flight per
+// session are counted where the bodies are read (streamableFront,
+// sseHandler.serveMessage).
 type guard struct {
 	s         *Server
 	tokenHash [32]byte
 	hasToken  bool
 	origins   map[string]bool
-
-	mu       sync.Mutex
-	inFlight map[string]int
 }
 
 func newGuard(s *Server) *guard {
-	g := &guard{s: s, origins: map[string]bool{}, inFlight: map[string]int{}}
+	g := &guard{s: s, origins: map[string]bool{}}
 	if s.opts.Token != "" {
 		g.tokenHash, g.hasToken = sha256.Sum256([]byte(s.opts.Token)), true
 	}
@@ -67,22 +70,13 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			http.Error(w, msg, http.StatusUnauthorized)
 			return
 		}
-		id := sessionOf(r)
-		if id == "" && opensSession(r) {
+		if sessionOf(r) == "" && opensSession(r) {
 			if n := g.sessions(); n >= g.s.opts.MaxSessions {
 				w.Header().Set("Retry-After", "60")
 				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d): close unused ones; idle ones end after %s",
 					n, g.s.opts.MaxSessions, g.s.opts.SessionTimeout), http.StatusServiceUnavailable)
 				return
 			}
-		}
-		if id != "" && !isStream(r) {
-			if !g.enter(id) {
-				w.Header().Set("Retry-After", "1")
-				http.Error(w, fmt.Sprintf("too many requests in flight for this session (limit %d)", g.s.opts.MaxInFlight), http.StatusTooManyRequests)
-				return
-			}
-			defer g.leave(id)
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -156,24 +150,6 @@ func (g *guard) sessions() int {
 	return n
 }
 
-func (g *guard) enter(id string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.inFlight[id] >= g.s.opts.MaxInFlight {
-		return false
-	}
-	g.inFlight[id]++
-	return true
-}
-
-func (g *guard) leave(id string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.inFlight[id]--; g.inFlight[id] <= 0 {
-		delete(g.inFlight, id)
-	}
-}
-
 func sessionOf(r *http.Request) string {
 	if id := r.Header.Get(sessionHeader); id != "" {
 		return id
@@ -185,9 +161,6 @@ func sessionOf(r *http.Request) string {
 func opensSession(r *http.Request) bool {
 	return (r.Method == http.MethodPost && r.URL.Path == "/mcp") || (r.Method == http.MethodGet && r.URL.Path == "/sse")
 }
-
-// isStream: long-lived event streams are not counted as requests in flight.
-func isStream(r *http.Request) bool { return r.Method == http.MethodGet }
 
 func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
@@ -226,7 +199,7 @@ func (s *Server) recoverHTTP(next http.Handler) http.Handler {
 // guardMCP bounds the time of every MCP method handler (a tool, a
 // resource, a prompt) and turns a panic in one into a JSON-RPC error: the
 // SDK runs handlers on goroutines of its own, where a panic would end the
-// whole process. subscriptions/listen is the one request meant to last.
+// whole process; errors get a JSON-RPC code. subscriptions/listen is the one request meant to last.
 func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
 		if method != "subscriptions/listen" {
@@ -240,6 +213,17 @@ func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 				res, err = nil, fmt.Errorf("internal error in %s", method)
 			}
 		}()
-		return next(ctx, method, req)
+		res, err = next(ctx, method, req)
+		return res, withCode(err)
 	}
+}
+
+// withCode gives an error without a JSON-RPC code the code of an internal
+// error: the SDK would send it with code 0, which clients cannot place.
+func withCode(err error) error {
+	var wire *jsonrpc.Error
+	if err == nil || errors.As(err, &wire) && wire.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }

@@ -19,6 +19,12 @@ const (
 	DefaultMaxBodyBytes   = 1 << 20
 	DefaultStaleAfter     = 15 * time.Minute
 	DefaultGoneAfter      = 24 * time.Hour
+	// DefaultStreamWriteTimeout is how long one write to an event stream
+	// may take. A client that stops reading fills the socket buffers and
+	// blocks the write, and with it whatever writes to the stream (the
+	// answers of its calls, the notifications to every session); past this
+	// time the write fails and the stream, with all it held, ends.
+	DefaultStreamWriteTimeout = 10 * time.Second
 )
 
 // Hub is what the server needs of the house; history.Store provides it.
@@ -39,36 +45,41 @@ type Hub interface {
 
 // Options configure a Server; nil means defaults.
 type Options struct {
-	Version        string           // reported to clients as the server version
-	Zones          []string         // zone names, named in the tool description
-	Simulated      bool             // the data comes from the demo house
-	SessionTimeout time.Duration    // idle Streamable HTTP sessions end after this
-	StaleAfter     time.Duration    // a zone silent this long is stale
-	GoneAfter      time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
-	Location       *time.Location   // local time for "today" and daily summaries; nil means time.Local
-	Now            func() time.Time // clock; nil means time.Now
-	MaxBodyBytes   int64            // largest request body accepted
-	Health         func() error     // extra readiness check for /healthz; nil means always ready
-	Metrics        http.Handler     // served at /metrics, behind the same checks as the API; nil: none
-	Token          string           // when set, every MCP and API request needs "Authorization: Bearer <Token>"
-	AllowedHosts   []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
-	AllowedOrigins []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
-	MaxSessions    int              // open sessions at most (DefaultMaxSessions)
-	MaxInFlight    int              // requests at once per session (DefaultMaxInFlight)
-	RequestTimeout time.Duration    // time one MCP request may take (DefaultRequestTimeout)
-	Logger         *slog.Logger     // nil discards
+	Version            string           // reported to clients as the server version
+	Zones              []string         // zone names, named in the tool description
+	Simulated          bool             // the data comes from the demo house
+	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this
+	StaleAfter         time.Duration    // a zone silent this long is stale
+	GoneAfter          time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
+	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
+	Now                func() time.Time // clock; nil means time.Now
+	MaxBodyBytes       int64            // largest request body accepted
+	Health             func() error     // extra readiness check for /healthz; nil means always ready
+	Metrics            http.Handler     // served at /metrics, behind the same checks as the API; nil: none
+	Token              string           // when set, every MCP and API request needs "Authorization: Bearer <Token>"
+	AllowedHosts       []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
+	AllowedOrigins     []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
+	MaxSessions        int              // open sessions at most (DefaultMaxSessions)
+	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
+	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
+	StreamWriteTimeout time.Duration    // time one write to an event stream may take (DefaultStreamWriteTimeout)
+	Logger             *slog.Logger     // nil discards
 }
 
 // Server is climated's MCP server and the HTTP endpoints beside it.
 type Server struct {
-	opts  Options
-	log   *slog.Logger
-	hub   Hub
-	mcp   *sdk.Server
-	sse   *sseHandler
-	zones *zoneResources
-	stop  context.CancelFunc
-	done  chan struct{}
+	opts Options
+	log  *slog.Logger
+	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
+	// rate-limited.
+	sdkLog *slog.Logger
+	hub    Hub
+	mcp    *sdk.Server
+	sse    *sseHandler
+	calls  *callLimit
+	zones  *zoneResources
+	stop   context.CancelFunc
+	done   chan struct{}
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
@@ -99,6 +110,9 @@ func New(h Hub, opts *Options) *Server {
 	if s.opts.RequestTimeout <= 0 {
 		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
+	if s.opts.StreamWriteTimeout <= 0 {
+		s.opts.StreamWriteTimeout = DefaultStreamWriteTimeout
+	}
 	if s.opts.GoneAfter <= 0 {
 		s.opts.GoneAfter = DefaultGoneAfter
 	}
@@ -112,13 +126,17 @@ func New(h Hub, opts *Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	// The caller's logger names the component already; a second
+	// "component" would make two of them on every line.
+	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
+	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
 		Version: s.opts.Version,
 	}, &sdk.ServerOptions{
 		Instructions:       instructions(s.opts.Simulated),
-		Logger:             s.log.With("component", "mcp-sdk"),
+		Logger:             s.sdkLog,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		CompletionHandler:  s.complete,
@@ -138,7 +156,7 @@ func New(h Hub, opts *Options) *Server {
 	u := newUpdates()
 	h.OnUpdate(u.push)
 	go s.watch(ctx, u)
-	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.log.With("transport", "sse"))
+	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.calls, s.log.With("transport", "sse"))
 	return s
 }
 
@@ -175,15 +193,15 @@ func (s *Server) Handler() http.Handler {
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
 		SessionTimeout:      s.opts.SessionTimeout,
 		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
-		Logger:              s.log.With("transport", "streamable"),
+		Logger:              s.sdkLog.With("transport", "streamable"),
 		// The guard checks Host (and Origin and the token) for every
 		// endpoint; the SDK's own loopback-only check would refuse a
 		// token-holding client that names the hub by its network name.
 		DisableLocalhostProtection: true,
 	})
 	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(streaming(streamable)))
-	mux.Handle("GET /sse", g.wrap(streaming(http.HandlerFunc(s.sse.serveStream))))
+	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(streamable))))
+	mux.Handle("GET /sse", g.wrap(s.streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
 	if s.opts.Metrics != nil {
@@ -202,13 +220,15 @@ func (s *Server) Close() {
 }
 
 // streaming lifts the server-wide read and write deadlines from requests
-// that may legitimately stay open for long: event streams.
-func streaming(h http.Handler) http.Handler {
+// that may legitimately stay open for long, event streams, and bounds
+// each write to them instead (deadlineWriter).
+func (s *Server) streaming(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})
+			w = &deadlineWriter{ResponseWriter: w, rc: rc, timeout: s.opts.StreamWriteTimeout}
 		}
 		h.ServeHTTP(w, r)
 	})

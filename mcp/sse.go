@@ -1,12 +1,9 @@
 package mcp
 
 import (
-	"bytes"
-	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -18,72 +15,65 @@ import (
 
 // sseHandler serves the HTTP+SSE transport (protocol 2024-11-05) with the
 // endpoint names of seed 000: GET /sse and POST /message?session_id=…. The
-// go-sdk's own SSEHandler serves both on one path with a "sessionid"
-// parameter, so this handler routes the seed's names to the SDK's
-// SSEServerTransport, which does the protocol work.
+// go-sdk's SSEHandler serves both on one path with a "sessionid" parameter,
+// and its SSEServerTransport neither bounds the work behind its 202 nor
+// keeps request ids; sseSession does the transport's part, the SDK all the
+// JSON-RPC.
 type sseHandler struct {
 	server  *sdk.Server
 	maxBody int64
+	limit   *callLimit
 	log     *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*sseSession
 }
 
-type sseSession struct {
-	transport *sdk.SSEServerTransport
-	cancel    context.CancelFunc
-}
-
-func newSSEHandler(server *sdk.Server, maxBody int64, log *slog.Logger) *sseHandler {
-	return &sseHandler{server: server, maxBody: maxBody, log: log, sessions: make(map[string]*sseSession)}
+func newSSEHandler(server *sdk.Server, maxBody int64, limit *callLimit, log *slog.Logger) *sseHandler {
+	return &sseHandler{server: server, maxBody: maxBody, limit: limit, log: log, sessions: make(map[string]*sseSession)}
 }
 
 // serveStream opens a session: the endpoint event, then one message event
-// per JSON-RPC message, until the client goes away or the server closes.
+// per JSON-RPC message, until the client goes away, stops reading, or the
+// server closes.
 func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
-	id := rand.Text()
-	t := &sdk.SSEServerTransport{
-		Endpoint:            "/message?session_id=" + id,
-		Response:            w,
-		MaxRequestBodyBytes: h.maxBody,
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	h.mu.Lock()
-	h.sessions[id] = &sseSession{transport: t, cancel: cancel}
-	h.mu.Unlock()
-	defer func() {
-		h.mu.Lock()
-		delete(h.sessions, id)
-		h.mu.Unlock()
-	}()
-
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
-	ss, err := h.server.Connect(ctx, t, nil)
+	sess := newSSESession(rand.Text(), w, h.limit)
+	h.mu.Lock()
+	h.sessions[sess.id] = sess
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.sessions, sess.id)
+		h.mu.Unlock()
+	}()
+	ss, err := h.server.Connect(r.Context(), sess, nil)
 	if err != nil {
-		h.log.Warn("open SSE session", "err", err)
+		sess.finish()
+		// The client went away before its first event: its doing, not a fault.
+		h.log.Debug("open SSE session", "err", err)
 		return
 	}
-	defer ss.Close()
-	ended := make(chan struct{})
-	go func() { ss.Wait(); close(ended) }()
 	select {
-	case <-ctx.Done():
-	case <-ended:
+	case <-r.Context().Done():
+	case <-sess.done:
 	}
+	// First cut short any write blocked on a client that does not read,
+	// then let the SDK end the handlers that were writing.
+	sess.finish()
+	ss.Close()
 }
 
 // serveMessage takes one client message for an open session and answers
-// 202 Accepted; the response travels on the session's event stream.
+// 202 Accepted; the answer travels on the session's event stream.
 func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("session_id")
+	id := r.URL.Query().Get(sseSessionParam)
 	if id == "" {
 		http.Error(w, "missing session_id query parameter: open a session with GET /sse and POST to the endpoint its first event names", http.StatusBadRequest)
 		return
@@ -95,27 +85,54 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("unknown session_id %q: the session has ended or never existed; open a new one with GET /sse", id), http.StatusNotFound)
 		return
 	}
+	// A POST counts as one call from the start, so that bodies still
+	// arriving count too; a call keeps it until its answer is written.
+	if !h.limit.take(sess.limitKey(), 1) {
+		h.limit.refuse(w, 1)
+		return
+	}
+	held := true
+	defer func() {
+		if held {
+			h.limit.give(sess.limitKey(), 1)
+		}
+	}()
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	body, ok := readBody(w, r, h.maxBody)
+	if !ok {
+		return
+	}
+	if _, err := jsonrpc.DecodeMessage(body); err != nil {
+		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
+		return
+	}
+	env := envelopeOf(body)
+	call := env.isCall()
+	if call && !sess.wire.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
+		h.log.Debug("call before initialize", "method", env.Method)
+		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)), false)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	msg, err := sess.wire.decode(body, env)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+		http.Error(w, "body is "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if err := sess.accept(msg, call); err != nil {
+		if errors.Is(err, errSessionEnded) {
+			http.Error(w, err.Error(), http.StatusNotFound)
 			return
 		}
-		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
 		return
 	}
-	// Decoded here only to say what is wrong; the transport decodes again.
-	if _, err := jsonrpc.DecodeMessage(body); err != nil {
-		http.Error(w, "body is not a JSON-RPC 2.0 message: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	sess.transport.ServeHTTP(w, r)
+	held = !call // the answer gives the call back
+	w.WriteHeader(http.StatusAccepted)
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not
@@ -124,6 +141,6 @@ func (h *sseHandler) closeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, s := range h.sessions {
-		s.cancel()
+		s.Close()
 	}
 }

@@ -131,10 +131,10 @@ func TestSSEFlowOfSeed(t *testing.T) {
 	if sc["Indoor"].(map[string]any)["Temperature"] != 21.7 {
 		t.Errorf("structuredContent = %v", sc)
 	}
-	// An unknown method is refused at once, naming it.
-	code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":9,"method":"tools/frobnicate","params":{}}`)
-	if code != http.StatusBadRequest || !strings.Contains(text, "tools/frobnicate") {
-		t.Errorf("unknown method: %d %q, want 400 naming it", code, text)
+	// An unknown method is a JSON-RPC error on the stream, naming it.
+	frob := call(9, "tools/frobnicate", `{}`)
+	if e, ok := frob["error"].(map[string]any); !ok || e["code"] != float64(-32601) || !strings.Contains(fmt.Sprint(e["message"]), "tools/frobnicate") {
+		t.Errorf("unknown method answered %v, want -32601 naming it", frob)
 	}
 	// An unknown tool is a JSON-RPC error on the stream.
 	unknown := call(10, "tools/call", `{"name":"get_weather","arguments":{}}`)

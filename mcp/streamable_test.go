@@ -43,7 +43,7 @@ func TestStreamableBadRequests(t *testing.T) {
 		want                string
 	}{
 		{"malformed JSON", session, `{"jsonrpc":"2.0","id":2,`, 400, "malformed payload"},
-		{"unknown method", session, `{"jsonrpc":"2.0","id":3,"method":"climate/now","params":{}}`, 400, "climate/now"},
+		{"unknown method", session, `{"jsonrpc":"2.0","id":3,"method":"climate/now","params":{}}`, 200, "-32601"},
 		{"unknown tool", session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather","arguments":{}}}`, 200, "get_weather"},
 		{"arguments of the wrong type", session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_climate","arguments":"now"}}`, 200, "arguments"},
 		{"unknown session", "no-such-session", `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}`, 404, "session not found"},

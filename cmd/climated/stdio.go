@@ -9,7 +9,6 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runMCP serves the MCP surface on stdin and stdout from the database that
@@ -52,9 +51,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	})
 	defer srv.Close()
 	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.file, "timezone", loc.String())
+	// Lines that are not JSON-RPC are answered by the filter (the SDK's
+	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the
+	// rest byte for byte. Both write whole lines through out.
 	out := &lockedWriter{w: stdout}
-	in := newLineFilter(stdin, out, log)
-	err = srv.MCP().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	err = srv.MCP().Run(ctx, mcp.Stdio(newLineFilter(stdin, out, log), out))
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}
@@ -72,7 +73,3 @@ func simulated(s *history.Store) bool {
 	}
 	return false
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

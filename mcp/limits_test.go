@@ -1,0 +1,276 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// holdTool adds a tool "hold" whose calls wait until release is called (or
+// their context ends), so a test decides how long calls stay in flight.
+func holdTool(srv *Server) (release func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "hold"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "released"}}}, nil, nil
+	})
+	return func() { once.Do(func() { close(ch) }) }
+}
+
+func holdCall(id int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, id)
+}
+
+// sseInitialize runs the handshake on an open SSE session.
+func sseInitialize(t *testing.T, stream *sseStream, endpoint string) {
+	t.Helper()
+	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`); code != http.StatusAccepted {
+		t.Fatalf("initialize: %d %s", code, text)
+	}
+	if ev := stream.next(); !strings.Contains(ev.data, `"protocolVersion"`) {
+		t.Fatalf("initialize answered %+v", ev)
+	}
+	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+		t.Fatalf("initialized: %d %s", code, text)
+	}
+}
+
+// settledGoroutines waits until the goroutine count is back to at most base
+// once idle connections are closed: nothing a session held outlives it.
+func settledGoroutines(t *testing.T, base int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("goroutines back to %d", base), func() bool {
+		http.DefaultClient.CloseIdleConnections()
+		return runtime.NumGoroutine() <= base
+	})
+}
+
+// TestSSEQueuedCallsAreBounded: POST /message answers 202 before the work is
+// done, so the calls a session has queued but not yet been answered count
+// against its limit; one more is refused with 429 until answers go out.
+func TestSSEQueuedCallsAreBounded(t *testing.T) {
+	const limit = 3
+	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	release := holdTool(srv)
+	defer release()
+	http.DefaultClient.CloseIdleConnections()
+	base := runtime.NumGoroutine()
+
+	stream := openSSE(t, ts.URL)
+	endpoint := ts.URL + stream.next().data
+	sseInitialize(t, stream, endpoint)
+	for i := range limit {
+		if code, text := post(t, endpoint, "application/json", holdCall(100+i)); code != http.StatusAccepted {
+			t.Fatalf("call %d of %d: %d %s", i+1, limit, code, text)
+		}
+	}
+	code, text := post(t, endpoint, "application/json", holdCall(200))
+	if code != http.StatusTooManyRequests || !strings.Contains(text, fmt.Sprintf("limit %d", limit)) {
+		t.Fatalf("call %d while %d are unanswered: %d %q, want 429 naming the limit", limit+1, limit, code, text)
+	}
+	release()
+	for range limit {
+		if ev := stream.next(); !strings.Contains(ev.data, "released") {
+			t.Fatalf("answer %+v", ev)
+		}
+	}
+	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":300,"method":"ping"}`); code != http.StatusAccepted {
+		t.Fatalf("after the answers went out: %d %s", code, text)
+	}
+	if ev := stream.next(); !strings.Contains(ev.data, `"id":300`) {
+		t.Fatalf("ping answered %+v", ev)
+	}
+	stream.resp.Body.Close()
+	settledGoroutines(t, base)
+}
+
+// TestSSEClientThatNeverReads: a session that posts calls and never reads
+// its stream holds at most its limit of calls; when it goes away, so does
+// everything the hub held for it.
+func TestSSEClientThatNeverReads(t *testing.T) {
+	const limit = 4
+	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	// Answers of 64 KiB fill the socket buffers after a few dozen; from
+	// then on nothing the hub writes gets out.
+	big := strings.Repeat("x", 64<<10)
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
+	})
+	http.DefaultClient.CloseIdleConnections()
+	base := runtime.NumGoroutine()
+
+	stream := openSSE(t, ts.URL)
+	endpoint := ts.URL + stream.next().data
+	sseInitialize(t, stream, endpoint)
+	accepted, refused := 0, 0
+	for i := range 1000 {
+		code, text := post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 1000+i))
+		switch code {
+		case http.StatusAccepted:
+			accepted++
+		case http.StatusTooManyRequests:
+			refused++
+		default:
+			t.Fatalf("POST %d: %d %s", i, code, text)
+		}
+		if refused > 50 {
+			break
+		}
+	}
+	if refused == 0 {
+		t.Fatalf("all %d calls accepted from a session that reads nothing", accepted)
+	}
+	if n := runtime.NumGoroutine(); n > base+limit+20 {
+		t.Errorf("%d goroutines with %d calls accepted (baseline %d)", n, accepted, base)
+	}
+	stream.resp.Body.Close()
+	waitFor(t, "session gone", func() bool { return srv.Sessions() == 0 })
+	settledGoroutines(t, base)
+}
+
+// rawPost sends body to /mcp with the given headers and reads the whole
+// answer.
+func rawPost(t *testing.T, url string, header map[string]string, body string) (int, http.Header, string) {
+	t.Helper()
+	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		r.Header.Set(k, v)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(r.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read answer: %v", err)
+	}
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// oldSession opens a Streamable HTTP session at protocol 2025-03-26, the
+// last one with batches.
+func oldSession(t *testing.T, base string) map[string]string {
+	t.Helper()
+	code, hdr, body := rawPost(t, base+"/mcp", nil, strings.Replace(initBody, "2025-06-18", "2025-03-26", 1))
+	if code != 200 || hdr.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	h := map[string]string{"Mcp-Session-Id": hdr.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-03-26"}
+	rawPost(t, base+"/mcp", h, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return h
+}
+
+func batchOf(n, firstID int) string {
+	calls := make([]string, n)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, firstID+i)
+	}
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// TestBatchCallsAreBounded: each call of a batch counts against the
+// session's limit, so a batch larger than the limit is refused whole.
+func TestBatchCallsAreBounded(t *testing.T) {
+	const limit = 3
+	_, ts := hubWith(t, Options{MaxInFlight: limit})
+	h := oldSession(t, ts.URL)
+	code, _, body := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 10))
+	if code != 200 || strings.Count(body, `"result"`) != limit {
+		t.Fatalf("batch of %d: %d %s", limit, code, body)
+	}
+	code, _, body = rawPost(t, ts.URL+"/mcp", h, batchOf(limit+1, 20))
+	if code != http.StatusTooManyRequests || strings.Contains(body, `"result"`) || !strings.Contains(body, fmt.Sprintf("limit %d", limit)) {
+		t.Fatalf("batch of %d: %d %s, want 429 naming the limit and no call run", limit+1, code, body)
+	}
+	// 9,000 calls in one MiB: refused before any is decoded by the SDK.
+	code, _, body = rawPost(t, ts.URL+"/mcp", h, batchOf(9000, 100))
+	if code != http.StatusTooManyRequests || strings.Contains(body, `"result"`) {
+		t.Fatalf("batch of 9000: %d %.200s", code, body)
+	}
+}
+
+// TestBatchCountsAgainstCallsInFlight: calls held by one POST and the calls
+// of a batch share the session's limit.
+func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
+	const limit = 3
+	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	release := holdTool(srv)
+	defer release()
+	http.DefaultClient.CloseIdleConnections() // none to an earlier test's port
+	h := oldSession(t, ts.URL)
+	held := make(chan int, 1)
+	r, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(holdCall(5)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	go func() {
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			held <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		held <- resp.StatusCode
+	}()
+	waitFor(t, "batch refused while a call is held", func() bool {
+		code, _, _ := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 30))
+		return code == http.StatusTooManyRequests
+	})
+	release()
+	if code := <-held; code != 200 {
+		t.Fatalf("held call: %d", code)
+	}
+	if code, _, body := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 40)); code != 200 {
+		t.Fatalf("batch after the release: %d %s", code, body)
+	}
+}
+
+// TestSSEStalledStreamEnds: a session whose client stops reading is ended
+// by the hub once a write has waited StreamWriteTimeout, and all it held
+// goes with it, though the client never hangs up.
+func TestSSEStalledStreamEnds(t *testing.T) {
+	srv, ts := hubWith(t, Options{StreamWriteTimeout: 100 * time.Millisecond})
+	big := strings.Repeat("x", 64<<10)
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
+	})
+	http.DefaultClient.CloseIdleConnections()
+	base := runtime.NumGoroutine()
+	stream := openSSE(t, ts.URL)
+	endpoint := ts.URL + stream.next().data
+	sseInitialize(t, stream, endpoint)
+	for i := 0; srv.Sessions() > 0; i++ {
+		code, text := post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 10+i))
+		if code != http.StatusAccepted && code != http.StatusTooManyRequests && code != http.StatusNotFound {
+			t.Fatalf("POST %d: %d %s", i, code, text)
+		}
+		if i > 5000 {
+			t.Fatal("the session outlived 5,000 calls it never read")
+		}
+	}
+	if code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
+		t.Errorf("POST to the ended session: %d, want 404", code)
+	}
+	stream.resp.Body.Close()
+	settledGoroutines(t, base)
+}

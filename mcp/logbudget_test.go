@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// logBudget is how many lines a steady hub with no faults may log at INFO
+// for all the traffic of TestLogBudgetAtInfo: sessions coming and going,
+// subscriptions, hundreds of zone updates, new zones, client mistakes.
+const logBudget = 3
+
+// syncBuffer is a bytes.Buffer that the log handler and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) lines() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.DeleteFunc(strings.Split(s.b.String(), "\n"), func(l string) bool { return l == "" })
+}
+
+func TestLogBudgetAtInfo(t *testing.T) {
+	var out syncBuffer
+	// As cmd builds it: one handler, a child per component.
+	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "mcp")
+	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(store, &Options{Logger: log, MaxSessions: 100})
+	ts := httptest.NewServer(srv.Handler())
+	// Cleanups run last first: the clients registered below close before.
+	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
+	ctx := context.Background()
+	rec := func(zone string, v float64) {
+		if err := store.Record(ctx, []sensors.Reading{reading(zone, sensors.Temperature, v, time.Now())}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec("Indoor", 20)
+
+	// Subscribers on both HTTP transports, some without a standalone stream
+	// (the SDK cannot deliver list_changed to those).
+	var box inbox
+	subscriber := connectWith(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, box.options())
+	clients := []*sdk.ClientSession{
+		subscriber,
+		connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}),
+		connect(t, &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse"}),
+	}
+	for _, cs := range clients {
+		if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Hundreds of updates, and a new zone with a new session for each.
+	for i := range 300 {
+		rec("Indoor", 20+float64(i)/100)
+		if i%15 == 0 {
+			connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0})
+			rec(fmt.Sprintf("Room %d", i), 18)
+		}
+	}
+	// Client mistakes.
+	for i := range 5 {
+		rawPost(t, ts.URL+"/mcp", nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, i))
+		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,`)
+		rawPost(t, ts.URL+"/mcp", streamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
+	}
+	rec("Indoor", 25.5)
+	waitFor(t, "the last update delivered", func() bool {
+		u, _, _ := box.snapshot()
+		return len(u) > 0 && srv.Sessions() > 20
+	})
+	time.Sleep(50 * time.Millisecond) // let the watcher finish its round
+	for _, cs := range clients {
+		cs.Close()
+	}
+
+	lines := out.lines()
+	t.Logf("%d lines at INFO:\n%s", len(lines), strings.Join(lines, "\n"))
+	if len(lines) > logBudget {
+		t.Errorf("%d lines at INFO, budget %d:\n%s", len(lines), logBudget, strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if strings.Count(l, "component=") > 1 {
+			t.Errorf("component given twice: %s", l)
+		}
+	}
+}
+
+// TestSDKWarningsAreRateLimited: the same go-sdk warning is logged once per
+// DefaultLogQuiet, then with the count left out; its INFO goes to DEBUG.
+func TestSDKWarningsAreRateLimited(t *testing.T) {
+	var out syncBuffer
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	log := slog.New(newQuietHandler(slog.NewTextHandler(&out, nil), func() time.Time { return now }))
+	for range 100 {
+		log.Warn("calling notifications/resources/list_changed: rejected by transport")
+		log.Error("method invalid during initialization", "method", "tools/list")
+		log.Info("resource updated notification sent", "subscriber_count", 0)
+	}
+	if lines := out.lines(); len(lines) != 2 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[1], "level=WARN") {
+		t.Fatalf("after 300 records:\n%s", strings.Join(lines, "\n"))
+	}
+	now = now.Add(DefaultLogQuiet)
+	log.Warn("calling notifications/resources/list_changed: rejected by transport")
+	if lines := out.lines(); len(lines) != 3 || !strings.Contains(lines[2], "suppressed_since_last=99") {
+		t.Fatalf("a period later:\n%s", strings.Join(out.lines(), "\n"))
+	}
+}

@@ -1,0 +1,108 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DefaultLogQuiet is how long the same warning from the go-sdk stays quiet
+// after it was logged once. The SDK warns about what clients do wrong (a
+// notification a session cannot take, a call before initialize); one line
+// per kind and period tells the operator without flooding an SD card.
+const DefaultLogQuiet = time.Hour
+
+// maxQuietMessages bounds the messages remembered; beyond it, new messages
+// share one quota under otherMessages.
+const (
+	maxQuietMessages = 256
+	otherMessages    = "(other go-sdk warnings)"
+)
+
+// quietHandler is the handler under the go-sdk's loggers. The SDK reports
+// routine events at INFO (a session connected, a notification sent with
+// subscriber_count=0), one line per zone update on a hub; those go to
+// DEBUG. Its warnings and errors become WARN, each message at most once per
+// DefaultLogQuiet, with the number left out since.
+type quietHandler struct {
+	inner slog.Handler
+	quiet *quietMessages
+}
+
+// quietMessages remembers when each message was last let through; shared
+// by every handler derived from one quietHandler.
+type quietMessages struct {
+	now    func() time.Time
+	period time.Duration
+
+	mu   sync.Mutex
+	last map[string]time.Time
+	left map[string]int
+}
+
+func newQuietHandler(inner slog.Handler, now func() time.Time) *quietHandler {
+	return &quietHandler{inner: inner, quiet: &quietMessages{
+		now: now, period: DefaultLogQuiet, last: map[string]time.Time{}, left: map[string]int{},
+	}}
+}
+
+func (h *quietHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.inner.Enabled(ctx, demote(level))
+}
+
+func (h *quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = demote(r.Level)
+	if r.Level == slog.LevelWarn {
+		left, ok := h.quiet.allow(r.Message)
+		if !ok {
+			return nil
+		}
+		if left > 0 {
+			r = r.Clone()
+			r.AddAttrs(slog.Int("suppressed_since_last", left))
+		}
+	}
+	return h.inner.Handle(ctx, r)
+}
+
+func (h *quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &quietHandler{inner: h.inner.WithAttrs(attrs), quiet: h.quiet}
+}
+
+func (h *quietHandler) WithGroup(name string) slog.Handler {
+	return &quietHandler{inner: h.inner.WithGroup(name), quiet: h.quiet}
+}
+
+func demote(l slog.Level) slog.Level {
+	if l < slog.LevelWarn {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
+}
+
+// allow reports whether msg may be logged now, and how many times it was
+// held back since it last was.
+func (q *quietMessages) allow(msg string) (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := q.now()
+	if _, known := q.last[msg]; !known && len(q.last) >= maxQuietMessages {
+		msg = otherMessages
+	}
+	if last, ok := q.last[msg]; ok && now.Sub(last) < q.period {
+		q.left[msg]++
+		return 0, false
+	}
+	left := q.left[msg]
+	// Forget what has been quiet for a period.
+	for m, t := range q.last {
+		if now.Sub(t) >= q.period {
+			delete(q.last, m)
+			delete(q.left, m)
+		}
+	}
+	q.last[msg] = now
+	delete(q.left, msg)
+	return left, true
+}

@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Stdio is the transport for serving MCP on in and out, one JSON-RPC
+// message (or batch) a line: the go-sdk's IOTransport, with its lines
+// filtered so that request ids come back byte for byte and errors carry
+// JSON-RPC codes, as on the HTTP transports. Neither in nor out is closed.
+func Stdio(in io.Reader, out io.Writer) sdk.Transport {
+	st := newWireState()
+	return &sdk.IOTransport{
+		Reader: &lineIn{r: bufio.NewReader(in), wire: st},
+		Writer: &lineOut{w: out, wire: st},
+	}
+}
+
+// lineIn swaps the ids of the client's lines for stand-ins where needed.
+type lineIn struct {
+	r    *bufio.Reader
+	wire *wireState
+	buf  []byte
+	err  error
+}
+
+func (l *lineIn) Read(p []byte) (int, error) {
+	for len(l.buf) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		var line []byte
+		line, l.err = l.r.ReadBytes('\n')
+		l.buf = l.inbound(line)
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
+}
+
+func (l *lineIn) Close() error { return nil }
+
+// inbound is one line as the SDK should read it; a line this layer cannot
+// read goes through unchanged for the SDK to refuse.
+func (l *lineIn) inbound(line []byte) []byte {
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) == 0 {
+		return nil
+	}
+	out := eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
+		return l.wire.keep(m, envelopeOf(m))
+	})
+	return append(out, '\n')
+}
+
+// lineOut gives the SDK's lines their ids as sent and their errors codes.
+type lineOut struct {
+	w    io.Writer
+	wire *wireState
+
+	mu      sync.Mutex
+	pending []byte
+}
+
+func (l *lineOut) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending = append(l.pending, p...)
+	for {
+		i := bytes.IndexByte(l.pending, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := l.outbound(l.pending[:i])
+		l.pending = l.pending[i+1:]
+		if _, err := l.w.Write(append(line, '\n')); err != nil {
+			return 0, err
+		}
+	}
+}
+
+func (l *lineOut) Close() error { return nil }
+
+// outbound is one line of the SDK's in its wire form.
+func (l *lineOut) outbound(line []byte) []byte {
+	return eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
+			return nil, err
+		}
+		return l.wire.encode(msg)
+	})
+}
+
+// eachMessage applies f to every message of line, one or a batch; line
+// stays as it is when it is not JSON or f fails.
+func eachMessage(line []byte, f func(json.RawMessage) (json.RawMessage, error)) []byte {
+	msgs, batch, err := splitBody(line)
+	if err != nil {
+		return line
+	}
+	for i, m := range msgs {
+		if msgs[i], err = f(m); err != nil {
+			return line
+		}
+	}
+	return joinBody(msgs, batch)
+}
