@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Resident memory and call latency of a demo hub under concurrent sessions.
-# Usage: scripts/memory.sh [SESSIONS] [CALLS_PER_SESSION]
+# Usage: scripts/memory.sh [SESSIONS] [CALLS_PER_SESSION] [AFTER]
+# AFTER (e.g. 60s) reports the memory every 15 s once the load has ended.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-50}
@@ -19,4 +20,4 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { cat "$tmp/log"; echo "hub did not start"; exit 1; }
 echo "hub pid $pid at $url"
-"$tmp/loadgen" -url "$url" -sessions "$sessions" -calls "$calls" -pid "$pid"
+"$tmp/loadgen" -url "$url" -sessions "$sessions" -calls "$calls" -pid "$pid" -after "${3:-0s}"

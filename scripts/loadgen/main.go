@@ -23,14 +23,15 @@ func main() {
 	calls := flag.Int("calls", 20, "get_climate calls per session")
 	pid := flag.Int("pid", 0, "server process to report the memory of")
 	hold := flag.Duration("hold", time.Second, "keep the sessions open this long after the calls")
+	after := flag.Duration("after", 0, "then report the server's memory every 15 s for this long (is it given back?)")
 	flag.Parse()
-	if err := run(*url, *sessions, *calls, *pid, *hold); err != nil {
+	if err := run(*url, *sessions, *calls, *pid, *hold, *after); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url string, sessions, calls, pid int, hold time.Duration) error {
+func run(url string, sessions, calls, pid int, hold, after time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	report(pid, "before")
@@ -76,6 +77,11 @@ func run(url string, sessions, calls, pid int, hold time.Duration) error {
 	close(open)
 	for cs := range open {
 		cs.Close()
+	}
+	for waited := time.Duration(0); waited < after; {
+		time.Sleep(15 * time.Second)
+		waited += 15 * time.Second
+		report(pid, fmt.Sprintf("%s after the load", waited))
 	}
 	if firstErr != nil {
 		return firstErr
