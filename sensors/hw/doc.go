@@ -13,7 +13,7 @@
 //	sht3x     0x44, 0x45       Temperature Humidity (SHT30/31/35, SHT85)   sensors/sht3x
 //	sht4x     0x44–0x46        Temperature Humidity                        sensors/sht4x
 //	hdc302x   0x44–0x47        Temperature Humidity                        periph hdc302x
-//	scd4x     0x62             CO2 Temperature Humidity (SCD40/41)         periph scd4x, wrapped
+//	scd4x     0x62             CO2 Temperature Humidity (SCD40/41)         sensors/scd4x
 //	scd30     0x61             CO2 Temperature Humidity                    sensors/scd30
 //	aht20     0x38             Temperature Humidity                        periph aht20
 //	mcp9808   0x18–0x1f        Temperature                                 periph mcp9808

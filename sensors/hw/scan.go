@@ -120,11 +120,7 @@ var probes = []probe{
 			return f, true
 		}
 		// A measuring SCD4x answers only a few commands, data-ready among them.
-		r := make([]byte, 3)
-		if d.Tx([]byte{0xE4, 0xB8}, r) != nil {
-			return Found{}, false
-		}
-		_, err := sensirion.Words(r)
+		_, err := sensirion.Read(d, sensirion.Encode8(0xE4B8), time.Millisecond, 1)
 		f.Detail = "measuring; data-ready status, crc ok"
 		return f, err == nil
 	}},
