@@ -29,7 +29,11 @@
 // in a zone with an NDIR chip (scd4x, scd30) the NDIR chip provides CO2.
 // Where a chip has an ID register it is checked when the chip is opened,
 // so a BMP280 configured as a BME280 fails with a *WrongChipError that
-// says what it is.
+// says what it is. One rule decides what is supported: exactly what the
+// driver used can drive, the same at scan and at start. A BMP280
+// engineering sample (chip ID 0x56 or 0x57) is a BMP280 that periph's
+// bmxx80 driver refuses: scan lists it as not supported, and start fails
+// with an *UnsupportedError; so does a BME680 (0x61), which has no driver.
 //
 // # DS18B20s behind a DS2482
 //

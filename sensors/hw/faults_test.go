@@ -40,6 +40,12 @@ func TestReadOnceFaults(t *testing.T) {
 		{name: "all 0xFF chip id", cfg: SensorConfig{Chip: "bme280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0xFF)}, op: "start", want: ErrAllOnes},
 		{name: "all 0xFF data", cfg: SensorConfig{Chip: "bmp280"}, ops: allFF, op: "read", want: ErrAllOnes},
 		{name: "wrong chip id", cfg: SensorConfig{Chip: "bme280"}, ops: bmp280Example[:1], op: "start", want: &WrongChipError{}, message: "holds 0x58, want 0x60 (that is a bmp280)"},
+		// A BMP280 engineering sample is a BMP280 that periph's bmxx80
+		// refuses: unsupported, said at start, never handed to the driver.
+		{name: "bmp280 engineering sample 0x56", cfg: SensorConfig{Chip: "bmp280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x56)}, op: "start", want: &UnsupportedError{},
+			message: "bmp280 on i2c bus 1 at 0x76: start: not supported: register 0xD0 holds 0x56, a BMP280 engineering sample: periph's bmxx80 driver does not drive the BMP280's engineering samples (IDs 0x56, 0x57); supported: 0x58"},
+		{name: "bmp280 engineering sample 0x57", cfg: SensorConfig{Chip: "bmp280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x57)}, op: "start", want: &UnsupportedError{}, message: "not supported"},
+		{name: "bme680 as a bme280", cfg: SensorConfig{Chip: "bme280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x61)}, op: "start", want: &WrongChipError{}, message: "holds 0x61, want 0x60"},
 		{name: "bad crc", cfg: SensorConfig{Chip: "sht3x"}, ops: badCRC, op: "read", want: ErrCRC, message: "sht3x on i2c bus 1 at 0x44: read: checksum mismatch"},
 		{name: "bad crc in scd4x", cfg: SensorConfig{Chip: "scd40"}, ops: scd4xBadCRC, op: "read", want: ErrCRC},
 		{name: "out of range", cfg: SensorConfig{Chip: "sht3x"}, ops: tooHot, op: "read", want: &RangeError{}, message: "Temperature 130 is outside -40…85"},
