@@ -23,8 +23,8 @@ const (
 	Rain             Measurement = "Rain"             // mm fallen in the interval ending at the reading's time
 	BatteryVoltage   Measurement = "battery_vp"       // mV
 	BatteryPercent   Measurement = "battery_percent"  // %
-	RFStatus         Measurement = "rf_status"        // Netatmo radio scale: 90 low … 60 full
-	WiFiStatus       Measurement = "wifi_status"      // Netatmo Wi-Fi scale: 86 bad, 71 average, 56 good
+	RFStatus         Measurement = "rf_status"        // Netatmo radio scale: 90 low … 60 full (see SignalFromDBm)
+	WiFiStatus       Measurement = "wifi_status"      // Netatmo Wi-Fi scale: 86 bad, 71 average, 56 good (see SignalFromDBm)
 )
 
 // Kind says how values of a measurement combine over time.
@@ -63,8 +63,8 @@ var catalogue = map[Measurement]Info{
 	Rain:             {Rain, "mm", Amount, 1, 0, 500, "rain fallen in the latest interval"},
 	BatteryVoltage:   {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor"},
 	BatteryPercent:   {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor"},
-	RFStatus:         {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale (lower is better: 90 low, 60 full)"},
-	WiFiStatus:       {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal of the hub, Netatmo scale (lower is better: 86 bad, 71 average, 56 good)"},
+	RFStatus:         {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
+	WiFiStatus:       {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
 }
 
 // Lookup returns what is known about m, and whether m is a measurement at all.
