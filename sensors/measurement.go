@@ -60,11 +60,14 @@ var catalogue = map[Measurement]Info{
 	Noise:            {Noise, "dB", Gauge, 0, 0, 140, "sound level"},
 	Pressure:         {Pressure, "hPa", Gauge, 1, 800, 1100, "pressure reduced to sea level"},
 	AbsolutePressure: {AbsolutePressure, "hPa", Gauge, 1, 300, 1100, "pressure at the station"},
-	Rain:             {Rain, "mm", Amount, 1, 0, 500, "rain fallen in the latest interval"},
-	BatteryVoltage:   {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor"},
-	BatteryPercent:   {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor"},
-	RFStatus:         {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
-	WiFiStatus:       {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
+	// Rain keeps three decimals, the resolution of the gauges: a tip of
+	// 0.2794 mm (the usual tipping bucket) reads 0.279, not 0.3, and
+	// Netatmo's gauge reports 0.101 mm steps to the thousandth.
+	Rain:           {Rain, "mm", Amount, 3, 0, 500, "rain fallen in the latest interval"},
+	BatteryVoltage: {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor"},
+	BatteryPercent: {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor"},
+	RFStatus:       {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
+	WiFiStatus:     {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
 }
 
 // Lookup returns what is known about m, and whether m is a measurement at all.
@@ -84,9 +87,15 @@ func Measurements() []Measurement {
 }
 
 // Round rounds v to the decimals m is shown with, plus extra decimals
-// (means keep one more than single readings). It never returns -0.
+// (means keep one more than single readings). Amounts (rain) take no
+// extra decimal: they are shown at the resolution of the gauge that
+// measured them, three decimals at most. It never returns -0.
 func (m Measurement) Round(v float64, extra int) float64 {
-	p := math.Pow10(catalogue[m].Decimals + extra)
+	info := catalogue[m]
+	if info.Kind == Amount {
+		extra = 0
+	}
+	p := math.Pow10(info.Decimals + extra)
 	r := math.Round(v*p) / p
 	if r == 0 {
 		return 0
