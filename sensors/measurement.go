@@ -64,8 +64,8 @@ var catalogue = map[Measurement]Info{
 	// 0.2794 mm (the usual tipping bucket) reads 0.279, not 0.3, and
 	// Netatmo's gauge reports 0.101 mm steps to the thousandth.
 	Rain:           {Rain, "mm", Amount, 3, 0, 500, "rain fallen in the latest interval"},
-	BatteryVoltage: {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor"},
-	BatteryPercent: {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor"},
+	BatteryVoltage: {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor, as measured (never derived from a level; see sensors/battery.go)"},
+	BatteryPercent: {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor, as the device reports it or from its voltage on its chemistry's discharge curve (see sensors/battery.go)"},
 	RFStatus:       {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
 	WiFiStatus:     {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
 }

@@ -69,7 +69,9 @@
 //
 //   - battery_percent is the level the device reports; rtl_433's
 //     battery_ok (0 low … 1 good) becomes 0–100 %. A level is never
-//     estimated from a voltage (that depends on the cells).
+//     estimated from a voltage, nor a voltage from a level: a device's
+//     chemistry is unknown, and the catalogue's battery model
+//     (sensors/battery.go) leaves out what cannot be known.
 //   - battery_vp is the battery voltage in mV (volts are multiplied by
 //     1000).
 //   - rf_status and wifi_status are Netatmo's radio scales, lower is
