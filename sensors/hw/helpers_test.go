@@ -160,8 +160,8 @@ func everySecond(t *testing.T, rs []sensors.Reading, n int, start time.Time) {
 // by address and command, from the datasheets' command tables: the least
 // time before the transaction that follows it; commands with arguments
 // are left out, as a test of the chip's own package checks them (SHT3x table 4 and the 1 ms
-// of table 9's note, SHT4x table 7, SCD30 3 ms as Sensirion's driver
-// waits, SCD4x table 9, SGP30 table 10).
+// of table 9's note, the SHT4x command table, SCD30 3 ms as drivers wait (see
+// sensors/scd30), SCD4x table 9, SGP30 table 10).
 var execTime = map[uint16]map[string]time.Duration{
 	0x44: {"\xF3\x2D": time.Millisecond, "\x24\x00": 15500 * time.Microsecond, "\x89": time.Millisecond, "\xFD": 8300 * time.Microsecond},
 	0x45: {"\xF3\x2D": time.Millisecond, "\x89": time.Millisecond},

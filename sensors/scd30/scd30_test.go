@@ -51,8 +51,10 @@ func concat(parts ...[]i2ctest.IO) []i2ctest.IO {
 
 // The interface description (version 1.0, section 1.1): "SCD30 does not
 // support repeated start condition", so a command is a write of its own and
-// its answer a separate read; Sensirion's reference driver waits 3 ms
-// between them (readDelay). Commands and their codes: section 1.4; the
+// its answer a separate read. The interface description gives no execution
+// time for reads; the module stretches the clock instead. 3 ms between the
+// two (readDelay) is what drivers use (for example rdmueller/scd30, "3ms
+// warten" after get_data_ready), and what this bus requires. Commands and their codes: section 1.4; the
 // CRC-8 (polynomial 0x31, init 0xFF) follows every word, section 1.1.3.
 func cmd(b ...byte) i2cfake.Step { return i2cfake.Write(0, b...) }
 func ans(b ...byte) i2cfake.Step { return i2cfake.Read(3*time.Millisecond, b...) }

@@ -18,8 +18,8 @@ var serial = []i2ctest.IO{
 	{Addr: 0x44, R: []byte{0x1A, 0x2B, 0x6D, 0x3C, 0x4D, 0xF6}},
 }
 
-// TestSense replays the datasheet's transactions (SHT4x datasheet,
-// section 4.5 and table 7): a one-byte command as a write of its own,
+// TestSense replays the datasheet's transactions (SHT4x datasheet, its
+// command table and measurement durations): a one-byte command as a write of its own,
 // then, after its execution time, a read of two words, each followed by
 // its CRC-8 (polynomial 0x31, init 0xFF): serial number 0x89 (1 ms),
 // measurement with high precision 0xFD (8.3 ms at most), soft reset 0x94.
@@ -61,7 +61,7 @@ func TestSense(t *testing.T) {
 }
 
 // TestSensePrecision: each precision's command and measurement duration
-// (datasheet table 7: 0xFD 8.3 ms, 0xF6 4.5 ms, 0xE0 1.7 ms).
+// (the datasheet's command table: 0xFD 8.3 ms, 0xF6 4.5 ms, 0xE0 1.7 ms).
 func TestSensePrecision(t *testing.T) {
 	for _, tt := range []struct {
 		p    Precision

@@ -17,8 +17,9 @@ import (
 // wait the command execution time before issuing the read header"), SCD30
 // interface description section 1.1 ("SCD30 does not support repeated
 // start condition"), SGP30 datasheet section 6 (wait for the maximum
-// execution time, then read), SHT3x datasheet section 4.4 and SHT4x
-// datasheet section 4.
+// execution time, then read), SHT3x datasheet table 9 ("a minimal waiting
+// time of 1 ms") and section 4.4, and the SHT4x datasheet's measurement
+// durations.
 type Step struct {
 	W, R []byte
 	Wait time.Duration
