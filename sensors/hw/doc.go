@@ -127,5 +127,6 @@
 // 1-wire bus), ErrAllOnes (a read of nothing but 0xFF: nothing drives the
 // bus), ErrCRC (a Sensirion word, a DS18B20's scratchpad or the kernel's
 // 1-wire check), ErrShort (a 1-wire bus shorted or held low), ErrTimeout;
-// *WrongChipError and *RangeError for errors.As. A faulty reading is never recorded, and other sensors carry on.
+// *WrongChipError, *UnsupportedError and *RangeError for errors.As. A
+// faulty reading is never recorded, and other sensors carry on.
 package hw
