@@ -16,7 +16,7 @@ import (
 func TestExportImportRoundTrip(t *testing.T) {
 	now := time.Now().Truncate(time.Minute)
 	rs := every("Living room", sensors.Temperature, now.Add(-3*time.Hour), 180, time.Minute, func(i int) float64 { return 20 + float64(i%13)/10 })
-	rs = append(rs, every("Rain", sensors.Rain, now.Add(-3*time.Hour), 36, 5*time.Minute, func(i int) float64 { return 0.2794 * float64(i%3) })...)
+	rs = append(rs, every("Rain", sensors.Rain, now.Add(-3*time.Hour), 36, 5*time.Minute, func(i int) float64 { return []float64{0, 0.279, 0.559}[i%3] })...) // one and two 0.2794 mm tips, as the gauge records them
 	rs = append(rs, every("Bedroom, upstairs", sensors.CO2, now.Add(-time.Hour), 60, time.Minute, func(i int) float64 { return 400 + float64(i) })...)
 	a := storeWith(t, time.UTC, now, rs)
 	ctx := context.Background()

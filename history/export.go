@@ -35,6 +35,16 @@ type exportRow struct {
 	Source      string              `json:"source,omitempty"`
 }
 
+// exportValue is v as exported: amounts (rain) at the resolution the
+// structure shows them, three decimals at most (the gauge records its
+// tips so, carrying the rounding); other values as stored.
+func exportValue(m sensors.Measurement, v float64) float64 {
+	if info, ok := sensors.Lookup(m); ok && info.Kind == sensors.Amount {
+		return m.Round(v, 0)
+	}
+	return v
+}
+
 // progressEvery is how many rows pass between calls of Progress.
 const progressEvery = 50_000
 
@@ -99,7 +109,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 			return n, fmt.Errorf("export: %w", err)
 		}
 		r.Time = time.Unix(t, 0).UTC().Format(time.RFC3339)
-		r.Value = decode(r.Measurement, v)
+		r.Value = exportValue(r.Measurement, decode(r.Measurement, v))
 		if err := out(r); err != nil {
 			return n, fmt.Errorf("export: %w", err)
 		}

@@ -23,8 +23,8 @@ const (
 	Rain             Measurement = "Rain"             // mm fallen in the interval ending at the reading's time
 	BatteryVoltage   Measurement = "battery_vp"       // mV
 	BatteryPercent   Measurement = "battery_percent"  // %
-	RFStatus         Measurement = "rf_status"        // Netatmo radio scale: 90 low … 60 full
-	WiFiStatus       Measurement = "wifi_status"      // Netatmo Wi-Fi scale: 86 bad, 71 average, 56 good
+	RFStatus         Measurement = "rf_status"        // Netatmo radio scale: 90 low … 60 full (see SignalFromDBm)
+	WiFiStatus       Measurement = "wifi_status"      // Netatmo Wi-Fi scale: 86 bad, 71 average, 56 good (see SignalFromDBm)
 )
 
 // Kind says how values of a measurement combine over time.
@@ -60,11 +60,14 @@ var catalogue = map[Measurement]Info{
 	Noise:            {Noise, "dB", Gauge, 0, 0, 140, "sound level"},
 	Pressure:         {Pressure, "hPa", Gauge, 1, 800, 1100, "pressure reduced to sea level"},
 	AbsolutePressure: {AbsolutePressure, "hPa", Gauge, 1, 300, 1100, "pressure at the station"},
-	Rain:             {Rain, "mm", Amount, 1, 0, 500, "rain fallen in the latest interval"},
-	BatteryVoltage:   {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor"},
-	BatteryPercent:   {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor"},
-	RFStatus:         {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale (lower is better: 90 low, 60 full)"},
-	WiFiStatus:       {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal of the hub, Netatmo scale (lower is better: 86 bad, 71 average, 56 good)"},
+	// Rain keeps three decimals, the resolution of the gauges: a tip of
+	// 0.2794 mm (the usual tipping bucket) reads 0.279, not 0.3, and
+	// Netatmo's gauge reports 0.101 mm steps to the thousandth.
+	Rain:           {Rain, "mm", Amount, 3, 0, 500, "rain fallen in the latest interval"},
+	BatteryVoltage: {BatteryVoltage, "mV", Health, 0, 0, 10000, "battery voltage of a wireless sensor, as measured (never derived from a level; see sensors/battery.go)"},
+	BatteryPercent: {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor, as the device reports it or from its voltage on its chemistry's discharge curve (see sensors/battery.go)"},
+	RFStatus:       {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
+	WiFiStatus:     {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
 }
 
 // Lookup returns what is known about m, and whether m is a measurement at all.
@@ -84,9 +87,15 @@ func Measurements() []Measurement {
 }
 
 // Round rounds v to the decimals m is shown with, plus extra decimals
-// (means keep one more than single readings). It never returns -0.
+// (means keep one more than single readings). Amounts (rain) take no
+// extra decimal: they are shown at the resolution of the gauge that
+// measured them, three decimals at most. It never returns -0.
 func (m Measurement) Round(v float64, extra int) float64 {
-	p := math.Pow10(catalogue[m].Decimals + extra)
+	info := catalogue[m]
+	if info.Kind == Amount {
+		extra = 0
+	}
+	p := math.Pow10(info.Decimals + extra)
 	r := math.Round(v*p) / p
 	if r == 0 {
 		return 0

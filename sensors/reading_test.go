@@ -68,7 +68,10 @@ func TestRound(t *testing.T) {
 		{CO2, 612.5, 0, 613},
 		{CO2, 612.46, 1, 612.5},
 		{Temperature, -0.04, 0, 0}, // never -0
-		{Rain, 0.2794, 0, 0.3},
+		{Rain, 0.2794, 0, 0.279},   // one tip of the usual gauge, not 0.3
+		{Rain, 0.8382, 0, 0.838},   // three tips, not 0.8
+		{Rain, 0.2794, 1, 0.279},   // no extra decimal for amounts
+		{Rain, 0.101, 0, 0.101},    // a step of Netatmo's gauge
 	} {
 		got := c.m.Round(c.v, c.extra)
 		if got != c.want || math.Signbit(got) != math.Signbit(c.want) {

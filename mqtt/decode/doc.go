@@ -69,15 +69,19 @@
 //
 //   - battery_percent is the level the device reports; rtl_433's
 //     battery_ok (0 low … 1 good) becomes 0–100 %. A level is never
-//     estimated from a voltage (that depends on the cells).
+//     estimated from a voltage, nor a voltage from a level: a device's
+//     chemistry is unknown, and the catalogue's battery model
+//     (sensors/battery.go) leaves out what cannot be known.
 //   - battery_vp is the battery voltage in mV (volts are multiplied by
 //     1000).
-//   - rf_status is the Netatmo radio scale, lower is better: 90 low, 80
-//     medium, 70 high, 60 full. A signal level in dBm (BLE, Wi-Fi of a
-//     sensor module) maps to its magnitude, clamped to the scale: −55 dBm →
-//     60, −72 dBm → 72, −95 dBm → 90. A zigbee link quality (LQI, 0–255)
-//     maps linearly: 0 → 90, 255 → 60 (rf = 90 − 30·lqi/255). A quality in
-//     percent (Tasmota's Wi-Fi RSSI) likewise: 0 % → 90, 100 % → 60.
-//   - wifi_status, the hub's own Wi-Fi, uses the same rules on its scale,
-//     86 bad … 56 good.
+//   - rf_status and wifi_status are Netatmo's radio scales, lower is
+//     better (rf_status: 90 low, 80 medium, 70 high, 60 full;
+//     wifi_status: 86 bad, 71 average, 56 good), converted by the
+//     catalogue's one conversion, the same as the hub's own Wi-Fi
+//     (sensors.SignalFromDBm): a level in dBm (BLE, a sensor's Wi-Fi) is
+//     its magnitude, past the marks too: −55 dBm → 55, −72 dBm → 72,
+//     −95 dBm → 95. A quality in percent (Tasmota's Wi-Fi RSSI, 2·(dBm +
+//     100)) is taken back to its level: 70 % → −65 dBm → 65. A zigbee
+//     link quality (LQI, 0–255) is not a level and is spread over the
+//     rf marks: 0 → 90, 255 → 60 (rf = 90 − 30·lqi/255).
 package decode

@@ -2,7 +2,6 @@ package decode
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/climated/climated/sensors"
@@ -13,13 +12,6 @@ const (
 	hPaPerMmHg = 1.33322387415 // 1 mmHg (torr, near enough) in hPa
 	hPaPerInHg = 33.8638866667 // 1 inHg at 0 °C in hPa
 	mmPerInch  = 25.4
-)
-
-// The Netatmo radio scales, lower is better.
-const (
-	rfFull, rfLow     = 60.0, 90.0 // rf_status: 60 full … 90 low
-	wifiGood, wifiBad = 56.0, 86.0 // wifi_status: 56 good … 86 bad
-	maxLQI            = 255.0      // zigbee link quality
 )
 
 // Convert turns v, in unit, into the catalogue unit of m. An empty unit
@@ -85,32 +77,18 @@ func Convert(m sensors.Measurement, v float64, unit string) (float64, error) {
 	return 0, fmt.Errorf("unknown unit %q for %s", unit, m)
 }
 
-// signal maps a radio signal onto a Netatmo scale (see the package doc).
+// signal maps a radio signal onto a Netatmo scale with the catalogue's
+// one conversion, the same as for the hub's own Wi-Fi (sensors.SignalFromDBm).
 func signal(m sensors.Measurement, v float64, u string) (float64, error) {
-	best, worst := rfFull, rfLow
-	if m == sensors.WiFiStatus {
-		best, worst = wifiGood, wifiBad
-	}
 	switch u {
 	case "":
 		return v, nil
 	case "dbm":
-		if v > 0 || math.IsNaN(v) {
-			return 0, fmt.Errorf("signal %g dBm: want a negative level", v)
-		}
-		return clamp(-v, best, worst), nil
+		return sensors.SignalFromDBm(v)
 	case "lqi":
-		if !(v >= 0 && v <= maxLQI) {
-			return 0, fmt.Errorf("link quality %g: want 0…255", v)
-		}
-		return worst - (worst-best)*v/maxLQI, nil
+		return sensors.SignalFromLQI(m, v)
 	case "%":
-		if !(v >= 0 && v <= 100) {
-			return 0, fmt.Errorf("signal quality %g %%: want 0…100", v)
-		}
-		return worst - (worst-best)*v/100, nil
+		return sensors.SignalFromPercent(v)
 	}
 	return 0, fmt.Errorf("unknown unit %q for %s: want dBm, lqi, %% or none", u, m)
 }
-
-func clamp(v, lo, hi float64) float64 { return math.Min(math.Max(v, lo), hi) }

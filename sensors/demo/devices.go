@@ -3,15 +3,16 @@ package demo
 import (
 	"math"
 	"time"
+
+	"github.com/climated/climated/sensors"
 )
 
 // The devices' health.
 const (
-	batteryFull  = 100.0  // %, a fresh battery
-	batteryEmpty = 50.0   // %, the level at which the demo's batteries are replaced
-	voltsFull    = 6000.0 // mV at batteryFull
-	voltsEmpty   = 4000.0 // mV at batteryEmpty; linear in between: 40 mV per %
-	rfBest       = 55.0   // rf_status is clamped to this range (lower is better)
+	batteryFull  = 100.0 // % of the charge left in a fresh battery
+	batteryEmpty = 50.0  // %, the charge at which the demo's batteries are replaced
+	cells        = 4     // alkaline cells in series in a module
+	rfBest       = 55.0  // rf_status is clamped to this range (lower is better)
 	rfWorst      = 80.0
 	wifiBest     = 50.0 // wifi_status is clamped to this range (lower is better)
 	wifiWorst    = 65.0
@@ -35,10 +36,10 @@ var modules = map[string]module{
 	zoneRain:    {index: 3, lifeDays: 450, rfBase: 66, rfSpread: 8},
 }
 
-// battery is the battery level of mod in %: it falls linearly from
+// charge is the charge left in mod's battery in %: it falls linearly from
 // batteryFull to batteryEmpty over the module's life, then the battery is
 // replaced. Where in that cycle a module is depends on the seed.
-func (h *House) battery(mod module, t time.Time) float64 {
+func (h *House) charge(mod module, t time.Time) float64 {
 	days := float64(t.Unix()) / 86400
 	cycle := days/mod.lifeDays + h.unit(mod.stream(sBattery), 0)
 	_, used := math.Modf(cycle)
@@ -48,9 +49,14 @@ func (h *House) battery(mod module, t time.Time) float64 {
 	return batteryFull - (batteryFull-batteryEmpty)*used
 }
 
-// volts is the battery voltage in mV at a battery level of pc %.
-func volts(pc float64) float64 {
-	return voltsEmpty + (voltsFull-voltsEmpty)*(pc-batteryEmpty)/(batteryFull-batteryEmpty)
+// battery is what mod reports of its battery, as the catalogue's battery
+// model says (sensors/battery.go): the pack's voltage, which the charge
+// left sets through the alkaline discharge curve, and the level the module
+// derives from that voltage with the same curve. The voltage is the
+// measurement; the level is never the source of the voltage.
+func (h *House) battery(mod module, t time.Time) (mV, pc float64) {
+	mV = sensors.Alkaline.Voltage(h.charge(mod, t), cells)
+	return mV, sensors.Alkaline.Percent(mV, cells)
 }
 
 // rf is the radio signal of mod on Netatmo's scale (lower is better).

@@ -20,11 +20,11 @@ func ExampleHouse_At() {
 	// Output:
 	// demo/Balcony Temperature 25.5
 	// demo/Balcony Humidity 53
-	// demo/Balcony battery_vp 4361
+	// demo/Balcony battery_vp 5304
 	// demo/Balcony battery_percent 59
 	// demo/Balcony rf_status 68
 	// demo/Rain Rain 0
-	// demo/Rain battery_vp 5218
+	// demo/Rain battery_vp 5709
 	// demo/Rain battery_percent 80
 	// demo/Rain rf_status 65
 }

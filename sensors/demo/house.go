@@ -136,8 +136,8 @@ func (h *House) At(t time.Time) []sensors.Reading {
 // health adds the battery and radio readings of the module in zone.
 func (h *House) health(zone string, t time.Time, add func(string, sensors.Measurement, float64)) {
 	mod := modules[zone]
-	pc := h.battery(mod, t)
-	add(zone, sensors.BatteryVoltage, volts(pc))
+	mV, pc := h.battery(mod, t)
+	add(zone, sensors.BatteryVoltage, mV)
 	add(zone, sensors.BatteryPercent, pc)
 	add(zone, sensors.RFStatus, h.rf(mod, t))
 }

@@ -159,9 +159,9 @@ func TestLongRun(t *testing.T) {
 		"Bedroom/battery_percent": {50, 100},
 		"Balcony/battery_percent": {50, 100},
 		"Rain/battery_percent":    {50, 100},
-		"Bedroom/battery_vp":      {4000, 6000},
-		"Balcony/battery_vp":      {4000, 6000},
-		"Rain/battery_vp":         {4000, 6000},
+		"Bedroom/battery_vp":      {5100, 6200},
+		"Balcony/battery_vp":      {5100, 6200},
+		"Rain/battery_vp":         {5100, 6200},
 		"Rain/Rain":               {0, 3},
 	}
 	var januaryTemp, julyTemp, januaryN, julyN float64
@@ -183,12 +183,14 @@ func TestLongRun(t *testing.T) {
 				rainyDays[at.Add(-time.Minute).Format(time.DateOnly)] = true
 			}
 		}
-		// battery_vp is 4000 mV at 50 %, 6000 mV at 100 %, linear in
-		// between; the percentage is rounded to 1 % (20 mV either way).
+		// One battery model (sensors/battery.go): battery_percent is the
+		// alkaline discharge curve of battery_vp, four cells: the level
+		// is rounded to 1 % (half a percent either way), the voltage to
+		// 1 mV (at most 0.02 % on the curve's steepest part).
 		for _, zone := range []string{"Bedroom", "Balcony", "Rain"} {
 			mv, p := value(t, rs, zone, sensors.BatteryVoltage), value(t, rs, zone, sensors.BatteryPercent)
-			if d := mv - (4000 + 40*(p-50)); math.Abs(d) > 20.5 {
-				t.Errorf("%v: %s battery %v mV at %v %%, %v mV off the linear mapping", at, zone, mv, p, d)
+			if want := sensors.Alkaline.Percent(mv, 4); math.Abs(p-want) > 0.52 {
+				t.Errorf("%v: %s battery %v %% at %v mV, want %.2f %% (alkaline, 4 cells)", at, zone, p, mv, want)
 			}
 		}
 		switch temp := value(t, rs, "Balcony", sensors.Temperature); at.Month() {

@@ -8,31 +8,24 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/devices/v3/ccs811"
-	"periph.io/x/devices/v3/scd4x"
 
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/scd30"
-	"github.com/climated/climated/sensors/sensirion"
+	"github.com/climated/climated/sensors/scd4x"
 )
 
 // errNotReady is a chip that has no new measurement yet: not a fault, the
 // poller asks again a second later.
 var errNotReady = errors.New("no new measurement ready yet")
 
-// scd4xDev wraps periph's SCD4x driver around its known faults:
-//   - its Sense waits for data in a loop of one-second sleeps holding its
-//     lock (and its first call after start about 5 s): here the data-ready
-//     status is asked first, without sleeping, and Sense is called only
-//     when a measurement is ready, so it returns at once;
-//   - its temperature-offset conversions are wrong (countToOffset forgets
-//     the unit, SetConfiguration converts an offset as an absolute
-//     temperature): its configuration is never read or written, and the
-//     calibration offsets are applied here instead.
-type scd4xDev struct {
-	b    i2c.Bus
-	addr uint16
-	d    *scd4x.Dev
-}
+// scd4xDev reads climated's own SCD4x driver rather than periph's, whose
+// reads are combined write-then-read transactions without the execution
+// time (the chip NACKs them), whose Sense sleeps in a loop holding its
+// lock, and whose temperature-offset conversions are wrong: the chip's own
+// offset is never read or written, the calibration offsets are applied
+// here instead. sense asks data-ready without sleeping; errNotReady makes
+// the poller ask again a second later.
+type scd4xDev struct{ d *scd4x.Dev }
 
 func openSCD4x(b i2c.Bus, addr uint16, _ startOpts) (device, error) {
 	// NewI2C wakes the chip (stopping a measurement it was making for
@@ -41,29 +34,19 @@ func openSCD4x(b i2c.Bus, addr uint16, _ startOpts) (device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &scd4xDev{b: b, addr: addr, d: d}, nil
+	return scd4xDev{d}, nil
 }
 
-func (s *scd4xDev) sense() ([]value, error) {
-	// get_data_ready_status (datasheet 3.8.2): ready when any of the low
-	// 11 bits is set.
-	r := make([]byte, 3)
-	if err := s.b.Tx(s.addr, []byte{0xE4, 0xB8}, r); err != nil {
-		return nil, err
-	}
-	w, err := sensirion.Words(r)
-	if err != nil {
-		return nil, err
-	}
-	if w[0]&0x07FF == 0 {
-		return nil, errNotReady
-	}
+func (s scd4xDev) sense() ([]value, error) {
 	var e scd4x.Env
 	if err := s.d.Sense(&e); err != nil {
+		if errors.Is(err, scd4x.ErrNotReady) {
+			return nil, errNotReady
+		}
 		return nil, err
 	}
 	return []value{
-		{sensors.CO2, float64(e.CO2)},
+		{sensors.CO2, e.CO2},
 		{sensors.Temperature, e.Temperature.Celsius()},
 		{sensors.Humidity, float64(e.Humidity) / float64(physic.PercentRH)},
 	}, nil

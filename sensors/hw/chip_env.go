@@ -40,16 +40,38 @@ func (d envDevice) sense() ([]value, error) {
 	return vs, nil
 }
 
-// bmxx80IDs are the values of the chip-ID register 0xD0 of Bosch's chips.
-var bmxx80IDs = map[byte]string{0x55: "bmp180", 0x56: "bmp280", 0x57: "bmp280", 0x58: "bmp280", 0x60: "bme280", 0x61: "bme680"}
+// boschID is what a value of the chip-ID register 0xD0 of Bosch's chips
+// says the chip is, and whether climated can drive it.
+type boschID struct {
+	chip    string // the chip name a configuration uses
+	name    string // what it is, as scan shows it
+	driven  bool   // periph's bmxx80 driver accepts this ID
+	problem string // why not, when it does not
+}
+
+// bmxx80IDs are the values of register 0xD0. One rule decides what is
+// supported: exactly the IDs that periph's bmxx80 driver (v3.7.4,
+// bmxx80.go, the switch on the chip ID in makeDev) accepts, 0x55, 0x58 and
+// 0x60. The BMP280's engineering samples (0x56, 0x57) are BMP280s, but the
+// driver refuses them ("bmxx80: unexpected chip id 56"), so they are
+// unsupported: an *UnsupportedError at start, "not supported" at scan.
+var bmxx80IDs = map[byte]boschID{
+	0x55: {"bmp180", "BMP180", true, ""},
+	0x56: {"bmp280", "BMP280 engineering sample", false, "periph's bmxx80 driver does not drive the BMP280's engineering samples (IDs 0x56, 0x57)"},
+	0x57: {"bmp280", "BMP280 engineering sample", false, "periph's bmxx80 driver does not drive the BMP280's engineering samples (IDs 0x56, 0x57)"},
+	0x58: {"bmp280", "BMP280", true, ""},
+	0x60: {"bme280", "BME280", true, ""},
+	0x61: {"", "BME680", false, "climated has no BME680 driver"},
+}
 
 // openBMxx80 checks the chip ID before periph's driver sees the chip, so
 // that a BMP280 configured as a BME280 (a common mix-up: they look alike)
-// is a WrongChipError that says what the chip is.
+// is a WrongChipError that says what the chip is, and a variant of the
+// configured chip that the driver refuses is an UnsupportedError.
 func openBMxx80(name string) func(i2c.Bus, uint16, startOpts) (device, error) {
 	var want []uint16
-	for id, n := range bmxx80IDs {
-		if n == name {
+	for id, c := range bmxx80IDs {
+		if c.chip == name && c.driven {
 			want = append(want, uint16(id))
 		}
 	}
@@ -59,8 +81,12 @@ func openBMxx80(name string) func(i2c.Bus, uint16, startOpts) (device, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bmxx80IDs[id] != name {
-			return nil, &WrongChipError{Reg: "0xD0", Got: uint16(id), Want: want, Is: bmxx80IDs[id]}
+		c := bmxx80IDs[id]
+		switch {
+		case c.chip == name && !c.driven:
+			return nil, &UnsupportedError{Reg: "0xD0", Got: uint16(id), Is: c.name, Supported: want, Why: c.problem}
+		case c.chip != name:
+			return nil, &WrongChipError{Reg: "0xD0", Got: uint16(id), Want: want, Is: c.chip}
 		}
 		d, err := bmxx80.NewI2C(b, addr, &bmxx80.DefaultOpts)
 		if err != nil {

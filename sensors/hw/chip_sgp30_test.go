@@ -57,7 +57,7 @@ func repeat(n int, ops []i2ctest.IO) []i2ctest.IO {
 // the first measurement after them, 15.5 s after the start, as estimated.
 func TestReadOnceSGP30(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m, open := mux(map[uint16]*i2cfake.Bus{0x58: chip(0x58, sgp30Ops(sgp30Measured)...)})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x58: sensirionChip(0x58, sgp30Ops(sgp30Measured)...)})
 		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Bedroom", Chip: "sgp30"}}}, open, nil)
 		start := time.Now()
 		rs, err := s.ReadOnce(context.Background())
@@ -93,7 +93,7 @@ func TestRunSGP30(t *testing.T) {
 		sgp = append(sgp, repeat(45, sgp30Measured)...)
 		sgp = append(sgp, w(0x20, 0x61, 0x0D, 0xC8, 0x3F))
 		sgp = append(sgp, repeat(6, sgp30Measured)...)
-		m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht...), 0x58: chip(0x58, sgp...)})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht...), 0x58: sensirionChip(0x58, sgp...)})
 		cfg := Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht31"}, {Zone: "Indoor", Chip: "sgp30"}}}
 		s := newSource(t, cfg, open, nil)
 		rs, statuses, start := runFor(t, s, 65*time.Second+500*time.Millisecond)
@@ -138,7 +138,7 @@ func TestSGP30Faults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				b := chip(0x58, tt.ops...)
+				b := sensirionChip(0x58, tt.ops...)
 				b.Faults = tt.faults
 				m, open := mux(map[uint16]*i2cfake.Bus{0x58: b})
 				s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Bedroom", Chip: "sgp30"}}}, open, nil)

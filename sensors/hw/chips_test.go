@@ -48,15 +48,15 @@ var (
 		w(0xF3, 0x2D), r(0x80, 0x10, 0xE1),
 		w(0x24, 0x00), r(0x66, 0x66, 0x93, 0x80, 0x00, 0xA2),
 	}
-	// SCD4x started by periph's NewI2C, one data-ready "no", then a
-	// measurement as periph's tests recorded it: 556 ppm, 25.447 °C, 30.09 %.
+	// SCD4x started, one data-ready "no", then a measurement as periph's
+	// tests recorded it: 556 ppm, 25.447 °C, 30.09 %. Every command is
+	// a write of its own and its answer a separate read (datasheet 3.3).
 	scd4xOps = []i2ctest.IO{
-		w(0x36, 0xF6),                            // wake up
-		w(0x21, 0xB1),                            // start periodic measurement
-		wr([]byte{0xE4, 0xB8}, 0x80, 0x00, 0xA2), // not ready (climated's check)
-		wr([]byte{0xE4, 0xB8}, 0x80, 0x06, 0x04), // ready (climated's check)
-		wr([]byte{0xE4, 0xB8}, 0x80, 0x06, 0x04), // ready (periph's Sense)
-		wr([]byte{0xEC, 0x05}, 0x02, 0x2C, 0xA3, 0x67, 0x0D, 0x36, 0x4D, 0x08, 0xF1),
+		w(0x36, 0xF6),                      // wake up
+		w(0x21, 0xB1),                      // start periodic measurement
+		w(0xE4, 0xB8), r(0x80, 0x00, 0xA2), // not ready
+		w(0xE4, 0xB8), r(0x80, 0x06, 0x04), // ready
+		w(0xEC, 0x05), r(0x02, 0x2C, 0xA3, 0x67, 0x0D, 0x36, 0x4D, 0x08, 0xF1),
 	}
 )
 
@@ -124,7 +124,7 @@ func TestReadOnceChips(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tt.cfg.Zone = "Indoor"
 				c := lookupChip(tt.cfg.Chip)
-				m, open := mux(map[uint16]*i2cfake.Bus{c.addrs[0]: chip(c.addrs[0], tt.ops...)})
+				m, open := mux(map[uint16]*i2cfake.Bus{c.addrs[0]: chipFor(c.name, c.addrs[0], tt.ops...)})
 				s := newSource(t, Config{Altitude: 120, Sensors: []SensorConfig{tt.cfg}}, open, nil)
 				rs, err := s.ReadOnce(context.Background())
 				if err != nil {

@@ -13,7 +13,7 @@
 //	sht3x     0x44, 0x45       Temperature Humidity (SHT30/31/35, SHT85)   sensors/sht3x
 //	sht4x     0x44–0x46        Temperature Humidity                        sensors/sht4x
 //	hdc302x   0x44–0x47        Temperature Humidity                        periph hdc302x
-//	scd4x     0x62             CO2 Temperature Humidity (SCD40/41)         periph scd4x, wrapped
+//	scd4x     0x62             CO2 Temperature Humidity (SCD40/41)         sensors/scd4x
 //	scd30     0x61             CO2 Temperature Humidity                    sensors/scd30
 //	aht20     0x38             Temperature Humidity                        periph aht20
 //	mcp9808   0x18–0x1f        Temperature                                 periph mcp9808
@@ -29,7 +29,11 @@
 // in a zone with an NDIR chip (scd4x, scd30) the NDIR chip provides CO2.
 // Where a chip has an ID register it is checked when the chip is opened,
 // so a BMP280 configured as a BME280 fails with a *WrongChipError that
-// says what it is.
+// says what it is. One rule decides what is supported: exactly what the
+// driver used can drive, the same at scan and at start. A BMP280
+// engineering sample (chip ID 0x56 or 0x57) is a BMP280 that periph's
+// bmxx80 driver refuses: scan lists it as not supported, and start fails
+// with an *UnsupportedError; so does a BME680 (0x61), which has no driver.
 //
 // # DS18B20s behind a DS2482
 //
@@ -123,5 +127,6 @@
 // 1-wire bus), ErrAllOnes (a read of nothing but 0xFF: nothing drives the
 // bus), ErrCRC (a Sensirion word, a DS18B20's scratchpad or the kernel's
 // 1-wire check), ErrShort (a 1-wire bus shorted or held low), ErrTimeout;
-// *WrongChipError and *RangeError for errors.As. A faulty reading is never recorded, and other sensors carry on.
+// *WrongChipError, *UnsupportedError and *RangeError for errors.As. A
+// faulty reading is never recorded, and other sensors carry on.
 package hw

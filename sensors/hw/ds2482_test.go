@@ -369,7 +369,7 @@ func TestRunDS18B20DoesNotDelayOthers(t *testing.T) {
 		for range 3 {
 			traffic.reading(balconyROM, spRoom)
 		}
-		m, open := mux(map[uint16]*i2cfake.Bus{0x18: traffic.bus(), 0x44: chip(0x44, sht3xReads(3)...)})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x18: traffic.bus(), 0x44: sensirionChip(0x44, sht3xReads(3)...)})
 		cfg := Config{Sensors: []SensorConfig{
 			{Zone: "Balcony", Chip: "ds18b20", Bridge: 0x18, Device: balconyID, Interval: time.Second},
 			{Zone: "Indoor", Chip: "sht3x", Interval: time.Second},

@@ -13,7 +13,8 @@ import (
 // Error is a fault of one sensor. It names the chip, the bus and the
 // address, and what was being done; errors.Is tells the kind of fault
 // (ErrNoBus, ErrPermission, ErrNoAck, ErrAllOnes, ErrCRC, ErrShort,
-// ErrTimeout) and errors.As the typed ones (*WrongChipError, *RangeError).
+// ErrTimeout) and errors.As the typed ones (*WrongChipError,
+// *UnsupportedError, *RangeError).
 type Error struct {
 	Chip   string // canonical chip name, e.g. "bme280"
 	Bus    string // "1" for /dev/i2c-1, "w1" for the kernel's 1-wire bus, the interface for Wi-Fi
@@ -75,6 +76,26 @@ func (e *WrongChipError) Error() string {
 		msg += " (that is a " + e.Is + ")"
 	}
 	return msg
+}
+
+// UnsupportedError is a chip that is the configured chip, by its ID, but
+// a variant of it that the driver climated uses cannot drive (a BMP280
+// engineering sample): it will not be read, whatever the configuration.
+type UnsupportedError struct {
+	Reg       string   // the ID register, e.g. "0xD0"
+	Got       uint16   // its value
+	Is        string   // what the ID says the chip is
+	Supported []uint16 // the IDs of this chip that are supported
+	Why       string   // why this one is not
+}
+
+func (e *UnsupportedError) Error() string {
+	ids := make([]string, len(e.Supported))
+	for i, w := range e.Supported {
+		ids[i] = fmt.Sprintf("0x%02X", w)
+	}
+	return fmt.Sprintf("not supported: register %s holds 0x%02X, a %s: %s; supported: %s",
+		e.Reg, e.Got, e.Is, e.Why, strings.Join(ids, ", "))
 }
 
 // RangeError is a value outside what the chip can measure or the

@@ -20,7 +20,7 @@ func TestReadOnceFaults(t *testing.T) {
 	allFF := concat(bmp280Example[:6], []i2ctest.IO{wr([]byte{0xF7}, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF)})
 	badCRC := concat(sht3xOps[:3], []i2ctest.IO{r(0x66, 0x66, 0x93, 0x80, 0x00, 0xA3)})
 	tooHot := concat(sht3xOps[:3], []i2ctest.IO{r(0xFF, 0xFE, 0x9D, 0x80, 0x00, 0xA2)})
-	scd4xBadCRC := concat(scd4xOps[:2], scd4xOps[3:5], []i2ctest.IO{wr([]byte{0xEC, 0x05}, 0x02, 0x2C, 0xA3, 0x67, 0x0D, 0x37, 0x4D, 0x08, 0xF1)})
+	scd4xBadCRC := concat(scd4xOps[:2], scd4xOps[4:7], []i2ctest.IO{r(0x02, 0x2C, 0xA3, 0x67, 0x0D, 0x37, 0x4D, 0x08, 0xF1)})
 	tests := []struct {
 		name    string
 		cfg     SensorConfig
@@ -40,8 +40,14 @@ func TestReadOnceFaults(t *testing.T) {
 		{name: "all 0xFF chip id", cfg: SensorConfig{Chip: "bme280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0xFF)}, op: "start", want: ErrAllOnes},
 		{name: "all 0xFF data", cfg: SensorConfig{Chip: "bmp280"}, ops: allFF, op: "read", want: ErrAllOnes},
 		{name: "wrong chip id", cfg: SensorConfig{Chip: "bme280"}, ops: bmp280Example[:1], op: "start", want: &WrongChipError{}, message: "holds 0x58, want 0x60 (that is a bmp280)"},
+		// A BMP280 engineering sample is a BMP280 that periph's bmxx80
+		// refuses: unsupported, said at start, never handed to the driver.
+		{name: "bmp280 engineering sample 0x56", cfg: SensorConfig{Chip: "bmp280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x56)}, op: "start", want: &UnsupportedError{},
+			message: "bmp280 on i2c bus 1 at 0x76: start: not supported: register 0xD0 holds 0x56, a BMP280 engineering sample: periph's bmxx80 driver does not drive the BMP280's engineering samples (IDs 0x56, 0x57); supported: 0x58"},
+		{name: "bmp280 engineering sample 0x57", cfg: SensorConfig{Chip: "bmp280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x57)}, op: "start", want: &UnsupportedError{}, message: "not supported"},
+		{name: "bme680 as a bme280", cfg: SensorConfig{Chip: "bme280"}, ops: []i2ctest.IO{wr([]byte{0xD0}, 0x61)}, op: "start", want: &WrongChipError{}, message: "holds 0x61, want 0x60"},
 		{name: "bad crc", cfg: SensorConfig{Chip: "sht3x"}, ops: badCRC, op: "read", want: ErrCRC, message: "sht3x on i2c bus 1 at 0x44: read: checksum mismatch"},
-		{name: "bad crc in periph's scd4x", cfg: SensorConfig{Chip: "scd40"}, ops: scd4xBadCRC, op: "read", want: ErrCRC},
+		{name: "bad crc in scd4x", cfg: SensorConfig{Chip: "scd40"}, ops: scd4xBadCRC, op: "read", want: ErrCRC},
 		{name: "out of range", cfg: SensorConfig{Chip: "sht3x"}, ops: tooHot, op: "read", want: &RangeError{}, message: "Temperature 130 is outside -40…85"},
 		{name: "nack swallowed by periph's mcp9808", cfg: SensorConfig{Chip: "mcp9808"},
 			ops:    []i2ctest.IO{wr([]byte{0x06}, 0x00, 0x54), wr([]byte{0x07}, 0x04, 0x00), w(0x08, 0x03), w(0x01, 0x00, 0x00), wr([]byte{0x05}, 0, 0)},
@@ -67,7 +73,7 @@ func TestReadOnceFaults(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tt.cfg.Zone = "Indoor"
 				c := lookupChip(tt.cfg.Chip)
-				b := chip(c.addrs[0], tt.ops...)
+				b := chipFor(c.name, c.addrs[0], tt.ops...)
 				b.Faults = tt.faults
 				m, open := mux(map[uint16]*i2cfake.Bus{c.addrs[0]: b})
 				if tt.open != nil {
@@ -87,7 +93,7 @@ func TestReadOnceFaults(t *testing.T) {
 // chip beside it on the same bus gives its readings.
 func TestReadOnceOthersUnaffected(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht3xOps...)}) // nothing at 0x76: NACK
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xOps...)}) // nothing at 0x76: NACK
 		cfg := Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "bme280"}, {Zone: "Indoor", Chip: "sht3x"}}}
 		s := newSource(t, cfg, open, nil)
 		rs, err := s.ReadOnce(context.Background())

@@ -155,3 +155,47 @@ func everySecond(t *testing.T, rs []sensors.Reading, n int, start time.Time) {
 		}
 	}
 }
+
+// execTime is the execution time of each Sensirion command climated sends,
+// by address and command, from the datasheets' command tables: the least
+// time before the transaction that follows it; commands with arguments
+// are left out, as a test of the chip's own package checks them (SHT3x table 4 and the 1 ms
+// of table 9's note, the SHT4x command table, SCD30 3 ms as drivers wait (see
+// sensors/scd30), SCD4x table 9, SGP30 table 10).
+var execTime = map[uint16]map[string]time.Duration{
+	0x44: {"\xF3\x2D": time.Millisecond, "\x24\x00": 15500 * time.Microsecond, "\x89": time.Millisecond, "\xFD": 8300 * time.Microsecond},
+	0x45: {"\xF3\x2D": time.Millisecond, "\x89": time.Millisecond},
+	0x58: {"\x20\x2F": 10 * time.Millisecond, "\x36\x82": 500 * time.Microsecond, "\x20\x03": 10 * time.Millisecond, "\x20\x08": 12 * time.Millisecond, "\x20\x61": 10 * time.Millisecond},
+	0x61: {"\xD1\x00": 3 * time.Millisecond, "\x46\x00": 3 * time.Millisecond, "\x51\x02": 3 * time.Millisecond, "\x02\x02": 3 * time.Millisecond, "\x03\x00": 3 * time.Millisecond},
+	0x62: {"\x36\xF6": 20 * time.Millisecond, "\x3F\x86": 500 * time.Millisecond, "\xE4\xB8": time.Millisecond, "\xEC\x05": time.Millisecond, "\x36\x82": time.Millisecond},
+}
+
+// sensirionChip is a Sensirion chip's playback at addr: each transaction a
+// write or a read, each no sooner than the execution time of the command
+// written before it (see i2cfake.Sensirion).
+func sensirionChip(addr uint16, ops ...i2ctest.IO) *i2cfake.Bus {
+	steps := make([]i2cfake.Step, len(ops))
+	var wait time.Duration
+	for i, op := range ops {
+		steps[i] = i2cfake.Step{W: op.W, R: op.R, Wait: wait}
+		wait = 0
+		if len(op.W) > 0 {
+			wait = execTime[addr][string(op.W)]
+		}
+	}
+	return i2cfake.Sensirion(addr, steps...)
+}
+
+// sensirionChips are the chips whose playback is a Sensirion bus.
+var sensirionChips = map[string]bool{"sht3x": true, "sht4x": true, "scd30": true, "scd4x": true, "sgp30": true}
+
+// chipFor is the playback of the chip named name at addr.
+func chipFor(name string, addr uint16, ops ...i2ctest.IO) *i2cfake.Bus {
+	if sensirionChips[name] {
+		for i := range ops {
+			ops[i].Addr = addr
+		}
+		return sensirionChip(addr, ops...)
+	}
+	return chip(addr, ops...)
+}

@@ -30,7 +30,7 @@ func sht3xReads(n int) []i2ctest.IO {
 
 func TestRunIntervals(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht3xReads(4)...)})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(4)...)})
 		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
 		sk := &sinktest.Sink{}
 		start := time.Now()
@@ -149,13 +149,14 @@ func TestRunRecovers(t *testing.T) {
 }
 
 // TestRunSlowChipDoesNotDelayOthers: an SCD41 that was measuring needs
-// 0.6 s of sleeps in periph's start and 5 s of warm-up; the SHT3x beside it
+// 0.5 s at start (stop_periodic_measurement's execution time) and 5 s of
+// warm-up; the SHT3x beside it
 // on the same bus reads every second on time throughout.
 func TestRunSlowChipDoesNotDelayOthers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		scd := chip(0x62, concat([]i2ctest.IO{w(0x36, 0xF6), w(0x3F, 0x86)}, scd4xOps[1:])...)
+		scd := sensirionChip(0x62, concat([]i2ctest.IO{w(0x36, 0xF6), w(0x3F, 0x86)}, scd4xOps[1:])...)
 		scd.Faults = map[int]error{0: i2cfake.NACK} // a measuring SCD4x NACKs the wake-up
-		m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht3xReads(8)...), 0x62: scd})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(8)...), 0x62: scd})
 		cfg := Config{Sensors: []SensorConfig{
 			{Zone: "Indoor", Chip: "scd41"},
 			{Zone: "Indoor", Chip: "sht3x", Interval: time.Second},
@@ -167,9 +168,10 @@ func TestRunSlowChipDoesNotDelayOthers(t *testing.T) {
 		if len(co2) != 1 || co2[0].Value != 556 {
 			t.Fatalf("SCD41 readings %+v, want one of 556 ppm", co2)
 		}
-		// 0.6 s start, 5 s warm-up, one "not ready" a second before.
-		if at := co2[0].Time.Sub(start); at < 6500*time.Millisecond || at > 6700*time.Millisecond {
-			t.Errorf("SCD41 read after %s, want about 6.6 s", at)
+		// 0.5 s start, 5 s warm-up, one "not ready" a second before, the
+		// 1 ms execution times of data-ready and read_measurement.
+		if at := co2[0].Time.Sub(start); at < 6500*time.Millisecond || at > 6600*time.Millisecond {
+			t.Errorf("SCD41 read after %s, want about 6.5 s", at)
 		}
 		// With the SCD41 as the zone's NDIR chip and the SHT3x as its
 		// precise thermometer, each provides its own.
@@ -233,7 +235,7 @@ func TestRunTimeout(t *testing.T) {
 
 func TestRunSinkStopped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht3xReads(1)...)})
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
 		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
 		err := s.Run(context.Background(), &sinktest.Sink{RecordErr: func(int) error { return sensors.ErrStopped }})
 		if !errors.Is(err, sensors.ErrStopped) {
@@ -252,7 +254,7 @@ func TestRunIntoHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, open := mux(map[uint16]*i2cfake.Bus{0x44: chip(0x44, sht3xReads(1)...)})
+	m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
 	s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

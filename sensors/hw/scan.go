@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -120,23 +119,23 @@ var probes = []probe{
 			return f, true
 		}
 		// A measuring SCD4x answers only a few commands, data-ready among them.
-		r := make([]byte, 3)
-		if d.Tx([]byte{0xE4, 0xB8}, r) != nil {
-			return Found{}, false
-		}
-		_, err := sensirion.Words(r)
+		_, err := sensirion.Read(d, sensirion.Encode8(0xE4B8), time.Millisecond, 1)
 		f.Detail = "measuring; data-ready status, crc ok"
 		return f, err == nil
 	}},
 	{[]uint16{0x76, 0x77}, func(d *i2c.Dev) (Found, bool) {
 		id, err := readReg8(d.Bus, d.Addr, 0xD0)
-		name, ok := bmxx80IDs[id]
+		c, ok := bmxx80IDs[id]
 		if err != nil || !ok {
 			return Found{}, false
 		}
-		f := Found{Chip: name, Name: strings.ToUpper(name), Detail: fmt.Sprintf("chip id 0x%02X", id)}
-		if lookupChip(name) == nil || !slices.Contains(lookupChip(name).addrs, d.Addr) {
+		f := Found{Chip: c.chip, Name: c.name, Detail: fmt.Sprintf("chip id 0x%02X", id)}
+		// The same rule as at start (openBMxx80): only what the driver drives.
+		if !c.driven || lookupChip(c.chip) == nil || !slices.Contains(lookupChip(c.chip).addrs, d.Addr) {
 			f.Chip = ""
+		}
+		if c.problem != "" {
+			f.Detail += "; " + c.problem
 		}
 		return f, true
 	}},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -16,16 +15,6 @@ import (
 
 // wifiChip describes the hub's Wi-Fi interface as a pseudo-chip.
 var wifiChip = &chipInfo{name: chipWiFi, measures: []sensors.Measurement{sensors.WiFiStatus}, period: 0, temp: [2]float64{-60, 85}}
-
-// WiFiStatus maps a Wi-Fi signal level in dBm onto Netatmo's wifi_status
-// scale, where lower is better (86 bad, 71 average, 56 good): the status
-// is the level without its sign, rounded. The scale's three marks are
-// signal levels: −56 dBm is a good signal, −71 dBm average, −86 dBm bad
-// (hardly usable). So −48 dBm → 48, −63 dBm → 63, −90 dBm → 90. Levels
-// are clamped to −120…0 dBm.
-func WiFiStatus(dBm float64) float64 {
-	return math.Round(-min(max(dBm, -120), 0))
-}
 
 // wifi reads the signal level of a wireless interface from
 // /proc/net/wireless, whose lines after the two header lines are
@@ -58,7 +47,11 @@ func (w *wifi) sense() ([]value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", iface, err)
 	}
-	return []value{{sensors.WiFiStatus, WiFiStatus(dBm)}}, nil
+	status, err := sensors.SignalFromDBm(dBm)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", iface, err)
+	}
+	return []value{{sensors.WiFiStatus, status}}, nil
 }
 
 // parseWireless finds the level of iface (or of the first interface).

@@ -3,6 +3,7 @@ package hw
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,13 +21,29 @@ const wireless = `Inter-| sta-|   Quality        |   Discarded packets          
   wlan1: 0000   30.  195.  0           0      0      0      0      0        0
 `
 
-func TestWiFiStatus(t *testing.T) {
-	tests := []struct{ dBm, want float64 }{
-		{-30, 30}, {-54, 54}, {-56, 56}, {-63.4, 63}, {-71, 71}, {-86, 86}, {-95, 95}, {-130, 120}, {5, 0},
-	}
-	for _, tt := range tests {
-		if got := WiFiStatus(tt.dBm); got != tt.want {
-			t.Errorf("WiFiStatus(%g) = %g, want %g", tt.dBm, got, tt.want)
+// TestWiFiEveryLevel reads the hub's Wi-Fi at the levels that
+// mqtt/decode's TestSignalEverySource sends from every MQTT format, in
+// both of /proc/net/wireless's notations: the same level reads the same
+// wifi_status, the catalogue's sensors.SignalFromDBm (86 bad, 71 average,
+// 56 good; −50 dBm is 50, −90 dBm is 90).
+func TestWiFiEveryLevel(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ dBm, want float64 }{
+		{-40, 40}, {-50, 50}, {-56, 56}, {-65, 65}, {-71, 71}, {-86, 86}, {-90, 90}, {-100, 100},
+	} {
+		for _, level := range []float64{tt.dBm, 256 + tt.dBm} {
+			path := filepath.Join(dir, "wireless")
+			data := strings.Replace(wireless, "-54.", fmt.Sprintf("%g.", level), 1)
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			vs, err := (&wifi{path: path, iface: "wlan0"}).sense()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vs) != 1 || vs[0].m != sensors.WiFiStatus || vs[0].v != tt.want {
+				t.Errorf("level %g: %+v, want wifi_status %g", level, vs, tt.want)
+			}
 		}
 	}
 }

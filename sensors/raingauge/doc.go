@@ -26,6 +26,10 @@
 // gauge records the interval's rain, tips × mm_per_tip, as one Rain
 // reading timed at the end of the interval, zero included, so the history
 // sums it into sum_rain_1 and sum_rain_24 and an idle gauge is seen alive.
+// A reading has the catalogue's resolution of rain, three decimals (a
+// 0.2794 mm tip reads 0.279, never 0.3); what rounding leaves out is
+// carried into the next interval with a tip, so sums stay within
+// 0.0005 mm of tips × mm_per_tip.
 // Tips are counted by their own goroutine, so a slow sink never misses
 // one. When Run ends (shutdown or restart) it stops watching the pin first
 // and then records the tips of the unfinished interval at once, timed at

@@ -102,7 +102,7 @@ func TestBouncesAndBursts(t *testing.T) {
 			t.Fatal(err)
 		}
 		rs, statuses := sk.Snapshot()
-		check(t, start, rs, []rain{{5 * time.Minute, 21 * 0.2794}, {10 * time.Minute, 0}})
+		check(t, start, rs, []rain{{5 * time.Minute, 5.867}, {10 * time.Minute, 0}}) // 21 × 0.2794 = 5.8674 at three decimals
 		if len(statuses) != 2 || statuses[1].Err != nil || !statuses[1].LastSeen.Equal(start.Add(10*time.Minute)) {
 			t.Errorf("statuses = %+v", statuses)
 		}
@@ -165,7 +165,7 @@ func TestSinkRejects(t *testing.T) {
 		time.Sleep(time.Until(start.Add(2*time.Minute + time.Second)))
 		stop()
 		rs, statuses := sk.Snapshot()
-		check(t, start, rs, []rain{{2 * time.Minute, 2 * 0.2794}})
+		check(t, start, rs, []rain{{2 * time.Minute, 0.559}}) // 2 × 0.2794 = 0.5588 at three decimals
 		if len(statuses) != 2 || statuses[0].Err == nil || statuses[1].Err != nil {
 			t.Errorf("statuses = %+v, want the rejection, then success", statuses)
 		}
@@ -254,10 +254,34 @@ func TestIntoHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	rain := store.Snapshot().Climate["Rain"]
-	if rain["Rain"] != 0.8 || rain["sum_rain_1"] != 0.8 {
-		t.Errorf("Rain zone = %v, want 0.8 mm (3 × 0.2794, shown to 0.1 mm)", rain)
+	if rain["Rain"] != 0.838 || rain["sum_rain_1"] != 0.838 || rain["sum_rain_24"] != 0.838 {
+		t.Errorf("Rain zone = %v, want 0.838 mm (3 × 0.2794, at the gauge's resolution)", rain)
 	}
 	if err := store.Close(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAmount: every interval's rain at three decimals, the rounding
+// carried on so that sums follow the tips.
+func TestAmount(t *testing.T) {
+	var carry, total float64
+	var got []float64
+	for _, n := range []int{1, 0, 1, 1, 3, 0, 10} {
+		var mm float64
+		mm, carry = amount(n, 0.2794, carry)
+		got = append(got, mm)
+		total += mm
+	}
+	want := []float64{0.279, 0, 0.280, 0.279, 0.838, 0, 2.794}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("intervals %v, want %v", got, want)
+			break
+		}
+	}
+	// 16 tips: 4.4704 mm; the readings add up to it within 0.0005.
+	if math.Abs(total-16*0.2794) > 0.0005 {
+		t.Errorf("total %v, want 4.4704 within 0.0005", total)
 	}
 }

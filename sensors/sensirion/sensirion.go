@@ -80,6 +80,19 @@ func Command(c conn.Conn, cmd uint16, args ...uint16) error {
 	return c.Tx(Encode8(cmd, args...), nil)
 }
 
+// Exec writes the command w (with its arguments) and waits for its
+// execution time, during which the chip answers nothing, not even its
+// address: the next command may follow at once.
+func Exec(c conn.Conn, w []byte, wait time.Duration) error {
+	if err := c.Tx(w, nil); err != nil {
+		return err
+	}
+	if wait > 0 {
+		time.Sleep(wait)
+	}
+	return nil
+}
+
 // Encode8 is the bytes of a 16-bit command followed by its arguments.
 func Encode8(cmd uint16, args ...uint16) []byte {
 	return Encode([]byte{byte(cmd >> 8), byte(cmd)}, args...)
@@ -88,13 +101,13 @@ func Encode8(cmd uint16, args ...uint16) []byte {
 // Read writes the command w, waits for delay (the chip's execution time)
 // and reads n words. The write and the read are separate transactions, as
 // Sensirion's chips expect: they do not answer a repeated start while they
-// execute a command.
+// execute a command (SCD30 interface description 1.1: "SCD30 does not
+// support repeated start condition"; SCD4x datasheet 3.3: "it is required
+// to wait the command execution time before issuing the read header").
+// Every Sensirion command in climated that has an answer is read here.
 func Read(c conn.Conn, w []byte, delay time.Duration, n int) ([]uint16, error) {
-	if err := c.Tx(w, nil); err != nil {
+	if err := Exec(c, w, delay); err != nil {
 		return nil, err
-	}
-	if delay > 0 {
-		time.Sleep(delay)
 	}
 	r := make([]byte, 3*n)
 	if err := c.Tx(nil, r); err != nil {

@@ -198,11 +198,7 @@ func (d *Dev) Halt() error { return nil }
 // command writes cmd and its arguments and waits for the chip to execute
 // it: the chip does not answer while it does.
 func (d *Dev) command(cmd uint16, wait time.Duration, args ...uint16) error {
-	if err := d.d.Tx(sensirion.Encode8(cmd, args...), nil); err != nil {
-		return err
-	}
-	time.Sleep(wait)
-	return nil
+	return sensirion.Exec(&d.d, sensirion.Encode8(cmd, args...), wait)
 }
 
 // AbsoluteHumidity is the water vapour density of air at temperature t and

@@ -39,17 +39,40 @@ func concat(parts ...[]i2ctest.IO) []i2ctest.IO {
 	return ops
 }
 
+// The datasheet's command table (SGP30 datasheet, table 10) with each
+// command's maximum execution time: get_feature_set_version 0x202F 10 ms,
+// get_serial_id 0x3682 0.5 ms, init_air_quality 0x2003 10 ms,
+// measure_air_quality 0x2008 12 ms, get_baseline 0x2015 10 ms,
+// set_baseline 0x201E 10 ms, set_absolute_humidity 0x2061 10 ms. Section 6:
+// the master sends a command, waits for the maximum execution time, then
+// reads in a transaction of its own, and sends no command while the
+// previous one executes. Every word is followed by its CRC-8 (polynomial
+// 0x31, init 0xFF, section 6.6).
+var (
+	startSteps = []i2cfake.Step{
+		i2cfake.Write(0, 0x20, 0x2F), i2cfake.Read(10*time.Millisecond, 0x00, 0x20, 0x07),
+		i2cfake.Write(0, 0x36, 0x82), i2cfake.Read(500*time.Microsecond, 0x00, 0x00, 0x81, 0x01, 0x48, 0xF1, 0xA3, 0xF2, 0xB3),
+		i2cfake.Write(0, 0x20, 0x03),
+	}
+	initWait = 10 * time.Millisecond // before the command after init_air_quality
+)
+
+// measureSteps is measure_air_quality answered with b, wait after the
+// previous transaction.
+func measureSteps(wait time.Duration, b ...byte) []i2cfake.Step {
+	return []i2cfake.Step{i2cfake.Write(wait, 0x20, 0x08), i2cfake.Read(12*time.Millisecond, b...)}
+}
+
 // TestSenseWarmUp measures every second from init: the 15 readings of the
 // initialisation phase are ErrWarmingUp, not 400 ppm; the next is the air.
 func TestSenseWarmUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var ops []i2ctest.IO
-		ops = append(ops, start...)
+		steps := append([]i2cfake.Step(nil), startSteps...)
 		for range 15 {
-			ops = append(ops, fixed...)
+			steps = append(steps, measureSteps(initWait, 0x01, 0x90, 0x4C, 0x00, 0x00, 0x81)...) // 400 ppm, 0 ppb
 		}
-		ops = append(ops, measured...)
-		bus := i2cfake.New(ops...)
+		steps = append(steps, measureSteps(initWait, 0x01, 0xC2, 0x50, 0x00, 0x0A, 0x5A)...) // 450 ppm, 10 ppb
+		bus := i2cfake.Sensirion(Addr, steps...)
 		d, err := NewI2C(bus, Addr, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -84,10 +107,12 @@ func TestBaseline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// get_baseline answers CO2eq 0x8E68 then TVOC 0x8F41; set_baseline
 		// takes them the other way round, TVOC first.
-		setBaseline := w(0x20, 0x1E, 0x8F, 0x41, 0x37, 0x8E, 0x68, 0xCD)
-		bus := i2cfake.New(concat(start, []i2ctest.IO{
-			w(0x20, 0x15), r(0x8E, 0x68, 0xCD, 0x8F, 0x41, 0x37),
-		}, start, []i2ctest.IO{setBaseline})...)
+		steps := append([]i2cfake.Step(nil), startSteps...)
+		steps = append(steps,
+			i2cfake.Write(initWait, 0x20, 0x15), i2cfake.Read(10*time.Millisecond, 0x8E, 0x68, 0xCD, 0x8F, 0x41, 0x37))
+		steps = append(steps, startSteps...)
+		steps = append(steps, i2cfake.Write(initWait, 0x20, 0x1E, 0x8F, 0x41, 0x37, 0x8E, 0x68, 0xCD))
+		bus := i2cfake.Sensirion(Addr, steps...)
 		d, err := NewI2C(bus, Addr, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -113,11 +138,14 @@ func TestBaseline(t *testing.T) {
 
 func TestSetHumidity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		bus := i2cfake.New(concat(start, []i2ctest.IO{
-			w(0x20, 0x61, 0x0F, 0x80, 0x62), // 15.5 g/m³ in 8.8 fixed point
-			w(0x20, 0x61, 0x00, 0x01, 0xB0), // the driest the format says, not 0 (off)
-			w(0x20, 0x61, 0x00, 0x00, 0x81), // off
-		})...)
+		const wait = 10 * time.Millisecond // set_absolute_humidity's execution time
+		steps := append([]i2cfake.Step(nil), startSteps...)
+		steps = append(steps,
+			i2cfake.Write(initWait, 0x20, 0x61, 0x0F, 0x80, 0x62), // 15.5 g/m³ in 8.8 fixed point
+			i2cfake.Write(wait, 0x20, 0x61, 0x00, 0x01, 0xB0),     // the driest the format says, not 0 (off)
+			i2cfake.Write(wait, 0x20, 0x61, 0x00, 0x00, 0x81),     // off
+		)
+		bus := i2cfake.Sensirion(Addr, steps...)
 		d, err := NewI2C(bus, Addr, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,8 @@ package sht3x
 
 import (
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 	"periph.io/x/conn/v3/physic"
@@ -17,33 +19,76 @@ var status = []i2ctest.IO{
 	{Addr: 0x44, R: []byte{0x80, 0x10, 0xE1}},
 }
 
+// TestSense replays the datasheet's transactions (SHT3x-DIS datasheet,
+// table 9 and section 4.4): the single-shot command 0x2400 (high
+// repeatability, no clock stretching) as a write of its own, then, after
+// the measurement duration of table 4 (15.5 ms at most), a read of
+// temperature and humidity, each word followed by its CRC-8 (polynomial
+// 0x31, init 0xFF). Status (0xF32D, table 17) likewise, 1 ms apart ("the
+// first SCL free block indicates a minimal waiting time of 1 ms"). The
+// bus NACKs a combined write-then-read or an early read, as the chip does.
 func TestSense(t *testing.T) {
-	bus := i2cfake.New(append(status,
-		i2ctest.IO{Addr: 0x44, W: []byte{0x24, 0x00}},
-		// 0x6666 is 40 % of full scale: −45 + 175 · 0.4 = 25 °C exactly;
-		// 0x8000: 100 · 32768 / 65535 = 50.00076 %RH.
-		i2ctest.IO{Addr: 0x44, R: []byte{0x66, 0x66, 0x93, 0x80, 0x00, 0xA2}},
-		i2ctest.IO{Addr: 0x44, W: []byte{0x30, 0xA2}},
-	)...)
-	d, err := NewI2C(bus, DefaultAddr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e physic.Env
-	if err := d.Sense(&e); err != nil {
-		t.Fatal(err)
-	}
-	if want := physic.ZeroCelsius + 25*physic.Celsius; e.Temperature != want {
-		t.Errorf("temperature = %s, want %s", e.Temperature, want)
-	}
-	if want := physic.RelativeHumidity(5000076); e.Humidity != want {
-		t.Errorf("humidity = %s (%d), want %s", e.Humidity, e.Humidity, want)
-	}
-	if err := d.Halt(); err != nil {
-		t.Fatal(err)
-	}
-	if err := bus.Close(); err != nil {
-		t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		bus := i2cfake.Sensirion(DefaultAddr,
+			i2cfake.Write(0, 0xF3, 0x2D),
+			i2cfake.Read(time.Millisecond, 0x80, 0x10, 0xE1), // after a power-up: alert pending, reset detected
+			i2cfake.Write(0, 0x24, 0x00),
+			// 0x6666 is 40 % of full scale: −45 + 175 · 0.4 = 25 °C exactly;
+			// 0x8000: 100 · 32768 / 65535 = 50.00076 %RH.
+			i2cfake.Read(15500*time.Microsecond, 0x66, 0x66, 0x93, 0x80, 0x00, 0xA2),
+			i2cfake.Write(0, 0x30, 0xA2), // soft reset
+		)
+		d, err := NewI2C(bus, DefaultAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e physic.Env
+		if err := d.Sense(&e); err != nil {
+			t.Fatal(err)
+		}
+		if want := physic.ZeroCelsius + 25*physic.Celsius; e.Temperature != want {
+			t.Errorf("temperature = %s, want %s", e.Temperature, want)
+		}
+		if want := physic.RelativeHumidity(5000076); e.Humidity != want {
+			t.Errorf("humidity = %s (%d), want %s", e.Humidity, e.Humidity, want)
+		}
+		if err := d.Halt(); err != nil {
+			t.Fatal(err)
+		}
+		if err := bus.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSenseRepeatability: each repeatability's command and measurement
+// duration (datasheet tables 4 and 9: 15.5, 6.5 and 4.5 ms).
+func TestSenseRepeatability(t *testing.T) {
+	for _, tt := range []struct {
+		r    Repeatability
+		cmd  byte
+		wait time.Duration
+	}{
+		{High, 0x00, 15500 * time.Microsecond},
+		{Medium, 0x0B, 6500 * time.Microsecond},
+		{Low, 0x16, 4500 * time.Microsecond},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			bus := i2cfake.Sensirion(DefaultAddr,
+				i2cfake.Write(0, 0xF3, 0x2D), i2cfake.Read(time.Millisecond, 0x80, 0x10, 0xE1),
+				i2cfake.Write(0, 0x24, tt.cmd), i2cfake.Read(tt.wait, 0x66, 0x66, 0x93, 0x80, 0x00, 0xA2),
+			)
+			d, err := NewI2C(bus, DefaultAddr, &Opts{Repeatability: tt.r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Sense(&physic.Env{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := bus.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

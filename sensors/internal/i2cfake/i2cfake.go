@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/i2c/i2ctest"
@@ -24,21 +25,53 @@ var NACK = errors.New("sysfs-i2c: remote I/O error")
 type Bus struct {
 	i2ctest.Playback
 	Faults map[int]error
+	// Gaps are the times between transactions of a bus made by
+	// Sensirion, in the order they came.
+	Gaps []Gap
+
+	waits []time.Duration // per transaction, of a bus made by Sensirion; nil otherwise
+	errs  []error         // faults found by a Sensirion bus, reported by Close
+	last  time.Time       // when the latest transaction ended
+	ended bool            // whether one has
+	nack  bool            // whether it failed: the chip executes nothing then
 }
 
-// Tx plays the next transaction back, or fails it as Faults says.
+// Tx plays the next transaction back, or fails it as Faults says; a bus
+// made by Sensirion also fails it as the chip would (see Sensirion).
 func (b *Bus) Tx(addr uint16, w, r []byte) error {
+	now := time.Now()
 	b.Lock()
 	i := b.Count
+	var terr error
+	if b.waits != nil {
+		terr = b.timing(i, w, r, now)
+	}
 	b.Unlock()
-	if err := b.Playback.Tx(addr, w, r); err != nil {
-		return err
+	err := b.Playback.Tx(addr, w, r)
+	if err == nil {
+		err = terr
 	}
-	if err := b.Faults[i]; err != nil {
+	if err == nil {
+		err = b.Faults[i]
+	}
+	if b.waits != nil {
+		b.Lock()
+		b.last, b.ended, b.nack = time.Now(), true, err != nil
+		b.Unlock()
+	}
+	if err != nil {
 		clear(r)
-		return err
 	}
-	return nil
+	return err
+}
+
+// Close checks that every transaction was played back and, for a bus made
+// by Sensirion, that none broke the chip's protocol.
+func (b *Bus) Close() error {
+	err := b.Playback.Close()
+	b.Lock()
+	defer b.Unlock()
+	return errors.Join(err, errors.Join(b.errs...))
 }
 
 // New is a Bus that plays ops back and does not panic on a mismatch, so a
