@@ -32,7 +32,10 @@ func newBroker(bin, dir string) (*broker, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	b := &broker{bin: bin, dir: dir, port: port}
-	conf := fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\nmax_queued_messages %d\nlog_dest file %s\n",
+	// user root: started as root, mosquitto would otherwise become the
+	// mosquitto user, which cannot write its persistence into this
+	// directory, and a restart would forget the hub's session.
+	conf := fmt.Sprintf("user root\nlistener %d 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\nmax_queued_messages %d\nlog_dest file %s\n",
 		port, dir, maxQueued, filepath.Join(dir, "mosquitto.log"))
 	if err := os.WriteFile(filepath.Join(dir, "mosquitto.conf"), []byte(conf), 0o600); err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ type report struct {
 	took                                       time.Duration
 	published, stored, lost, duplicated, wrong int
 	unacked, resent                            int
+	lostRanges                                 []string // when the lost readings were published
 	integrity                                  string
 	rssStart, rssPeak, rssEnd                  int64
 	gorStart, gorPeak, gorEnd                  int
@@ -41,6 +42,9 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "soak: %s, hub started %d times, broker restarted %d times, disk full: %s\n", r.took.Round(time.Second), r.starts, r.brokerRestarts, r.diskFull)
 	fmt.Fprintf(w, "readings: published %d (acknowledged by the broker), stored %d, lost %d, duplicated %d, wrong value %d; unacknowledged at the end %d, sent again %d\n",
 		r.published, r.stored, r.lost, r.duplicated, r.wrong, r.unacked, r.resent)
+	for _, l := range r.lostRanges {
+		fmt.Fprintf(w, "  lost: %s\n", l)
+	}
 	fmt.Fprintf(w, "integrity_check: %s\n", r.integrity)
 	fmt.Fprintf(w, "RSS: start %s, peak %s, end %s\n", mb(r.rssStart), mb(r.rssPeak), mb(r.rssEnd))
 	fmt.Fprintf(w, "goroutines: start %d, peak %d, end %d\n", r.gorStart, r.gorPeak, r.gorEnd)
@@ -87,6 +91,7 @@ func (r *report) count(bin, db string, published map[reading]float64) error {
 		return fmt.Errorf("export: %w", err)
 	}
 	seen := map[string]map[float64]int{}
+	stored := map[reading]bool{}
 	for _, row := range rows[1:] { // time,zone,measurement,value,source
 		if !strings.HasPrefix(row[1], "Soak") {
 			continue
@@ -101,6 +106,7 @@ func (r *report) count(bin, db string, published map[reading]float64) error {
 		}
 		seen[row[1]][v]++
 		if want, ok := published[reading{row[1], t.Unix()}]; ok {
+			stored[reading{row[1], t.Unix()}] = true
 			r.stored++
 			if want != v {
 				r.wrong++
@@ -109,6 +115,7 @@ func (r *report) count(bin, db string, published map[reading]float64) error {
 	}
 	r.published = len(published)
 	r.lost = r.published - r.stored
+	r.lostRanges = lostRanges(published, stored)
 	for _, vs := range seen {
 		for _, n := range vs {
 			r.duplicated += n - 1
@@ -120,4 +127,31 @@ func (r *report) count(bin, db string, published map[reading]float64) error {
 	}
 	defer sdb.Close()
 	return sdb.QueryRow("PRAGMA integrity_check").Scan(&r.integrity)
+}
+
+// lostRanges says which seconds lost readings were published in, as runs
+// of consecutive seconds with their count (at most 20 runs).
+func lostRanges(published map[reading]float64, stored map[reading]bool) []string {
+	perSecond := map[int64]int{}
+	for r := range published {
+		if !stored[r] {
+			perSecond[r.when]++
+		}
+	}
+	secs := make([]int64, 0, len(perSecond))
+	for s := range perSecond {
+		secs = append(secs, s)
+	}
+	sort.Slice(secs, func(i, j int) bool { return secs[i] < secs[j] })
+	var out []string
+	for i := 0; i < len(secs) && len(out) < 20; {
+		j, n := i, perSecond[secs[i]]
+		for j+1 < len(secs) && secs[j+1] == secs[j]+1 {
+			j++
+			n += perSecond[secs[j]]
+		}
+		out = append(out, fmt.Sprintf("%s to %s UTC: %d readings", time.Unix(secs[i], 0).UTC().Format("15:04:05"), time.Unix(secs[j], 0).UTC().Format("15:04:05"), n))
+		i = j + 1
+	}
+	return out
 }
