@@ -53,3 +53,14 @@ func TestBackupExportImport(t *testing.T) {
 		t.Errorf("a bad --from: %s", out)
 	}
 }
+
+// TestExportUnknownZone: an export of a zone the history does not have
+// fails and names the zones, as MCP does, rather than export nothing.
+func TestExportUnknownZone(t *testing.T) {
+	cfg := testConfig(t)
+	startHub(t, cfg)
+	out, errOut, code := runCLI(t, "export", "--db", cfg.Database, "--zone", "Attic")
+	if code != 2 || out != "" || !strings.Contains(errOut, `unknown zone "Attic"; the zones are `) || !strings.Contains(errOut, "Balcony") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

@@ -41,7 +41,7 @@ mqtt:
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, auto_zone: true}
 `), 0o600)
-	cfg, err := parseServe([]string{"--config", path}, io.Discard)
+	cfg, err := parseServe([]string{"--config", path}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

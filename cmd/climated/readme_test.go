@@ -61,12 +61,22 @@ func TestREADMEConnect(t *testing.T) {
 	}
 }
 
-// TestUsageListsNewCommands: climated --help names connect and the bridge.
+// TestUsageListsNewCommands: climated --help names connect and the
+// bridge, and their own help shows how to call them.
 func TestUsageListsNewCommands(t *testing.T) {
-	out, err := climated("--help").Output()
-	for _, want := range []string{"climated connect CLIENT", "--remote URL", "--token-file FILE", "--write", "home-assistant"} {
-		if err != nil || !strings.Contains(string(out), want) {
-			t.Errorf("usage does not say %q: %v\n%s", want, err, out)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"\n  connect ", "home-assistant", "bridge to a hub's /mcp"}},
+		{[]string{"mcp", "--help"}, []string{"--remote URL", "--token-file FILE"}},
+		{[]string{"connect", "--help"}, []string{"climated connect CLIENT", "--write"}},
+	} {
+		out, err := climated(c.args...).Output()
+		for _, want := range c.want {
+			if err != nil || !strings.Contains(string(out), want) {
+				t.Errorf("climated %v does not say %q: %v\n%s", c.args, want, err, out)
+			}
 		}
 	}
 }

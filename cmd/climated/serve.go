@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -32,20 +32,15 @@ const (
 	demoBackfill = 24 * time.Hour
 )
 
-func parseServe(args []string, stderr io.Writer) (Config, error) {
+func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	cfg := defaultConfig()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
-	if err := fs.Parse(args); err != nil {
-		return cfg, errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated serve: unexpected argument %q\n", fs.Arg(0))
-		return cfg, errUsage
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return cfg, err
 	}
 	if *configPath != "" {
 		if err := loadConfig(*configPath, &cfg); err != nil {
@@ -102,6 +97,22 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	loc, _ := cfg.location()
+	// The port first: a hub that cannot serve must not have created a
+	// database or written a day of demo history before it says so.
+	ln, err := listen(cfg.Listen)
+	if err != nil {
+		return err
+	}
+	defer ln.Close() // after Serve took it, a second close is harmless
+	// The token next: a token file others can read stops the hub before
+	// it writes anything else.
+	var token string
+	if cfg.needsToken() {
+		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
+			return err
+		}
+		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	}
 	m := newMetrics()
 	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
@@ -129,13 +140,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	run := newRunning(log, countingSink{store, m}, set)
 	defer run.stop()
 
-	var token string
-	if cfg.needsToken() {
-		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
-			return err
-		}
-		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
-	}
 	srv := mcp.New(store, &mcp.Options{
 		Token:          token,
 		AllowedHosts:   cfg.AllowedHosts,
@@ -149,10 +153,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Logger:         log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
-	}
 	// Cancelling baseCtx ends every request's context, so that event
 	// streams that clients hold open do not hold up the shutdown.
 	baseCtx, cancelRequests := context.WithCancel(context.Background())
@@ -259,4 +259,17 @@ func backfillFrom(latest, now time.Time) time.Time {
 		from = latest.Add(time.Second)
 	}
 	return from
+}
+
+// listen opens the hub's port, with a hint at the usual cause when it is
+// taken.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("listen on %s: %w: another climated running? (systemctl status climated) Stop it, or choose another address with --listen HOST:PORT or listen: in the configuration", addr, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
 }
