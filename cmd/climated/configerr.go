@@ -228,4 +228,3 @@ func editDistance(a, b string) int {
 	}
 	return d[len(a)][len(b)]
 }
-
