@@ -35,7 +35,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 
 // everyCommand is each command a user can type, as its help names it.
 var everyCommand = [][]string{
-	{"serve"}, {"scan"}, {"read"}, {"mcp"}, {"connect"}, {"backup"}, {"export"},
+	{"serve"}, {"scan"}, {"read"}, {"mcp"}, {"connect"}, {"doctor"}, {"backup"}, {"export"},
 	{"import"}, {"token"}, {"config"}, {"config", "check"}, {"config", "example"}, {"version"}, {"help"},
 }
 

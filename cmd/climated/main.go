@@ -21,6 +21,9 @@ func main() {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
+		if errors.Is(err, errUnhealthy) {
+			os.Exit(1) // the doctor found something: not a wrong use
+		}
 		os.Exit(2)
 	}
 }
@@ -79,6 +82,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runToken(args, stdout, stderr)
 	case "connect":
 		return runConnect(args, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, args, stdout, stderr)
 	case "version", "--version", "-version":
 		if wantsHelp(args) {
 			return printHelp(stdout, "version", nil)

@@ -137,7 +137,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		}
 	}
 
-	run := newRunning(log, countingSink{store, m}, set)
+	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
 	defer run.stop()
 
 	srv := mcp.New(store, &mcp.Options{
