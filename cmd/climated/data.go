@@ -61,14 +61,6 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 	return cfg, err
 }
 
-// progress prints how far a long command has come, on stderr.
-func progress(stderr io.Writer, verb string) func(int64) {
-	start := time.Now()
-	return func(n int64) {
-		fmt.Fprintf(stderr, "%s %d readings (%.0f/s)\n", verb, n, float64(n)/max(time.Since(start).Seconds(), 1e-3))
-	}
-}
-
 // runBackup is `climated backup FILE`: a consistent copy of the database,
 // taken beside a running hub.
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -87,7 +79,10 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close(context.Background())
 	t0 := time.Now()
-	if err := store.Backup(ctx, d.fs.Arg(0)); err != nil {
+	stopWatch := watchBackup(stderr, cfg.Database, d.fs.Arg(0))
+	err = store.Backup(ctx, d.fs.Arg(0))
+	stopWatch()
+	if err != nil {
 		return err
 	}
 	fi, err := os.Stat(d.fs.Arg(0))
@@ -115,7 +110,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errUsage
 	}
 	loc, _ := cfg.location()
-	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format, Progress: progress(stderr, "exported")}
+	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
+	bar := newProgress(stderr, "exported", readings)
+	// Rows on the same terminal would tear a bar apart.
+	bar.tty = bar.tty && !isTerminal(stdout)
+	e.Progress = func(n int64) { bar.update(n, -1) }
 	now := time.Now()
 	if *from != "" {
 		if e.From, err = history.ParseTime(*from, now, loc); err != nil {
@@ -146,6 +145,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("--zone: unknown zone %q; the zones are %s", e.Zone, strings.Join(store.Zones(), ", "))
 	}
 	n, err := store.Export(ctx, stdout, e)
+	bar.done()
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close(context.Background())
-	res, err := store.Import(ctx, f, history.ImportOptions{SkipBad: *skipBad, Progress: progress(stderr, "imported")})
+	// How far through the file the reader is, for the bar.
+	in := &countingReader{r: f}
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	bar := newProgress(stderr, "imported", readings)
+	res, err := store.Import(ctx, in, history.ImportOptions{SkipBad: *skipBad, Progress: func(n int64) {
+		bar.update(n, fraction(in.n.Load(), size))
+	}})
+	bar.done()
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		reload := make(chan struct{}, 1)
 		go forward(ctx, hup, reload)
 		load := func() (Config, error) { return parseServe(args, io.Discard, io.Discard) }
-		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level})
+		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
 	case "config":
 		return runConfig(args, stdout, stderr)
 	case "backup":

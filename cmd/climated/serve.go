@@ -16,6 +16,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
 
@@ -88,6 +89,9 @@ type serveEnv struct {
 	reload <-chan struct{}
 	load   func() (Config, error)
 	level  *slog.LevelVar
+	// stderr is where the log goes, for a progress bar when it is a
+	// terminal; nil is none.
+	stderr io.Writer
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order:
@@ -132,7 +136,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	if set.house != nil {
-		if err := fillDemoPast(ctx, cfg, loc, store, log); err != nil {
+		if err := fillDemoPast(ctx, cfg, loc, store, log, env.stderr); err != nil {
 			return err
 		}
 	}
@@ -227,7 +231,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // The past is filled at one reading a minute whatever the live interval:
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger) error {
+// A bar goes to term when it is a terminal; nil is none.
+func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger, term io.Writer) error {
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {
@@ -235,7 +240,16 @@ func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hi
 	}
 	t0 := time.Now()
 	past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
-	if err := past.Backfill(ctx, store, from, now); err != nil {
+	// A Pi Zero takes a while over a day of readings: show it, as a bar
+	// on a terminal and as log lines (only if it is slow) elsewhere.
+	if term == nil {
+		term = io.Discard
+	}
+	bar := newProgress(term, "demo house: filling in a day of history", readings)
+	bar.line = func(msg string) { log.Info(msg) }
+	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
+	bar.done()
+	if err != nil {
 		return fmt.Errorf("demo house: fill in history: %w", err)
 	}
 	// On disk before serving, so that readers beside the daemon (climated
@@ -272,4 +286,21 @@ func listen(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	return ln, nil
+}
+
+// fillSink shows the demo fill's progress by the time its readings reach.
+type fillSink struct {
+	sensors.Sink
+	bar      *progress
+	from, to time.Time
+	n        int64
+}
+
+func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
+	err := f.Sink.Record(ctx, rs)
+	if len(rs) > 0 {
+		f.n += int64(len(rs))
+		f.bar.update(f.n, fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
+	}
+	return err
 }
