@@ -33,15 +33,13 @@ fi
 
 echo "== MCP clients from npm (TypeScript SDK, conformance suite, Node 22)"
 scripts/mcp-clients/install.sh
+echo "== installed what the tests need in $(since "$start")"
 
 echo "== gofmt"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
-
-echo "== go vet"
-go vet ./...
 
 tmp=$(mktemp -d)
 pids=()
@@ -56,13 +54,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Built once: the static release binaries (CGO_ENABLED=0) of every target,
-# which the QEMU, install and conformance parts then share.
-echo "== static release builds: arm64, armv6, armv7, amd64 (scripts/build.sh)"
-version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
-DIST=$tmp/dist scripts/build.sh "$version" >/dev/null
-export VERSION=$version
-
 # part NAME COMMAND...: runs COMMAND in the background, its output in a log.
 declare -A names
 part() {
@@ -71,9 +62,23 @@ part() {
 	("$@" >"$tmp/$name.log" 2>&1; echo $? >"$tmp/$name.status") &
 	pids+=($!)
 	names[$!]=$name
-	echo "== started: $name"
+	echo "== started at $(since "$start"): $name"
 }
+
+# go test is the longest part: it starts first, and the rest is built
+# and started beside it.
 part "go test -race" go test -race -count=1 -timeout 20m ./...
+
+echo "== go vet"
+go vet ./...
+
+# Built once: the static release binaries (CGO_ENABLED=0) of every target,
+# which the QEMU, install and conformance parts then share.
+echo "== static release builds: arm64, armv6, armv7, amd64 (scripts/build.sh)"
+version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+DIST=$tmp/dist scripts/build.sh "$version" >/dev/null
+export VERSION=$version
+
 part "release binaries under QEMU: arm64, armv7, armv6" scripts/qemu-test.sh "$tmp/dist"
 part "install onto fake hubs over stand-in ssh" scripts/install-test.sh "$tmp/dist"
 part "Debian packages: contents, lintian, unit, maintainer scripts" scripts/deb-test.sh

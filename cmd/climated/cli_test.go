@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -39,12 +41,30 @@ var everyCommand = [][]string{
 	{"import"}, {"token"}, {"config"}, {"config", "check"}, {"config", "example"}, {"version"}, {"help"},
 }
 
+// runInProcess runs the command line in this process, as main would,
+// and returns stdout, stderr and the status main would exit with.
+func runInProcess(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err := run(t.Context(), args, &o, &e)
+	switch {
+	case err == nil:
+	case errors.Is(err, errUnhealthy):
+		code = 1
+	default:
+		code = 2
+	}
+	return o.String(), e.String(), code
+}
+
 // TestHelpAndVersion: --help, -h and help on every command and subcommand
 // print its usage on stdout and exit 0; the top level lists every command,
-// one line each; --version prints the version.
+// one line each; --version prints the version. Every form runs in this
+// process (a real process per form took a minute under -race); the real
+// process checks that main turns them into exit statuses.
 func TestHelpAndVersion(t *testing.T) {
 	for _, top := range [][]string{{"--help"}, {"-h"}, {"help"}, {"-help"}} {
-		out, errOut, code := runCLI(t, top...)
+		out, errOut, code := runInProcess(t, top...)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: climated COMMAND") {
 			t.Errorf("climated %v: exit %d, stdout %q, stderr %q", top, code, out, errOut)
 			continue
@@ -62,25 +82,40 @@ func TestHelpAndVersion(t *testing.T) {
 		name := strings.Join(c, " ")
 		forms := [][]string{append(append([]string{}, c...), "--help"), append(append([]string{}, c...), "-h"), append([]string{"help"}, c...)}
 		for _, args := range forms {
-			out, errOut, code := runCLI(t, args...)
+			out, errOut, code := runInProcess(t, args...)
 			if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: climated "+name) {
 				t.Errorf("climated %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, out, errOut)
 			}
 		}
 	}
 	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
-		out, errOut, code := runCLI(t, args...)
+		out, errOut, code := runInProcess(t, args...)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, "climated ") || strings.Contains(out, "usage") {
 			t.Errorf("climated %v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	// Wrong use is still an error, on stderr, with status 2.
-	for _, args := range [][]string{{"help", "frobnicate"}, {"config", "frobnicate"}, {"serve", "--colour"}} {
-		out, errOut, code := runCLI(t, args...)
+	wrong := [][]string{{"help", "frobnicate"}, {"config", "frobnicate"}, {"serve", "--colour"}}
+	for _, args := range wrong {
+		out, errOut, code := runInProcess(t, args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "usage") {
 			t.Errorf("climated %v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
+	// The real process, for the statuses main exits with.
+	var wg sync.WaitGroup
+	for _, c := range []struct {
+		args []string
+		code int
+	}{{[]string{"--help"}, 0}, {[]string{"serve", "-h"}, 0}, {[]string{"help", "config", "check"}, 0}, {[]string{"--version"}, 0}, {wrong[0], 2}, {wrong[2], 2}} {
+		wg.Go(func() {
+			out, errOut, code := runCLI(t, c.args...)
+			if code != c.code || (code == 0) != (out != "" && errOut == "") {
+				t.Errorf("the process climated %v: exit %d (want %d), stdout %q, stderr %q", c.args, code, c.code, out, errOut)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // TestBusyPortWritesNothing: with the port taken, serve fails before it

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBackupExportImport runs the data commands as a user would, beside a
@@ -20,9 +21,12 @@ func TestBackupExportImport(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "backed up") {
 		t.Fatalf("backup: %v %s", err, out)
 	}
+	// One absolute start for both exports: "2h" would move between them,
+	// and a slow run would leave a reading out of the second.
+	from := time.Now().Add(-2 * time.Hour).UTC().Format(time.RFC3339)
 	export := func(db string, extra ...string) string {
 		t.Helper()
-		cmd := climated(append([]string{"export", "--db", db, "--zone", "Balcony", "--from", "2h"}, extra...)...)
+		cmd := climated(append([]string{"export", "--db", db, "--zone", "Balcony", "--from", from}, extra...)...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		data, err := cmd.Output()

@@ -29,6 +29,9 @@ func TestLogBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute of steady running")
 	}
+	// A minute of mostly waiting: beside the other long tests (Node's
+	// clients, the README's recipes), not after them.
+	t.Parallel()
 	broker, brokerAddr := startBroker(t)
 
 	dir := t.TempDir()

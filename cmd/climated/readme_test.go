@@ -21,6 +21,7 @@ const readmeExe = "/home/you/go/bin/climated"
 // recipes cannot drift from the program. Only the binary's path differs
 // from one machine to the next.
 func TestREADMEConnect(t *testing.T) {
+	t.Parallel() // a process per recipe, in its own HOME
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

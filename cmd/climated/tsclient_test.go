@@ -29,6 +29,7 @@ func nodeBinary(t *testing.T) string {
 // TestTypeScriptClient drives the hub with the official TypeScript SDK
 // client over Streamable HTTP, the SSE transport and stdio.
 func TestTypeScriptClient(t *testing.T) {
+	t.Parallel() // its own hub and Node processes; beside the log budget's minute
 	node := nodeBinary(t)
 	cfg := testConfig(t)
 	cfg.Demo.Interval = time.Second // so a subscription sees an update soon
