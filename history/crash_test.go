@@ -77,6 +77,9 @@ func crashChild(path string, base int64) {
 // random moments: every time the database passes integrity_check, and every
 // batch reported committed is there in full.
 func TestCrashSafety(t *testing.T) {
+	if testing.Short() {
+		t.Skip("50 SIGKILLs take ~25 s: skipped with -short")
+	}
 	path := filepath.Join(t.TempDir(), "crash.db")
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Recent times, so that retention keeps them; each round has its own span.

@@ -11,8 +11,10 @@ suite=scripts/mcp-clients/node_modules/@modelcontextprotocol/conformance/dist/in
 tmp=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/climated" ./cmd/climated
-"$tmp/climated" serve --listen 127.0.0.1:0 --db "$tmp/climated.db" 2>"$tmp/log" &
+# CLIMATED_BIN: a binary already built (scripts/test.sh builds once).
+bin=${CLIMATED_BIN:-$tmp/climated}
+[ -n "${CLIMATED_BIN:-}" ] || go build -o "$bin" ./cmd/climated
+"$bin" serve --listen 127.0.0.1:0 --db "$tmp/climated.db" 2>"$tmp/log" &
 pid=$!
 url=""
 for _ in $(seq 100); do

@@ -75,7 +75,13 @@ else
 		listen: 127.0.0.1:8473
 	EOF
 fi
-synopsis=$("$tmp/climated" help | sed -n 's/^  climated/climated/p')
+# The synopsis is each command's usage line, and COMMANDS each command's
+# line, as `climated help` prints them: the page cannot drift from the
+# binary.
+commands=$("$tmp/climated" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+[ -n "$commands" ] || { echo "deb: climated help lists no commands" >&2; exit 1; }
+# roff: a backslash is \e, a line may not start with . or ', a minus is \-.
+roff() { sed 's/\\/\\e/g; s/^\([.'"'"']\)/\\\&\1/; s/-/\\-/g'; }
 {
 	cat <<-EOF
 		.TH CLIMATED 1 "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" "climated $debver" "User Commands"
@@ -84,7 +90,7 @@ synopsis=$("$tmp/climated" help | sed -n 's/^  climated/climated/p')
 		.SH SYNOPSIS
 		.nf
 	EOF
-	echo "$synopsis" | sed 's/\\/\\e/g; s/^\([.'"'"']\)/\\\&\1/; s/-/\\-/g'
+	for c in $commands; do "$tmp/climated" help "$c" | sed -n '1s/^usage: //p'; done | roff
 	cat <<-'EOF'
 		.fi
 		.SH DESCRIPTION
@@ -101,6 +107,30 @@ synopsis=$("$tmp/climated" help | sed -n 's/^  climated/climated/p')
 		the bearer token that
 		.B climated token
 		prints.
+		.SH COMMANDS
+	EOF
+	"$tmp/climated" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; sub(/^  [a-z]+ +/, ""); print } on && /^$/ { exit }' |
+		while read -r name && read -r line; do
+			echo ".TP"
+			echo ".B $name"
+			echo "$line" | roff
+		done
+	cat <<-'EOF'
+		.PP
+		.B climated help
+		.I COMMAND
+		or
+		.B climated
+		.I COMMAND
+		.B \-\-help
+		prints a command's usage and flags;
+		.B climated \-\-version
+		the version.
+		.SH EXIT STATUS
+		0 on success; 1 when
+		.B climated doctor
+		finds a problem; 2 on wrong use or an error, printed on standard error
+		with what was wrong, where, and what to do.
 		.SH FILES
 		.TP
 		.I /etc/climated/climated.yaml

@@ -128,6 +128,37 @@ check "install.sh fails" test "$status" -ne 0
 check "and shows the status and the journal" \
 	sh -c "grep -q 'did not become active' '$tmp/out' && grep -q 'stand-in status' '$tmp/out' && grep -q 'stand-in journal line' '$tmp/out'"
 
+# uninstall_from HUB [--purge]: install.sh --uninstall against the fake
+# hub whose root is $tmp/HUB; output in $tmp/out, status in $status.
+uninstall_from() {
+	local hub=$1
+	shift
+	: >"$tmp/calls"
+	status=0
+	env SSH="$tmp/bin/ssh -o BatchMode=yes" SCP="$tmp/bin/scp" ROOT="$tmp/$hub" \
+		scripts/install.sh --uninstall "$@" "pi@$hub.local" >"$tmp/out" 2>&1 </dev/null || status=$?
+}
+
+echo "== uninstall: the service and what install.sh placed go, the data stays"
+uninstall_from hub
+sed 's/^/   /' "$tmp/out"
+check "uninstall exits 0" test "$status" -eq 0
+check "disable --now, then daemon-reload" test "$(xargs <"$tmp/calls")" = "systemctl disable --now climated.service systemctl daemon-reload"
+check "the binary, the unit, the sysusers.d and tmpfiles.d files gone" \
+	test -z "$(ls "$h/usr/bin/climated" "$h/etc/systemd/system/climated.service" "$h/etc/sysusers.d/climated.conf" "$h/etc/tmpfiles.d/climated.conf" 2>/dev/null)"
+check "the configuration, the history's directory and the user kept" \
+	sh -c "[ -f '$h/etc/climated/climated.yaml' ] && [ -d '$h/var/lib/climated' ] && grep -q '^climated:' '$h/etc/passwd'"
+check "says what it kept and how to delete it" grep -q 'kept /etc/climated.*--purge deletes them' "$tmp/out"
+
+echo "== uninstall --purge: the configuration, the history and the user go too"
+uninstall_from hub --purge
+sed 's/^/   /' "$tmp/out"
+check "uninstall --purge exits 0" test "$status" -eq 0
+check "/etc/climated and /var/lib/climated deleted" test -z "$(ls -d "$h/etc/climated" "$h/var/lib/climated" 2>/dev/null)"
+check "the user and group climated deleted, i2c and gpio kept" \
+	sh -c "! grep -q '^climated:' '$h/etc/passwd' '$h/etc/group' && grep -q '^i2c:' '$h/etc/group' && grep -q '^gpio:' '$h/etc/group'"
+check "a wrong use is refused" sh -c "! scripts/install.sh --purge pi@hub.local 2>/dev/null"
+
 echo "== the architecture of each kind of hub"
 mkdir -p "$tmp/standins"
 for t in arm64 armv6 armv7 amd64; do

@@ -2,6 +2,12 @@
 # Installs climated onto a hub over ssh and starts it as a systemd service.
 #
 # Usage: scripts/install.sh [USER@]HOST
+#        scripts/install.sh --uninstall [--purge] [USER@]HOST
+#
+# --uninstall stops and disables the service and removes what install.sh
+# placed; the configuration, the history, the token and the user stay
+# unless --purge deletes them too (the i2c and gpio groups stay: other
+# software uses them).
 #
 # It finds the hub's architecture, builds the matching static binary (or
 # takes it from DIST), copies it to /usr/bin/climated with the unit
@@ -24,8 +30,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ]; then
+uninstall=false
+purge=false
+while [ $# -gt 1 ]; do
+	case $1 in
+	--uninstall) uninstall=true ;;
+	--purge) purge=true ;;
+	*) break ;;
+	esac
+	shift
+done
+if [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ] || { $purge && ! $uninstall; }; then
 	echo "usage: scripts/install.sh [USER@]HOST" >&2
+	echo "       scripts/install.sh --uninstall [--purge] [USER@]HOST" >&2
 	exit 2
 fi
 host=$1
@@ -38,6 +55,43 @@ tty=()
 [ -t 0 ] && tty=(-t) # lets sudo ask for a password
 
 on_hub() { "${ssh[@]}" "$host" "$@"; }
+
+if $uninstall; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	# What runs on the hub, as root: the reverse of the install below.
+	cat >"$tmp/uninstall-on-hub.sh" <<'HUB'
+set -eu
+root=$1 purge=$2
+say() { echo "uninstall: $*"; }
+if dpkg-query ${root:+--root="$root"} -W -f='${Status}' climated 2>/dev/null | grep -q 'install ok installed'; then
+	say "climated is installed from its Debian package here: sudo apt remove climated (apt purge also deletes its data)" >&2
+	exit 1
+fi
+systemctl disable --now climated.service || true
+rm -f "$root/usr/bin/climated" "$root/etc/systemd/system/climated.service" "$root/etc/sysusers.d/climated.conf" \
+	"$root/etc/tmpfiles.d/climated.conf" "$root/etc/udev/rules.d/60-climated.rules"
+systemctl daemon-reload || true
+say "removed the binary, the unit, the sysusers.d and tmpfiles.d files and the udev rules"
+if [ "$purge" = true ]; then
+	rm -rf "$root/etc/climated" "$root/var/lib/climated"
+	# userdel leaves the group where USERGROUPS_ENAB is off.
+	userdel ${root:+--root "$root"} climated 2>/dev/null || true
+	groupdel ${root:+--root "$root"} climated 2>/dev/null || true
+	say "deleted /etc/climated, /var/lib/climated (the history, the token) and the user climated"
+else
+	say "kept /etc/climated (the configuration), /var/lib/climated (the history, the token) and the user climated; --purge deletes them"
+fi
+HUB
+	remote=$(on_hub mktemp -d)
+	"${scp[@]}" -q "$tmp/uninstall-on-hub.sh" "$host:$remote/"
+	sudo=""
+	[ "$(on_hub id -u)" = 0 ] || sudo=sudo
+	status=0
+	"${ssh[@]}" "${tty[@]}" "$host" "$sudo sh $remote/uninstall-on-hub.sh '$root' $purge" || status=$?
+	on_hub "rm -rf $remote" || true
+	exit $status
+fi
 
 # The hub's architecture. uname -m alone misleads on Raspberry Pi OS's
 # 32-bit release, which boots a 64-bit kernel (aarch64) under an armhf

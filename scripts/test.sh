@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this).
-# It installs what the tests need on a fresh Debian 12 machine with Go.
+# It installs what the tests need on a fresh Debian 12 machine with Go,
+# builds the release binaries once, then runs the independent parts side
+# by side (go test, QEMU, install, Debian packages, MCP conformance), each
+# into a log of its own that is printed as it ends.
+#
+# Just the Go tests, on any machine with Go: go test ./...  (tests that
+# need what this script installs skip, saying how to get it), or
+# go test -short ./... to leave out the long ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# go test -race needs cgo, hence a C compiler.
-if ! command -v gcc >/dev/null; then
-	echo "== installing gcc (for go test -race)"
-	apt-get update -qq && apt-get install -y -qq gcc >/dev/null
-fi
+# Tests that need what this script installs (Node from npm, the broker)
+# skip on a bare checkout, but not here: CI=true makes them required.
+export CI=true
+start=$(date +%s)
+since() { echo "$(($(date +%s) - $1))s"; }
 
-# The MQTT tests run Debian's mosquitto as a broker process of their own.
-if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
-	echo "== installing mosquitto (for the MQTT broker tests)"
-	apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null
+# Everything from apt in one go, before anything runs in parallel (apt
+# holds a lock): gcc for go test -race (cgo), mosquitto for the MQTT broker
+# tests, qemu-user-static, lintian and systemd-nspawn for the scripts.
+need=()
+command -v gcc >/dev/null || need+=(gcc)
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null || need+=(qemu-user-static)
+command -v lintian >/dev/null || need+=(lintian)
+command -v systemd-nspawn >/dev/null || need+=(systemd-container)
+if [ ${#need[@]} -gt 0 ]; then
+	echo "== installing ${need[*]}"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 echo "== MCP clients from npm (TypeScript SDK, conformance suite, Node 22)"
 scripts/mcp-clients/install.sh
+echo "== installed what the tests need in $(since "$start")"
 
 echo "== gofmt"
 unformatted=$(gofmt -l .)
@@ -25,23 +41,71 @@ if [ -n "$unformatted" ]; then
 	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
 
+tmp=$(mktemp -d)
+pids=()
+# Each part runs in a process group of its own (job control), so that an
+# interrupted run stops all of a part (go test's test binaries, a hub under
+# QEMU), not just its shell.
+set -m
+cleanup() {
+	for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# part NAME COMMAND...: runs COMMAND in the background, its output in a log.
+declare -A names
+part() {
+	local name=$1
+	shift
+	("$@" >"$tmp/$name.log" 2>&1; echo $? >"$tmp/$name.status") &
+	pids+=($!)
+	names[$!]=$name
+	echo "== started at $(since "$start"): $name"
+}
+
+# go test is the longest part: it starts first, and the rest is built
+# and started beside it.
+part "go test -race" go test -race -count=1 -timeout 20m ./...
+
 echo "== go vet"
 go vet ./...
 
-echo "== static builds (CGO_ENABLED=0): linux/amd64, linux/arm64"
-for arch in amd64 arm64; do
-	CGO_ENABLED=0 GOOS=linux GOARCH=$arch go build -trimpath -o /dev/null ./cmd/climated
+# Built once: the static release binaries (CGO_ENABLED=0) of every target,
+# which the QEMU, install and conformance parts then share.
+echo "== static release builds: arm64, armv6, armv7, amd64 (scripts/build.sh)"
+version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+DIST=$tmp/dist scripts/build.sh "$version" >/dev/null
+export VERSION=$version
+
+part "release binaries under QEMU: arm64, armv7, armv6" scripts/qemu-test.sh "$tmp/dist"
+part "install onto fake hubs over stand-in ssh" scripts/install-test.sh "$tmp/dist"
+part "Debian packages: contents, lintian, unit, maintainer scripts" scripts/deb-test.sh
+if [ "$(uname -m)" = x86_64 ]; then
+	part "MCP conformance suite" env CLIMATED_BIN="$tmp/dist/climated-linux-amd64" scripts/conformance.sh
+else
+	part "MCP conformance suite" scripts/conformance.sh
+fi
+
+failed=()
+for _ in "${pids[@]}"; do
+	p=""
+	wait -n -p p || true
+	[ -n "$p" ] || break
+	name=${names[$p]}
+	status=$(cat "$tmp/$name.status" 2>/dev/null || echo 1)
+	echo
+	echo "== $name: $([ "$status" = 0 ] && echo ok || echo "FAILED (status $status)") at $(since "$start")"
+	cat "$tmp/$name.log"
+	[ "$status" = 0 ] || failed+=("$name")
 done
+pids=()
 
-echo "== release binaries under QEMU: arm64, armv7, armv6 (scripts/qemu-test.sh)"
-scripts/qemu-test.sh
-echo "== install onto fake hubs over stand-in ssh (scripts/install-test.sh)"
-scripts/install-test.sh
-echo "== Debian packages: contents, lintian, unit, maintainer scripts (scripts/deb-test.sh)"
-scripts/deb-test.sh
-
-echo "== MCP conformance suite"
-scripts/conformance.sh
-
-echo "== go test -race"
-go test -race -count=1 -timeout 20m ./...
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+	printf 'FAILED: %s\n' "${failed[@]}"
+	echo "in $(since "$start")"
+	exit 1
+fi
+echo "all passed in $(since "$start")"

@@ -49,6 +49,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 // bridge must start a new session, initialize it and subscribe again
 // without the client noticing.
 func TestBridgeTypeScriptClient(t *testing.T) {
+	t.Parallel() // its own hub, bridge and Node; beside the log budget's minute
 	node := nodeBinary(t)
 	sdkDir, err := filepath.Abs(filepath.Join(mcpClients, "node_modules/@modelcontextprotocol/sdk"))
 	if err != nil {

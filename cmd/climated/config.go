@@ -116,7 +116,7 @@ func loadConfig(path string, cfg *Config) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return errors.New(decodeError(path, err))
+		return errors.New(decodeError(path, data, err))
 	}
 	cfg.file, cfg.raw = path, data
 	return nil

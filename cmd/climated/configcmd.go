@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,16 +29,17 @@ const DefaultConfigFile = "/etc/climated/climated.yaml"
 // runConfig is `climated config check [FILE]` and `climated config example [--starter]`.
 func runConfig(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: climated config check [FILE] | climated config example [--starter]")
+		fmt.Fprint(stderr, usageLine("config"))
 		return errUsage
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		return printHelp(stdout, "config", nil)
 	case "example":
-		fs := flag.NewFlagSet("config example", flag.ContinueOnError)
-		fs.SetOutput(stderr)
+		fs := newFlagSet("config example", stderr)
 		starter := fs.Bool("starter", false, "print the short starter file instead")
-		if err := fs.Parse(args[1:]); err != nil {
-			return errUsage
+		if err := parseFlags(fs, args[1:], stdout, stderr); err != nil {
+			return err
 		}
 		if *starter {
 			_, err := stdout.Write(starterYAML)
@@ -48,6 +48,13 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(exampleYAML)
 		return err
 	case "check":
+		if wantsHelp(args[1:]) {
+			return printHelp(stdout, "config check", nil)
+		}
+		if len(args) > 2 {
+			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], usageLine("config check"))
+			return errUsage
+		}
 		path := DefaultConfigFile
 		if len(args) > 1 {
 			path = args[1]
@@ -63,7 +70,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s: ok (%s)\n", path, summary(cfg))
 		return nil
 	}
-	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n", args[0])
+	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n%s", args[0], usageLine("config"))
 	return errUsage
 }
 
@@ -73,7 +80,7 @@ func checkConfig(path string, data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return cfg, fmt.Errorf("%s", decodeError(path, err))
+		return cfg, fmt.Errorf("%s", decodeError(path, data, err))
 	}
 	if err := cfg.validate(); err != nil {
 		return cfg, fmt.Errorf("%s:%s", path, locate(data, err))
@@ -81,26 +88,29 @@ func checkConfig(path string, data []byte) (Config, error) {
 	return cfg, nil
 }
 
-var (
-	yamlLine   = regexp.MustCompile(`line (\d+): `)
-	unknownKey = regexp.MustCompile(`field (\S+) not found in type \S+`)
-)
+var yamlLine = regexp.MustCompile(`line (\d+): `)
 
 // decodeError rewrites yaml's messages as FILE:LINE: what was wrong, one
-// per line.
-func decodeError(path string, err error) string {
+// per line, naming the key, the value given and what it takes.
+func decodeError(path string, data []byte, err error) string {
+	var all []pair
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) == nil {
+		all = pairs(&root, "", nil, nil)
+	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n")
 	var out []string
 	for _, line := range strings.Split(msg, "\n") {
-		line = strings.TrimSpace(line)
+		line = strings.TrimPrefix(strings.TrimSpace(line), "yaml: ")
 		if line == "" {
 			continue
 		}
-		line = unknownKey.ReplaceAllString(line, "unknown key $1")
-		if m := yamlLine.FindStringSubmatch(line); m != nil {
+		if explained, ok := explainDecodeLine(all, line); ok {
+			line = path + ":" + explained
+		} else if m := yamlLine.FindStringSubmatch(line); m != nil {
 			line = path + ":" + m[1] + ": " + strings.Replace(line, m[0], "", 1)
 		} else {
-			line = path + ": " + strings.TrimPrefix(line, "yaml: ")
+			line = path + ": " + line
 		}
 		out = append(out, line)
 	}
@@ -160,16 +170,24 @@ func summary(c Config) string {
 	var parts []string
 	parts = append(parts, "listen "+c.Listen)
 	if n := len(c.HW.Sensors); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d sensors", n))
+		parts = append(parts, plural(n, "sensor"))
 	}
 	if c.RainGauge != nil {
 		parts = append(parts, "rain gauge on "+c.RainGauge.Pin)
 	}
 	if c.MQTT != nil {
-		parts = append(parts, fmt.Sprintf("MQTT %s with %d subscriptions", c.MQTT.Options.Broker, len(c.MQTT.Subscriptions)))
+		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, plural(len(c.MQTT.Subscriptions), "subscription")))
 	}
 	if len(c.HW.Sensors) == 0 && c.RainGauge == nil && c.MQTT == nil {
 		parts = append(parts, "no sensors: scan the I²C bus, else the demo house")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is "1 sensor", "2 sensors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

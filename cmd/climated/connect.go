@@ -19,14 +19,10 @@ import (
 // --write. The values come from the hub's configuration (--config, else
 // the installed one), so they are right on an installed hub.
 func runConnect(args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("connect", stderr)
+	d := newDataFlags("connect", stdout, stderr)
 	remote := d.fs.String("remote", "", "a hub on another machine: its Streamable HTTP `URL` (http://hub.local:8473/mcp)")
 	name := d.fs.String("name", "climated", "the server's `NAME` in the client's configuration")
 	write := d.fs.Bool("write", false, "merge it into the client's file (a backup is made first)")
-	d.fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]\nclients: %s\n", strings.Join(clientIDs(), ", "))
-		d.fs.PrintDefaults()
-	}
 	// The client may come before or after the flags.
 	var id string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {

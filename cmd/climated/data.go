@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,14 +20,14 @@ import (
 // dataFlags are the flags every data command takes to find the database.
 type dataFlags struct {
 	fs         *flag.FlagSet
+	stdout     io.Writer // where --help goes
 	configPath *string
 	db         *string
 }
 
-func newDataFlags(name string, stderr io.Writer) dataFlags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return dataFlags{fs: fs, configPath: fs.String("config", "", "YAML configuration `FILE`"), db: fs.String("db", "", "SQLite database `FILE`")}
+func newDataFlags(name string, stdout, stderr io.Writer) dataFlags {
+	fs := newFlagSet(name, stderr)
+	return dataFlags{fs: fs, stdout: stdout, configPath: fs.String("config", "", "YAML configuration `FILE`"), db: fs.String("db", "", "SQLite database `FILE`")}
 }
 
 // config parses args and returns the configuration they name: --config,
@@ -34,8 +35,8 @@ func newDataFlags(name string, stderr io.Writer) dataFlags {
 // on the hub reads the database the service writes.
 func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 	cfg := defaultConfig()
-	if err := d.fs.Parse(args); err != nil {
-		return cfg, errUsage
+	if err := parseArgs(d.fs, args, d.stdout); err != nil {
+		return cfg, err
 	}
 	path := *d.configPath
 	// A file we may not even see (/etc/climated is 0750) is there all the
@@ -60,24 +61,16 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 	return cfg, err
 }
 
-// progress prints how far a long command has come, on stderr.
-func progress(stderr io.Writer, verb string) func(int64) {
-	start := time.Now()
-	return func(n int64) {
-		fmt.Fprintf(stderr, "%s %d readings (%.0f/s)\n", verb, n, float64(n)/max(time.Since(start).Seconds(), 1e-3))
-	}
-}
-
 // runBackup is `climated backup FILE`: a consistent copy of the database,
 // taken beside a running hub.
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("backup", stderr)
+	d := newDataFlags("backup", stdout, stderr)
 	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
 	}
 	if d.fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: climated backup [--config FILE] [--db FILE] BACKUP-FILE")
+		fmt.Fprint(stderr, usageLine("backup"))
 		return errUsage
 	}
 	store, err := history.OpenReadOnly(ctx, cfg.Database, nil, time.Hour)
@@ -86,7 +79,10 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close(context.Background())
 	t0 := time.Now()
-	if err := store.Backup(ctx, d.fs.Arg(0)); err != nil {
+	stopWatch := watchBackup(stderr, cfg.Database, d.fs.Arg(0))
+	err = store.Backup(ctx, d.fs.Arg(0))
+	stopWatch()
+	if err != nil {
 		return err
 	}
 	fi, err := os.Stat(d.fs.Arg(0))
@@ -99,7 +95,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // runExport is `climated export`: raw readings as CSV or JSON on stdout.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("export", stderr)
+	d := newDataFlags("export", stdout, stderr)
 	zone := d.fs.String("zone", "", "only this `ZONE`")
 	measurement := d.fs.String("measurement", "", "only this `MEASUREMENT` (Temperature, Rain …)")
 	from := d.fs.String("from", "", "from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
@@ -114,7 +110,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errUsage
 	}
 	loc, _ := cfg.location()
-	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format, Progress: progress(stderr, "exported")}
+	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
+	bar := newProgress(stderr, "exported", readings)
+	// Rows on the same terminal would tear a bar apart.
+	bar.tty = bar.tty && !isTerminal(stdout)
+	e.Progress = func(n int64) { bar.update(n, -1) }
 	now := time.Now()
 	if *from != "" {
 		if e.From, err = history.ParseTime(*from, now, loc); err != nil {
@@ -136,24 +136,33 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close(context.Background())
+	// The same rule as MCP's tools: a zone that is not there is an error
+	// that names the ones that are, not an empty export.
+	if e.Zone != "" && !slices.Contains(store.Zones(), e.Zone) {
+		if len(store.Zones()) == 0 {
+			return fmt.Errorf("--zone: unknown zone %q; %s has no readings yet", e.Zone, cfg.Database)
+		}
+		return fmt.Errorf("--zone: unknown zone %q; the zones are %s", e.Zone, strings.Join(store.Zones(), ", "))
+	}
 	n, err := store.Export(ctx, stdout, e)
+	bar.done()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "exported %d readings\n", n)
+	fmt.Fprintf(stderr, "exported %s\n", plural(int(n), "reading"))
 	return nil
 }
 
 // runImport is `climated import FILE`: readings in export's CSV.
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("import", stderr)
+	d := newDataFlags("import", stdout, stderr)
 	skipBad := d.fs.Bool("skip-bad", false, "import the good lines of a file with broken ones")
 	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
 	}
 	if d.fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE")
+		fmt.Fprint(stderr, usageLine("import"))
 		return errUsage
 	}
 	f, err := os.Open(d.fs.Arg(0))
@@ -172,7 +181,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer store.Close(context.Background())
-	res, err := store.Import(ctx, f, history.ImportOptions{SkipBad: *skipBad, Progress: progress(stderr, "imported")})
+	// How far through the file the reader is, for the bar.
+	in := &countingReader{r: f}
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	bar := newProgress(stderr, "imported", readings)
+	res, err := store.Import(ctx, in, history.ImportOptions{SkipBad: *skipBad, Progress: func(n int64) {
+		bar.update(n, fraction(in.n.Load(), size))
+	}})
+	bar.done()
 	if err != nil {
 		return err
 	}
@@ -183,6 +202,6 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		fmt.Fprintf(stderr, "skipped %s: %v\n", d.fs.Arg(0), b)
 	}
-	fmt.Fprintf(stdout, "imported %d readings from %s into %s (%d broken lines skipped)\n", res.Imported, d.fs.Arg(0), cfg.Database, len(res.Bad))
+	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", plural(int(res.Imported), "reading"), d.fs.Arg(0), cfg.Database, plural(len(res.Bad), "broken line"))
 	return nil
 }

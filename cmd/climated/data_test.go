@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBackupExportImport runs the data commands as a user would, beside a
@@ -20,9 +21,12 @@ func TestBackupExportImport(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "backed up") {
 		t.Fatalf("backup: %v %s", err, out)
 	}
+	// One absolute start for both exports: "2h" would move between them,
+	// and a slow run would leave a reading out of the second.
+	from := time.Now().Add(-2 * time.Hour).UTC().Format(time.RFC3339)
 	export := func(db string, extra ...string) string {
 		t.Helper()
-		cmd := climated(append([]string{"export", "--db", db, "--zone", "Balcony", "--from", "2h"}, extra...)...)
+		cmd := climated(append([]string{"export", "--db", db, "--zone", "Balcony", "--from", from}, extra...)...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		data, err := cmd.Output()
@@ -51,5 +55,16 @@ func TestBackupExportImport(t *testing.T) {
 	}
 	if out, _ := climated("export", "--db", cfg.Database, "--from", "soon").CombinedOutput(); !strings.Contains(string(out), `--from: time "soon"`) {
 		t.Errorf("a bad --from: %s", out)
+	}
+}
+
+// TestExportUnknownZone: an export of a zone the history does not have
+// fails and names the zones, as MCP does, rather than export nothing.
+func TestExportUnknownZone(t *testing.T) {
+	cfg := testConfig(t)
+	startHub(t, cfg)
+	out, errOut, code := runCLI(t, "export", "--db", cfg.Database, "--zone", "Attic")
+	if code != 2 || out != "" || !strings.Contains(errOut, `unknown zone "Attic"; the zones are `) || !strings.Contains(errOut, "Balcony") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

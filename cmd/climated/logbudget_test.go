@@ -29,6 +29,9 @@ func TestLogBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute of steady running")
 	}
+	// A minute of mostly waiting: beside the other long tests (Node's
+	// clients, the README's recipes), not after them.
+	t.Parallel()
 	broker, brokerAddr := startBroker(t)
 
 	dir := t.TempDir()
@@ -41,7 +44,7 @@ mqtt:
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, auto_zone: true}
 `), 0o600)
-	cfg, err := parseServe([]string{"--config", path}, io.Discard)
+	cfg, err := parseServe([]string{"--config", path}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

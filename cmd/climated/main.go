@@ -21,40 +21,33 @@ func main() {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
+		if errors.Is(err, errUnhealthy) {
+			os.Exit(1) // the doctor found something: not a wrong use
+		}
 		os.Exit(2)
 	}
 }
 
 var errUsage = errors.New("usage")
 
-const usage = `usage:
-  climated [serve] [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
-  climated scan [--bus N] [--zone NAME]         (probe the I²C bus, print configuration lines)
-  climated read [--config FILE] [--bus N]       (one reading of every sensor)
-  climated mcp [--config FILE] [--db FILE]      (MCP on stdin/stdout, read-only beside serve)
-  climated mcp --remote URL [--token-file FILE] (stdio bridge to a hub's /mcp; token from FILE, $CLIMATED_TOKEN
-                                                 or ~/.config/climated/token)
-  climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]
-                                                (a client's configuration: claude-desktop, claude-code, vscode,
-                                                 cursor, inspector, home-assistant, generic)
-  climated backup [--config FILE] [--db FILE] BACKUP-FILE
-  climated export [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
-  climated import [--skip-bad] CSV-FILE
-  climated token [--config FILE] [--db FILE]
-  climated config check [FILE] | climated config example [--starter]
-  climated version
-`
-
-// run dispatches a subcommand; "serve" is the default.
+// run dispatches a subcommand; "serve" is the default. A command's help,
+// asked for in any of the usual ways, is success.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, errHelp) {
+		return err
+	}
+	return nil
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	// "climated --help" is the list of commands, not serve's flags.
-	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || args[0] == "-h" || args[0] == "--help") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelpOrVersion(args[0])) {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		cfg, err := parseServe(args, stderr)
+		cfg, err := parseServe(args, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -69,8 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer signal.Stop(hup)
 		reload := make(chan struct{}, 1)
 		go forward(ctx, hup, reload)
-		load := func() (Config, error) { return parseServe(args, io.Discard) }
-		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level})
+		load := func() (Config, error) { return parseServe(args, io.Discard, io.Discard) }
+		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
 	case "config":
 		return runConfig(args, stdout, stderr)
 	case "backup":
@@ -89,16 +82,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runToken(args, stdout, stderr)
 	case "connect":
 		return runConnect(args, stdout, stderr)
-	case "version":
+	case "doctor":
+		return runDoctor(ctx, args, stdout, stderr)
+	case "version", "--version", "-version":
+		if wantsHelp(args) {
+			return printHelp(stdout, "version", nil)
+		}
 		printVersion(stdout)
 		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+	case "help", "-h", "--help", "-help":
+		return runHelp(ctx, args, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, topUsage())
 		return errUsage
 	}
+}
+
+func isHelpOrVersion(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "--version", "-version":
+		return true
+	}
+	return false
+}
+
+// runHelp is "climated help [COMMAND]": the list of commands, or the
+// command's own --help.
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, topUsage())
+		return nil
+	}
+	if wantsHelp(args) || args[0] == "help" {
+		return printHelp(stdout, "help", nil)
+	}
+	return dispatch(ctx, append(append([]string{}, args...), "--help"), stdout, stderr)
 }
 
 // forward turns signals into requests on a channel that holds one: two

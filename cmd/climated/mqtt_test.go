@@ -48,7 +48,7 @@ mqtt:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {bedroom_th: Bedroom}}
   publish: {enabled: true, home_assistant: true}
 `), 0o600)
-	cfg, err := parseServe([]string{"--config", path}, os.Stderr)
+	cfg, err := parseServe([]string{"--config", path}, io.Discard, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,12 +18,11 @@ import (
 // what a scan of the bus finds, as the hub's default does. Faults go to
 // stderr, one per sensor, and make the exit status non-zero.
 func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("read", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("read", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` to scan when there is no configuration")
 	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` of the chips a scan finds")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	var cfg hw.Config

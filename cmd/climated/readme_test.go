@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readmeExe is where the README's recipes say climated is: where go
@@ -17,6 +21,7 @@ const readmeExe = "/home/you/go/bin/climated"
 // recipes cannot drift from the program. Only the binary's path differs
 // from one machine to the next.
 func TestREADMEConnect(t *testing.T) {
+	t.Parallel() // a process per recipe, in its own HOME
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -61,12 +66,96 @@ func TestREADMEConnect(t *testing.T) {
 	}
 }
 
-// TestUsageListsNewCommands: climated --help names connect and the bridge.
+// TestUsageListsNewCommands: climated --help names connect and the
+// bridge, and their own help shows how to call them.
 func TestUsageListsNewCommands(t *testing.T) {
-	out, err := climated("--help").Output()
-	for _, want := range []string{"climated connect CLIENT", "--remote URL", "--token-file FILE", "--write", "home-assistant"} {
-		if err != nil || !strings.Contains(string(out), want) {
-			t.Errorf("usage does not say %q: %v\n%s", want, err, out)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"\n  connect ", "home-assistant", "bridge to a hub's /mcp"}},
+		{[]string{"mcp", "--help"}, []string{"--remote URL", "--token-file FILE"}},
+		{[]string{"connect", "--help"}, []string{"climated connect CLIENT", "--write"}},
+	} {
+		out, err := climated(c.args...).Output()
+		for _, want := range c.want {
+			if err != nil || !strings.Contains(string(out), want) {
+				t.Errorf("climated %v does not say %q: %v\n%s", c.args, want, err, out)
+			}
 		}
+	}
+}
+
+// TestREADMEShellExamples runs the README's shell sessions that need no
+// hub (climated --help, a configuration check) as written, in a shell
+// with climated on its PATH, and compares what they print.
+func TestREADMEShellExamples(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "climated"), []byte("#!/bin/sh\nCLIMATED_RUN_MAIN=1 exec "+os.Args[0]+" \"$@\"\n"), 0o755)
+	ran := 0
+	blocks := strings.Split(string(data), "```")
+	for i := 1; i < len(blocks); i += 2 {
+		block := strings.TrimPrefix(blocks[i], "\n")
+		if !strings.HasPrefix(block, "$ climated --help\n") && !strings.HasPrefix(block, "$ printf ") {
+			continue
+		}
+		var script, want strings.Builder
+		for _, line := range strings.SplitAfter(block, "\n") {
+			if cmd, ok := strings.CutPrefix(line, "$ "); ok {
+				script.WriteString(cmd)
+			} else {
+				want.WriteString(line)
+			}
+		}
+		cmd := exec.Command("sh", "-c", script.String())
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+		got, _ := cmd.CombinedOutput()
+		if string(got) != want.String() {
+			t.Errorf("the README shows\n%s\nbut it prints\n%s", want.String(), got)
+		}
+		ran++
+	}
+	if ran < 2 {
+		t.Errorf("found %d of the README's shell sessions, want 2 (climated --help, config check)", ran)
+	}
+}
+
+var logMsg = regexp.MustCompile(`msg=("[^"]*"|\S+)`)
+
+// TestREADMEStartupLog: the quick start's log is what a first start of
+// the demo house logs, message for message.
+func TestREADMEStartupLog(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), "```\nlevel=INFO msg=\"history open\"")
+	readme, _, _ := strings.Cut("level=INFO msg=\"history open\""+rest, "```")
+	var want []string
+	for _, m := range logMsg.FindAllStringSubmatch(readme, -1) {
+		want = append(want, m[1])
+	}
+	cmd := climated("serve", "--listen", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "climated.db"))
+	cmd.Env = append(cmd.Env, "CLIMATED_TEST_INSTALLED="+filepath.Join(t.TempDir(), "none.yaml")+string(os.PathListSeparator)+t.TempDir())
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	var got []string
+	lines := bufio.NewScanner(stderr)
+	for len(got) < len(want) && lines.Scan() {
+		if m := logMsg.FindStringSubmatch(lines.Text()); m != nil {
+			got = append(got, m[1])
+		}
+	}
+	if len(want) < 5 || !slices.Equal(got, want) {
+		t.Errorf("the README's start-up log has the messages\n%q\na first start logs\n%q", want, got)
 	}
 }

@@ -76,7 +76,7 @@ func (r *reloader) reload(ctx context.Context, cur Config) Config {
 	r.run.stop()
 	if set.house != nil {
 		loc, _ := next.location()
-		if err := fillDemoPast(ctx, next, loc, r.store, r.log); err != nil {
+		if err := fillDemoPast(ctx, next, loc, r.store, r.log, nil); err != nil {
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}

@@ -58,7 +58,7 @@ func TestReload(t *testing.T) {
 		}
 	}
 	write("demo: {enabled: true}\n")
-	load := func() (Config, error) { return parseServe([]string{"--config", path}, io.Discard) }
+	load := func() (Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
 	cfg, err := load()
 	if err != nil {
 		t.Fatal(err)

@@ -14,11 +14,10 @@ import (
 // chip addresses of an I²C bus, says what answers, and prints the
 // configuration lines that read those chips.
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("scan", stderr)
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` (/dev/i2c-N)")
 	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` for the configuration lines")
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	b, err := hw.OpenBus(*bus)
@@ -46,12 +45,12 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // parseFlags parses a subcommand's flags, which take no other arguments.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	if err := parseArgs(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fmt.Fprintf(stderr, "climated %s: unexpected argument %q\n%s", fs.Name(), fs.Arg(0), usageLine(fs.Name()))
 		return errUsage
 	}
 	return nil

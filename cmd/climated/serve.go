@@ -3,19 +3,20 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
 
@@ -32,20 +33,15 @@ const (
 	demoBackfill = 24 * time.Hour
 )
 
-func parseServe(args []string, stderr io.Writer) (Config, error) {
+func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	cfg := defaultConfig()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
-	if err := fs.Parse(args); err != nil {
-		return cfg, errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated serve: unexpected argument %q\n", fs.Arg(0))
-		return cfg, errUsage
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+		return cfg, err
 	}
 	if *configPath != "" {
 		if err := loadConfig(*configPath, &cfg); err != nil {
@@ -93,6 +89,9 @@ type serveEnv struct {
 	reload <-chan struct{}
 	load   func() (Config, error)
 	level  *slog.LevelVar
+	// stderr is where the log goes, for a progress bar when it is a
+	// terminal; nil is none.
+	stderr io.Writer
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order:
@@ -102,6 +101,22 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	loc, _ := cfg.location()
+	// The port first: a hub that cannot serve must not have created a
+	// database or written a day of demo history before it says so.
+	ln, err := listen(cfg.Listen)
+	if err != nil {
+		return err
+	}
+	defer ln.Close() // after Serve took it, a second close is harmless
+	// The token next: a token file others can read stops the hub before
+	// it writes anything else.
+	var token string
+	if cfg.needsToken() {
+		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
+			return err
+		}
+		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	}
 	m := newMetrics()
 	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
@@ -121,21 +136,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	if set.house != nil {
-		if err := fillDemoPast(ctx, cfg, loc, store, log); err != nil {
+		if err := fillDemoPast(ctx, cfg, loc, store, log, env.stderr); err != nil {
 			return err
 		}
 	}
 
-	run := newRunning(log, countingSink{store, m}, set)
+	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
 	defer run.stop()
 
-	var token string
-	if cfg.needsToken() {
-		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
-			return err
-		}
-		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
-	}
 	srv := mcp.New(store, &mcp.Options{
 		Token:          token,
 		AllowedHosts:   cfg.AllowedHosts,
@@ -149,10 +157,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Logger:         log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
-	}
 	// Cancelling baseCtx ends every request's context, so that event
 	// streams that clients hold open do not hold up the shutdown.
 	baseCtx, cancelRequests := context.WithCancel(context.Background())
@@ -227,7 +231,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // The past is filled at one reading a minute whatever the live interval:
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger) error {
+// A bar goes to term when it is a terminal; nil is none.
+func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger, term io.Writer) error {
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {
@@ -235,7 +240,16 @@ func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hi
 	}
 	t0 := time.Now()
 	past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
-	if err := past.Backfill(ctx, store, from, now); err != nil {
+	// A Pi Zero takes a while over a day of readings: show it, as a bar
+	// on a terminal and as log lines (only if it is slow) elsewhere.
+	if term == nil {
+		term = io.Discard
+	}
+	bar := newProgress(term, "demo house: filling in a day of history", readings)
+	bar.line = func(msg string) { log.Info(msg) }
+	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
+	bar.done()
+	if err != nil {
 		return fmt.Errorf("demo house: fill in history: %w", err)
 	}
 	// On disk before serving, so that readers beside the daemon (climated
@@ -259,4 +273,34 @@ func backfillFrom(latest, now time.Time) time.Time {
 		from = latest.Add(time.Second)
 	}
 	return from
+}
+
+// listen opens the hub's port, with a hint at the usual cause when it is
+// taken.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("listen on %s: %w: another climated running? (systemctl status climated) Stop it, or choose another address with --listen HOST:PORT or listen: in the configuration", addr, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// fillSink shows the demo fill's progress by the time its readings reach.
+type fillSink struct {
+	sensors.Sink
+	bar      *progress
+	from, to time.Time
+	n        int64
+}
+
+func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
+	err := f.Sink.Record(ctx, rs)
+	if len(rs) > 0 {
+		f.n += int64(len(rs))
+		f.bar.update(f.n, fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
+	}
+	return err
 }

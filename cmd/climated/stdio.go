@@ -16,7 +16,7 @@ import (
 // run "ssh hub climated mcp". Nothing but protocol goes to stdout. With
 // --remote it is instead a bridge to a hub's Streamable HTTP endpoint.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
-	d := newDataFlags("mcp", stderr)
+	d := newDataFlags("mcp", stdout, stderr)
 	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
 	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+", else "+userTokenFile()+")")
 	cfg, err := d.config(args, stderr)

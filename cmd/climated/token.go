@@ -68,7 +68,7 @@ func loadOrCreateToken(path string) (string, error) {
 
 // runToken prints the bearer token, creating it if needed.
 func runToken(args []string, stdout, stderr io.Writer) error {
-	cfg, err := newDataFlags("token", stderr).config(args, stderr)
+	cfg, err := newDataFlags("token", stdout, stderr).config(args, stderr)
 	if err != nil {
 		return err
 	}

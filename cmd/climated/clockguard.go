@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// A reading more than this before the newest one recorded when the hub
+// started was stamped by a clock that went back: a device that sends
+// what it buffered is rarely further behind.
+const clockSlack = time.Hour
+
+// clockGuard refuses readings stamped by a clock that cannot be right: a
+// Pi has no real-time clock and, until NTP answers, says 1970 (or a
+// clock set back stamps readings before those already recorded). Such
+// readings would land at the wrong end of the history, so they are
+// dropped and reported, at most once a minute.
+type clockGuard struct {
+	sensors.Sink
+	log   *slog.Logger
+	floor time.Time // readings before it are refused
+
+	mu      sync.Mutex
+	refused int       // since the last report
+	example time.Time // one of them
+	logged  time.Time
+}
+
+func newClockGuard(sink sensors.Sink, log *slog.Logger, latest time.Time) *clockGuard {
+	floor := clockFloor
+	if l := latest.Add(-clockSlack); l.After(floor) {
+		floor = l
+	}
+	return &clockGuard{Sink: sink, log: log, floor: floor}
+}
+
+func (g *clockGuard) Record(ctx context.Context, rs []sensors.Reading) error {
+	keep := rs
+	for i, r := range rs {
+		if !r.Time.Before(g.floor) {
+			if len(keep) < len(rs) {
+				keep = append(keep, r)
+			}
+			continue
+		}
+		if len(keep) == len(rs) {
+			keep = append(make([]sensors.Reading, 0, len(rs)), rs[:i]...)
+		}
+		g.refuse(r)
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	return g.Sink.Record(ctx, keep)
+}
+
+func (g *clockGuard) refuse(r sensors.Reading) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refused++
+	g.example = r.Time
+	if time.Since(g.logged) < time.Minute {
+		return
+	}
+	g.log.Warn("readings refused: stamped before the clock can be right; is the clock set? (climated doctor)",
+		"refused", g.refused, "stamped", g.example.UTC().Format(time.RFC3339), "source", r.Source, "not_before", g.floor.UTC().Format(time.RFC3339))
+	g.refused, g.logged = 0, time.Now()
+}
+
+// Flush passes on to the history (the MQTT ingest acknowledges after it).
+func (g *clockGuard) Flush(ctx context.Context) error {
+	if f, ok := g.Sink.(interface{ Flush(context.Context) error }); ok {
+		return f.Flush(ctx)
+	}
+	return nil
+}

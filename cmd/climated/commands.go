@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one thing climated does, as its help shows it.
+type command struct {
+	name    string // "config check"
+	args    string // what follows the name on the usage line
+	summary string // one line: what it is for
+}
+
+// commands lists every command, in the order the top-level help shows
+// them; the usage lines of the help and of wrong use come from here.
+var commands = []command{
+	{"serve", "[--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]", "run the hub: read the sensors, record them, serve MCP (the default command)"},
+	{"scan", "[--bus N] [--zone NAME]", "probe the I²C bus and print configuration lines for the chips that answer"},
+	{"read", "[--config FILE] [--bus N] [--zone NAME]", "one reading of every sensor, printed as JSON"},
+	{"mcp", "[--config FILE] [--db FILE] | --remote URL [--token-file FILE]", "MCP on stdin/stdout: read-only beside serve, or a bridge to a hub's /mcp"},
+	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(clientIDs(), ", ") + ")"},
+	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address"},
+	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
+	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},
+	{"import", "[--config FILE] [--db FILE] [--skip-bad] CSV-FILE", "readings in export's CSV into the database (with the hub stopped)"},
+	{"token", "[--config FILE] [--db FILE]", "print the bearer token that clients beyond loopback need, creating it if needed"},
+	{"config", "check [FILE] | example [--starter]", "check a configuration file, or print an annotated example"},
+	{"config check", "[FILE]", "decode and validate FILE (default " + DefaultConfigFile + ") and say what it sets up"},
+	{"config example", "[--starter]", "print every key with its default and an explanation (--starter: the short file an install starts from)"},
+	{"version", "", "print the version, commit, build date, Go version and platform"},
+	{"help", "[COMMAND]", "this list, or a command's usage and flags"},
+}
+
+// errHelp: a command printed its help as asked; run turns it into success.
+var errHelp = errors.New("help printed")
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// topUsage is the top-level help: every command, one line each (the
+// subcommands of config are in its own help).
+func topUsage() string {
+	var b strings.Builder
+	b.WriteString("usage: climated COMMAND [FLAGS] [ARGS]   (serve when no command is given)\n\ncommands:\n")
+	for _, c := range commands {
+		if !strings.Contains(c.name, " ") {
+			fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+		}
+	}
+	b.WriteString("\n\"climated help COMMAND\" or \"climated COMMAND --help\" shows a command's usage and flags.\n\"climated --version\" prints the version.\n")
+	return b.String()
+}
+
+// usageLine is "usage: climated NAME ARGS".
+func usageLine(name string) string {
+	c, _ := lookupCommand(name)
+	return strings.TrimSpace("usage: climated "+name+" "+c.args) + "\n"
+}
+
+// wantsHelp: -h, -help or --help among the arguments (before a "--").
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// printHelp prints a command's usage, summary and flags (fs may be nil).
+func printHelp(w io.Writer, name string, fs *flag.FlagSet) error {
+	c, _ := lookupCommand(name)
+	fmt.Fprintf(w, "%s\n%s.\n", usageLine(name), upperFirst(c.summary))
+	if name == "config" {
+		fmt.Fprintln(w, "\nsubcommands:")
+		for _, s := range commands {
+			if sub, ok := strings.CutPrefix(s.name, "config "); ok {
+				fmt.Fprintf(w, "  %-8s %s\n", sub, s.summary)
+			}
+		}
+	}
+	if fs != nil && hasFlags(fs) {
+		fmt.Fprintln(w, "\nflags:")
+		out := fs.Output()
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
+	return errHelp
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// newFlagSet is a command's flag set: wrong use prints the usage line and
+// the flags on stderr.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageLine(name))
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseArgs parses a command's flags; a request for help prints it on
+// stdout and returns errHelp.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if wantsHelp(args) {
+		return printHelp(stdout, fs.Name(), fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	return nil
+}
