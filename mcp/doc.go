@@ -2,7 +2,11 @@
 // the official go-sdk doing all JSON-RPC work. One HTTP handler carries:
 //
 //   - /mcp: Streamable HTTP (protocol revisions 2025-03-26 and later), with
-//     sessions that end after an idle timeout;
+//     sessions that end after an idle timeout (SessionTimeout), sooner
+//     (StreamlessTimeout) when they hold no stream and no request; at the
+//     session limit the longest-idle of those makes room for a new client
+//     (idle.go), so abandoned sessions never lock clients out, and
+//     /healthz fails while clients would be refused;
 //   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
 //     opens an event stream whose first "endpoint" event names
 //     /message?session_id=…; POST /message?session_id=… answers 202

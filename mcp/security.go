@@ -71,9 +71,9 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			return
 		}
 		if sessionOf(r) == "" && opensSession(r) {
-			if n := g.sessions(); n >= g.s.opts.MaxSessions {
+			if n := g.sessions(); n >= g.s.opts.MaxSessions && !g.s.makeRoom() {
 				w.Header().Set("Retry-After", "60")
-				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d): close unused ones; idle ones end after %s",
+				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open: close unused ones; idle ones end after %s",
 					n, g.s.opts.MaxSessions, g.s.opts.SessionTimeout), http.StatusServiceUnavailable)
 				return
 			}

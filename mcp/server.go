@@ -49,6 +49,7 @@ type Options struct {
 	Zones              []string         // zone names, named in the tool description
 	Simulated          bool             // the data comes from the demo house
 	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this
+	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (DefaultStreamlessTimeout)
 	StaleAfter         time.Duration    // a zone silent this long is stale
 	GoneAfter          time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
 	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
@@ -77,6 +78,7 @@ type Server struct {
 	mcp    *sdk.Server
 	sse    *sseHandler
 	calls  *callLimit
+	book   *sessionBook
 	zones  *zoneResources
 	stop   context.CancelFunc
 	done   chan struct{}
@@ -91,6 +93,9 @@ func New(h Hub, opts *Options) *Server {
 	}
 	if s.opts.SessionTimeout <= 0 {
 		s.opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if s.opts.StreamlessTimeout <= 0 {
+		s.opts.StreamlessTimeout = DefaultStreamlessTimeout
 	}
 	if s.opts.MaxBodyBytes <= 0 {
 		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
@@ -130,6 +135,7 @@ func New(h Hub, opts *Options) *Server {
 	// "component" would make two of them on every line.
 	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
 	s.calls = newCallLimit(s.opts.MaxInFlight)
+	s.book = newSessionBook()
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
@@ -200,7 +206,7 @@ func (s *Server) Handler() http.Handler {
 		DisableLocalhostProtection: true,
 	})
 	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(streamable))))
+	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(s.trackSessions(streamable)))))
 	mux.Handle("GET /sse", g.wrap(s.streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
@@ -240,16 +246,15 @@ func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.hub.Snapshot().JSON)
 }
 
-// serveHealth answers 200 when the Health check passes, else 503 with
-// every failing part named, one per entry of "problems".
+// serveHealth answers 200 when the Health check passes and new MCP
+// clients get in, else 503 with every failing part named, one per entry of
+// "problems".
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	body := map[string]any{"status": "ok"}
-	code := http.StatusOK
+	var problems []string
 	if s.opts.Health != nil {
 		if err := s.opts.Health(); err != nil {
-			var problems []string
 			if j, ok := err.(interface{ Unwrap() []error }); ok {
 				for _, e := range j.Unwrap() {
 					problems = append(problems, e.Error())
@@ -257,9 +262,16 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 			} else {
 				problems = []string{err.Error()}
 			}
-			body = map[string]any{"status": "unhealthy", "problems": problems}
-			code = http.StatusServiceUnavailable
 		}
+	}
+	if full := s.sessionsFull(); full != "" {
+		problems = append(problems, full)
+	}
+	body := map[string]any{"status": "ok"}
+	code := http.StatusOK
+	if len(problems) > 0 {
+		body = map[string]any{"status": "unhealthy", "problems": problems}
+		code = http.StatusServiceUnavailable
 	}
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(body)
