@@ -22,7 +22,9 @@
 // call of a batch, and an SSE call from its 202 until its answer is on the
 // stream), an unknown method gets JSON-RPC -32601 and a call before
 // initialize -32600 on every transport, and request ids come back byte for
-// byte (rpcids.go). The go-sdk logs through a handler that puts its
+// byte (rpcids.go). An unknown log level, and completion for a prompt,
+// template or argument the hub lacks, are -32602 errors (loglevel.go,
+// completion.go). The go-sdk logs through a handler that puts its
 // routine INFO at DEBUG and rate-limits its warnings (sdklog.go).
 //
 // The package never reshapes climate data: it serves the JSON its Climate

@@ -150,7 +150,7 @@ func New(h Hub, opts *Options) *Server {
 			Logging: &sdk.LoggingCapabilities{},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.guardMCP)
+	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkLogLevel)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addResources()
