@@ -1,9 +1,12 @@
 // Package mcp serves the house climate over the Model Context Protocol, with
 // the official go-sdk doing all JSON-RPC work. One HTTP handler carries:
 //
-//   - /mcp: Streamable HTTP (protocol revisions 2025-03-26 and later), with
-//     sessions that end after an idle timeout (SessionTimeout), sooner
-//     (StreamlessTimeout) when they hold no stream and no request; at the
+//   - /mcp: Streamable HTTP. Protocol 2026-07-28 and server/discover are
+//     served statelessly, as that revision requires, notifications coming
+//     on subscriptions/listen streams; revisions 2025-03-26 to 2025-11-25
+//     keep their sessions (newprotocol.go), which end after an idle
+//     timeout (SessionTimeout), sooner (StreamlessTimeout) when they hold
+//     no stream and no request; at the
 //     session limit the longest-idle of those makes room for a new client
 //     (idle.go), so abandoned sessions never lock clients out, and
 //     /healthz fails while clients would be refused;

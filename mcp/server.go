@@ -206,7 +206,7 @@ func (s *Server) Handler() http.Handler {
 		DisableLocalhostProtection: true,
 	})
 	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(s.trackSessions(streamable)))))
+	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler()))))
 	mux.Handle("GET /sse", g.wrap(s.streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
@@ -225,16 +225,12 @@ func (s *Server) Close() {
 	s.sse.closeAll()
 }
 
-// streaming lifts the server-wide read and write deadlines from requests
-// that may legitimately stay open for long, event streams, and bounds
-// each write to them instead (deadlineWriter).
+// streaming lifts the server-wide deadlines from GETs: event streams that
+// may legitimately stay open for long.
 func (s *Server) streaming(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
-			rc := http.NewResponseController(w)
-			_ = rc.SetReadDeadline(time.Time{})
-			_ = rc.SetWriteDeadline(time.Time{})
-			w = &deadlineWriter{ResponseWriter: w, rc: rc, timeout: s.opts.StreamWriteTimeout}
+			w = s.liftDeadlines(w)
 		}
 		h.ServeHTTP(w, r)
 	})
