@@ -33,7 +33,7 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	switch p.Argument.Name {
 	case "zone":
 		candidates = s.zoneNames()
-	case "measurement":
+	case "measurement", "measurements":
 		candidates = s.measurementNames(ctxArgs["zone"])
 	case "period":
 		candidates = periodNames()
@@ -83,7 +83,7 @@ func (s *Server) measurementNames(zone string) []string {
 var templateVariables = map[string][]string{
 	URIZoneTemplate:    {"zone"},
 	URIHistoryTemplate: {"zone", "measurement", "from", "to", "step"},
-	URIDailyTemplate:   {"zone", "from", "to"},
+	URIDailyTemplate:   {"zone", "from", "to", "measurements"},
 }
 
 // completable refuses, as invalid params (-32602), completion for a

@@ -30,6 +30,12 @@
 // completion.go). The go-sdk logs through a handler that puts its
 // routine INFO at DEBUG and rate-limits its warnings (sdklog.go).
 //
+// What a model reads is held to a budget and a schema subset: output
+// schemas for structured results, enums and bounds, no type arrays
+// (schemas.go); the hub's time zone named and times given in local ISO
+// 8601 beside the Unix seconds (localtime.go, climate_times.go);
+// TestContextBudget measures the token cost with a year of demo history.
+//
 // The package never reshapes climate data: it serves the JSON its Climate
 // source made once per change.
 package mcp

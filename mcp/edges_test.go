@@ -14,7 +14,9 @@ import (
 // are JSON-RPC -32602 errors, over real HTTP with the go-sdk client.
 func TestInvalidParamsAreRefused(t *testing.T) {
 	h := newTestHub(t)
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
+	// logging/setLevel is gone from 2026-07-28 (the level travels with
+	// each request), so the client asks for the version before it.
+	cs := connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
 	ctx := context.Background()
 	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatalf("a level that exists: %v", err)

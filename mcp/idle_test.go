@@ -48,9 +48,10 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 // TestHealthSaysWhenClientsAreRefused: when every session holds a stream,
 // a new client is refused, and /healthz says so instead of ok.
 func TestHealthSaysWhenClientsAreRefused(t *testing.T) {
-	_, ts := hubWith(t, Options{MaxSessions: 2})
+	srv, ts := hubWith(t, Options{MaxSessions: 2})
 	openSSE(t, ts.URL)
 	openSSE(t, ts.URL)
+	waitFor(t, "two SSE sessions", func() bool { return srv.Sessions() == 2 })
 	code, hdr, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody})
 	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (2 open, limit 2)") {
 		t.Errorf("third session while two streams are open: %d %q", code, body)

@@ -142,10 +142,11 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestSessionLimit: sessions that hold their streams are not closed to
 // make room; past the limit a new client is refused.
 func TestSessionLimit(t *testing.T) {
-	_, ts := hubWith(t, Options{MaxSessions: 3})
+	srv, ts := hubWith(t, Options{MaxSessions: 3})
 	for range 3 {
 		openSSE(t, ts.URL)
 	}
+	waitFor(t, "three SSE sessions", func() bool { return srv.Sessions() == 3 })
 	code, hdr, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody})
 	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (3 open, limit 3)") {
 		t.Errorf("fourth session: %d %q", code, body)

@@ -141,7 +141,7 @@ func New(h Hub, opts *Options) *Server {
 		Title:   "climated home-climate hub",
 		Version: s.opts.Version,
 	}, &sdk.ServerOptions{
-		Instructions:       instructions(s.opts.Simulated),
+		Instructions:       s.instructions(),
 		Logger:             s.sdkLog,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
@@ -166,10 +166,11 @@ func New(h Hub, opts *Options) *Server {
 	return s
 }
 
-func instructions(simulated bool) string {
+func (s *Server) instructions() string {
 	text := "climated is a home-climate hub: it records the house's zone sensors (rooms, outdoors, rain gauge). " +
-		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone."
-	if simulated {
+		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone. " +
+		"Times are Unix seconds; the hub's time zone is " + s.timeZone() + ": give times to the user in that local time."
+	if s.opts.Simulated {
 		text += " This hub runs its demo house: all values are SIMULATED, not measured; say so when you report them."
 	}
 	return text

@@ -100,7 +100,7 @@ func (s *Server) logHealth(ctx context.Context, h *healthLog) {
 	}
 	for _, z := range s.hub.Describe() {
 		if age := s.silent(z); age > s.opts.StaleAfter {
-			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s", z.Name, age.Round(time.Minute))
+			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s (last at %s)", z.Name, humanDuration(age), s.localTime(z.When))
 		}
 	}
 	for key, msg := range current {
