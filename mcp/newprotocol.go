@@ -16,12 +16,11 @@ import (
 // has two SDK handlers and the front sends each request to its own.
 const (
 	newestProtocol = "2026-07-28"
-	methodDiscover = "server/discover"
 	methodListen   = "subscriptions/listen"
 )
 
-// statelessHandler serves requests of protocol 2026-07-28 and
-// server/discover.
+// statelessHandler serves requests of protocol 2026-07-28, server/discover
+// among them.
 func (s *Server) statelessHandler() http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
@@ -32,19 +31,14 @@ func (s *Server) statelessHandler() http.Handler {
 }
 
 // newProtocol reports whether a request is for the stateless handler: its
-// header names 2026-07-28 or later (versions are dates, so they compare as
-// strings), or it is server/discover, which a client sends before it knows
-// what the server speaks.
-func newProtocol(r *http.Request, envs []envelope) bool {
-	if v := r.Header.Get("Mcp-Protocol-Version"); v >= newestProtocol {
-		return true
-	}
-	for _, e := range envs {
-		if e.Method == methodDiscover {
-			return true
-		}
-	}
-	return false
+// Mcp-Protocol-Version header names 2026-07-28 or later (versions are
+// dates, so they compare as strings). server/discover goes by the same
+// header, which SEP-2575 requires on it: a discover without it (as the
+// stdio bridge of climated mcp --remote forwards one, before it knows a
+// version) gets the stateful handler's answer that the protocol is not
+// served, and its client falls back to initialize and a session.
+func newProtocol(r *http.Request) bool {
+	return r.Header.Get("Mcp-Protocol-Version") >= newestProtocol
 }
 
 // listens reports whether the body holds a subscriptions/listen call: its

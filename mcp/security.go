@@ -160,7 +160,7 @@ func sessionOf(r *http.Request) string {
 // opensSession: a Streamable HTTP POST without a session, on a protocol
 // before 2026-07-28 (which has none), or GET /sse.
 func opensSession(r *http.Request) bool {
-	return (r.Method == http.MethodPost && r.URL.Path == "/mcp" && !newProtocol(r, nil)) || (r.Method == http.MethodGet && r.URL.Path == "/sse")
+	return (r.Method == http.MethodPost && r.URL.Path == "/mcp" && !newProtocol(r)) || (r.Method == http.MethodGet && r.URL.Path == "/sse")
 }
 
 func hostOnly(hostport string) string {

@@ -43,7 +43,7 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := stateful
 		if r.Method != http.MethodPost {
-			if newProtocol(r, nil) {
+			if newProtocol(r) {
 				next = stateless // which answers 405: 2026-07-28 has no GET stream
 			}
 			next.ServeHTTP(w, r)
@@ -67,14 +67,14 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 		msgs, batch, err := splitBody(body)
 		if err != nil {
 			// The SDK says what is wrong with it.
-			if newProtocol(r, nil) {
+			if newProtocol(r) {
 				next = stateless
 			}
 			next.ServeHTTP(w, withBody(r, body))
 			return
 		}
 		envs, calls := envelopes(msgs)
-		modern := newProtocol(r, envs)
+		modern := newProtocol(r)
 		if modern {
 			next = stateless
 			if listens(envs) {
