@@ -22,6 +22,9 @@ const maxCompletions = 100
 // prompt arguments and resource template variables.
 func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
 	p := req.Params
+	if err := completable(p.Ref, p.Argument.Name); err != nil {
+		return nil, err
+	}
 	var ctxArgs map[string]string
 	if p.Context != nil {
 		ctxArgs = p.Context.Arguments
@@ -30,7 +33,7 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	switch p.Argument.Name {
 	case "zone":
 		candidates = s.zoneNames()
-	case "measurement":
+	case "measurement", "measurements":
 		candidates = s.measurementNames(ctxArgs["zone"])
 	case "period":
 		candidates = periodNames()
@@ -73,5 +76,53 @@ func (s *Server) measurementNames(zone string) []string {
 		}
 	}
 	slices.Sort(names)
+	return names
+}
+
+// templateVariables are the variables of each resource template.
+var templateVariables = map[string][]string{
+	URIZoneTemplate:    {"zone"},
+	URIHistoryTemplate: {"zone", "measurement", "from", "to", "step"},
+	URIDailyTemplate:   {"zone", "from", "to", "measurements"},
+}
+
+// completable refuses, as invalid params (-32602), completion for a
+// prompt or resource template the hub does not have, or for an argument
+// it does not take: suggesting zone names there would tell the client the
+// prompt exists.
+func completable(ref *sdk.CompleteReference, arg string) error {
+	if ref == nil {
+		return invalidParams("completion/complete needs a ref (ref/prompt or ref/resource)")
+	}
+	var args []string
+	switch ref.Type {
+	case "ref/prompt":
+		i := slices.IndexFunc(promptSpecs, func(p promptSpec) bool { return p.name == ref.Name })
+		if i < 0 {
+			return invalidParams("no prompt %q: the prompts are %s", ref.Name, strings.Join(promptNames(), ", "))
+		}
+		for _, a := range promptSpecs[i].args {
+			args = append(args, a.Name)
+		}
+	case "ref/resource":
+		vars, ok := templateVariables[ref.URI]
+		if !ok {
+			return invalidParams("no resource template %q: the templates are %s, %s and %s", ref.URI, URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate)
+		}
+		args = vars
+	default:
+		return invalidParams("ref type %q: want ref/prompt or ref/resource", ref.Type)
+	}
+	if !slices.Contains(args, arg) {
+		return invalidParams("%q takes no argument %q: it takes %s", ref.Name+ref.URI, arg, strings.Join(args, ", "))
+	}
+	return nil
+}
+
+func promptNames() []string {
+	names := make([]string, len(promptSpecs))
+	for i, p := range promptSpecs {
+		names[i] = p.name
+	}
 	return names
 }

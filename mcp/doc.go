@@ -1,8 +1,15 @@
 // Package mcp serves the house climate over the Model Context Protocol, with
 // the official go-sdk doing all JSON-RPC work. One HTTP handler carries:
 //
-//   - /mcp: Streamable HTTP (protocol revisions 2025-03-26 and later), with
-//     sessions that end after an idle timeout;
+//   - /mcp: Streamable HTTP. Protocol 2026-07-28 and server/discover are
+//     served statelessly, as that revision requires, notifications coming
+//     on subscriptions/listen streams; revisions 2025-03-26 to 2025-11-25
+//     keep their sessions (newprotocol.go), which end after an idle
+//     timeout (SessionTimeout), sooner (StreamlessTimeout) when they hold
+//     no stream and no request; at the
+//     session limit the longest-idle of those makes room for a new client
+//     (idle.go), so abandoned sessions never lock clients out, and
+//     /healthz fails while clients would be refused;
 //   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
 //     opens an event stream whose first "endpoint" event names
 //     /message?session_id=…; POST /message?session_id=… answers 202
@@ -18,8 +25,16 @@
 // call of a batch, and an SSE call from its 202 until its answer is on the
 // stream), an unknown method gets JSON-RPC -32601 and a call before
 // initialize -32600 on every transport, and request ids come back byte for
-// byte (rpcids.go). The go-sdk logs through a handler that puts its
+// byte (rpcids.go). An unknown log level, and completion for a prompt,
+// template or argument the hub lacks, are -32602 errors (loglevel.go,
+// completion.go). The go-sdk logs through a handler that puts its
 // routine INFO at DEBUG and rate-limits its warnings (sdklog.go).
+//
+// What a model reads is held to a budget and a schema subset: output
+// schemas for structured results, enums and bounds, no type arrays
+// (schemas.go); the hub's time zone named and times given in local ISO
+// 8601 beside the Unix seconds (localtime.go, climate_times.go);
+// TestContextBudget measures the token cost with a year of demo history.
 //
 // The package never reshapes climate data: it serves the JSON its Climate
 // source made once per change.

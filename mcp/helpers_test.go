@@ -65,10 +65,17 @@ func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSes
 
 func connectWith(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	return connectAt(t, transport, opts, "")
+}
+
+// connectAt connects a client that asks for protocol version (the SDK's
+// newest when empty).
+func connectAt(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions, version string) *sdk.ClientSession {
+	t.Helper()
 	// The SSE client ties its event stream to this context, so it must
 	// outlive the session.
 	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, opts)
-	cs, err := c.Connect(context.Background(), transport, nil)
+	cs, err := c.Connect(context.Background(), transport, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,12 @@ func (s *Server) addHistoryTools() {
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolGetHistory,
 		Title: "History of a measurement",
-		Description: "Recorded history of one measurement of one zone over a time range, compact enough for a conversation: " +
-			"first a summary (count, min and max with their Unix times, mean; for Rain also the total in mm), then points as " +
-			"[t, mean, min, max] per step (Rain: [t, sum]), t in Unix seconds. from/to accept now, 24h, 7d, today, yesterday, " +
-			"2026-11-30 or RFC 3339 (default: the last 24 hours). At most max_points points (default 500): a finer step is " +
-			"coarsened and the note says so. Use describe_zones for the zones and measurements there are.",
-		Annotations: readOnly("History of a measurement"),
+		Description: "Recorded history of one measurement of one zone: a summary (count, min and max with their times, mean; " +
+			"Rain: total mm), then points [t, mean, min, max] per step (Rain: [t, sum]), t in Unix seconds. Default: the last " +
+			"24 hours. A step finer than max_points allows is coarsened, and the note says so.",
+		InputSchema:  historyInputSchema(),
+		OutputSchema: historyOutputSchema,
+		Annotations:  readOnly("History of a measurement"),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a historyArgs) (*sdk.CallToolResult, any, error) {
 		res, err := s.history(ctx, a)
 		if err != nil {
@@ -53,8 +53,10 @@ func (s *Server) addHistoryTools() {
 		Name:  ToolDescribeZones,
 		Title: "Zones and sensors",
 		Description: "Every zone of the house with its measurements (unit, description, the source that provides it, " +
-			"latest value and its Unix time) and whether the zone is stale (no reading for " + s.opts.StaleAfter.String() + ").",
-		Annotations: readOnly("Zones and sensors"),
+			"latest value and its Unix time, local_time the same in the hub's time zone) and whether the zone is stale " +
+			"(no reading for " + humanDuration(s.opts.StaleAfter) + ").",
+		OutputSchema: zonesOutputSchema,
+		Annotations:  readOnly("Zones and sensors"),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, _ describeArgs) (*sdk.CallToolResult, any, error) {
 		return jsonToolResult(map[string]any{"zones": s.describe()})
 	})
@@ -66,6 +68,7 @@ type zoneView struct {
 	Stale        bool                      `json:"stale"`
 	LastError    string                    `json:"last_error,omitempty"`
 	When         int64                     `json:"when"`
+	LocalTime    string                    `json:"local_time"`
 	Sources      []string                  `json:"sources"`
 	Measurements []history.MeasurementInfo `json:"measurements"`
 }
@@ -83,8 +86,16 @@ func (s *Server) describe() []zoneView {
 	for _, z := range s.hub.Describe() {
 		out = append(out, zoneView{
 			Name: z.Name, Stale: s.silent(z) > s.opts.StaleAfter, LastError: errs[z.Name],
-			When: z.When, Sources: z.Sources, Measurements: z.Measurements,
+			When: z.When, LocalTime: s.localTime(z.When), Sources: nonNil(z.Sources), Measurements: nonNil(z.Measurements),
 		})
 	}
 	return out
+}
+
+// nonNil keeps an empty list a list in JSON (the output schema says array).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -79,7 +79,8 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	for i := range 300 {
 		rec("Indoor", 20+float64(i)/100)
 		if i%15 == 0 {
-			connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0})
+			// Older clients: sessions that stay (2026-07-28 has none).
+			connectAt(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0}, nil, "2025-11-25")
 			rec(fmt.Sprintf("Room %d", i), 18)
 		}
 	}

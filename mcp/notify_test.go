@@ -158,7 +158,7 @@ func TestLoggingFaultsAndStaleZones(t *testing.T) {
 	waitFor(t, "two warnings", func() bool { _, _, l := box.snapshot(); return len(l) >= 2 })
 	_, _, logs := box.snapshot()
 	joined := strings.Join(logs, "\n")
-	for _, want := range []string{"warning: sensor fault in [Indoor]: bme280: bad chip id 0x00", "warning: zone Cellar is stale: no reading for 2h0m0s"} {
+	for _, want := range []string{"warning: sensor fault in [Indoor]: bme280: bad chip id 0x00", "warning: zone Cellar is stale: no reading for 2 hours"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("logs lack %q:\n%s", want, joined)
 		}

@@ -11,14 +11,17 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// period is a named time range of the report prompts.
-type period struct{ name, from, to, about string }
+// period is a named time range of the report prompts; step is the width of
+// the temperature curve's points (24 of them), none where the daily
+// summaries are curve enough: so a report's data stays within its context
+// budget (TestContextBudget).
+type period struct{ name, from, to, about, step string }
 
 var periods = []period{
-	{"today", "today", "now", "since local midnight"},
-	{"yesterday", "yesterday", "today", "the previous local day"},
-	{"last_24h", "24h", "now", "the last 24 hours"},
-	{"last_7_days", "7d", "now", "the last 7 days"},
+	{"today", "today", "now", "today (since local midnight)", "1h"},
+	{"yesterday", "yesterday", "today", "yesterday (the previous local day)", "1h"},
+	{"last_24h", "24h", "now", "the last 24 hours", "1h"},
+	{"last_7_days", "7d", "now", "the last 7 days", ""}, // the daily summaries are the curve
 }
 
 func periodNames() []string {
@@ -69,9 +72,9 @@ var promptSpecs = []promptSpec{
 		material: func(s *Server, zones []string, p period) []string {
 			var uris []string
 			for _, z := range zones {
-				uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}}))
-				if s.has(z, sensors.Temperature) {
-					uris = append(uris, HistoryURI(z, sensors.Temperature, url.Values{"from": {p.from}, "to": {p.to}, "step": {"1h"}}))
+				uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}, "measurements": {s.climateMeasurements(z)}}))
+				if p.step != "" && s.has(z, sensors.Temperature) {
+					uris = append(uris, HistoryURI(z, sensors.Temperature, url.Values{"from": {p.from}, "to": {p.to}, "step": {p.step}}))
 				}
 			}
 			return uris
@@ -136,6 +139,21 @@ var promptSpecs = []promptSpec{
 	},
 }
 
+// climateMeasurements lists, comma-separated, the measurements of zone a
+// climate report is about: not the devices' health (battery, signal),
+// which sensor_health covers, nor the station pressure beside the
+// sea-level one.
+func (s *Server) climateMeasurements(zone string) string {
+	var keep []string
+	for _, m := range s.measurementNames(zone) {
+		info, ok := sensors.Lookup(sensors.Measurement(m))
+		if ok && info.Kind != sensors.Health && info.Name != sensors.AbsolutePressure {
+			keep = append(keep, m)
+		}
+	}
+	return strings.Join(keep, ",")
+}
+
 // has reports whether zone records measurement m.
 func (s *Server) has(zone string, m sensors.Measurement) bool {
 	_, ok := s.hub.Snapshot().Climate[zone][string(m)]
@@ -182,7 +200,7 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 			return "", nil, err
 		}
 	}
-	text := fmt.Sprintf(p.instructions, subject, per.about)
+	text := fmt.Sprintf(p.instructions, subject, per.about) + "\n\n" + s.timesNote()
 	if s.opts.Simulated {
 		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
 	}

@@ -38,8 +38,8 @@ func TestPrompts(t *testing.T) {
 		resources []string // URIs embedded
 	}{
 		{"climate_report", map[string]string{"zone": "Indoor", "period": "last_24h"},
-			[]string{"the zone Indoor", "the last 24 hours", "SIMULATED"},
-			[]string{"climate://zone/Indoor", "climate://daily/Indoor?from=24h&to=now", "climate://history/Indoor/Temperature?from=24h&step=1h&to=now"}},
+			[]string{"the zone Indoor", "the last 24 hours", "SIMULATED", "time zone is"},
+			[]string{"climate://zone/Indoor", "climate://daily/Indoor?from=24h&measurements=CO2%2CTemperature&to=now", "climate://history/Indoor/Temperature?from=24h&step=1h&to=now"}},
 		{"climate_report", nil, []string{"the whole house", "since local midnight"}, []string{"climate://zone/Rain"}},
 		{"comfort_assessment", nil, []string{"dew point", "40–60 %"}, []string{"climate://zone/Indoor"}},
 		{"ventilation_advice", map[string]string{"zone": "Indoor"}, []string{"1400"}, []string{"climate://zones", "climate://history/Indoor/CO2?from=24h&step=1h"}},

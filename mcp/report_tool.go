@@ -31,6 +31,7 @@ func (s *Server) addReportTool() {
 		Description: "Writes a climate report (" + strings.Join(kinds, ", ") + ") from the recorded data. When the client " +
 			"offers sampling, the client's model writes it and the report is returned; otherwise the tool returns the " +
 			"instructions and the data, for the caller to write the report itself.",
+		InputSchema: reportInputSchema(kinds),
 		Annotations: readOnly("Write a climate report"),
 	}, s.writeReport)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +22,7 @@ const (
 	uriZonePrefix      = "climate://zone/"
 	URIZoneTemplate    = "climate://zone/{zone}"
 	URIHistoryTemplate = "climate://history/{zone}/{measurement}{?from,to,step}"
-	URIDailyTemplate   = "climate://daily/{zone}{?from,to}"
+	URIDailyTemplate   = "climate://daily/{zone}{?from,to,measurements}"
 	jsonMIME           = "application/json"
 	defaultHistoryFrom = "24h"
 	defaultDailyFrom   = "7d"
@@ -81,7 +82,7 @@ func (s *Server) addResources() {
 	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
 		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone. " +
-			"Default from=7d, to=now; at most 366 days.",
+			"Default from=7d, to=now; at most 366 days. measurements: a comma-separated list to keep (default all).",
 	}, s.readDaily)
 	s.syncZones()
 }
@@ -177,8 +178,8 @@ func parseURI(uri, kind string, nseg int) (parsedURI, error) {
 		p.segments = append(p.segments, seg)
 	}
 	for k := range p.query {
-		if k != "from" && k != "to" && k != "step" {
-			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step", uri, k)
+		if k != "from" && k != "to" && k != "step" && k != "measurements" {
+			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step, measurements", uri, k)
 		}
 	}
 	return p, nil
@@ -228,14 +229,15 @@ func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, e
 			return nil, fmt.Errorf("step %q: want a duration of at least 1s such as 1m, 15m, 1h, 1d", a.Step)
 		}
 	}
-	if a.MaxPoints < 0 {
-		return nil, fmt.Errorf("max_points %d: want a positive number", a.MaxPoints)
+	if a.MaxPoints < 0 || a.MaxPoints > maxPointsLimit {
+		return nil, fmt.Errorf("max_points %d: want 1 to %d", a.MaxPoints, maxPointsLimit)
 	}
 	res, err := s.hub.Range(ctx, history.Query{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement),
 		From: from, To: to, Step: step, MaxPoints: a.MaxPoints})
 	if err != nil {
 		return nil, err
 	}
+	res.Columns, res.Points = nonNil(res.Columns), nonNil(res.Points)
 	return res, nil
 }
 
@@ -275,6 +277,16 @@ func (s *Server) readDaily(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	days, err := s.daily(ctx, p.segments[0], p.query.Get("from"), p.query.Get("to"))
 	if err != nil {
 		return nil, invalidParams("%v", err)
+	}
+	if only := p.query.Get("measurements"); only != "" {
+		keep := strings.Split(only, ",")
+		for _, d := range days {
+			for m := range d.Measurements {
+				if !slices.Contains(keep, m) {
+					delete(d.Measurements, m)
+				}
+			}
+		}
 	}
 	return jsonResult(req.Params.URI, map[string]any{"zone": p.segments[0], "days": days})
 }

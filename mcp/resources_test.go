@@ -137,7 +137,9 @@ func TestHistoryTools(t *testing.T) {
 	}{
 		{map[string]any{"zone": "Attic", "measurement": "Temperature"}, "the zones are Indoor, Rain"},
 		{map[string]any{"zone": "Indoor", "measurement": "Temperature", "from": "yesterday-ish"}, `from: time "yesterday-ish"`},
-		{map[string]any{"zone": "Indoor", "measurement": "Temperature", "max_points": -3}, "max_points -3"},
+		{map[string]any{"zone": "Indoor", "measurement": "Temperature", "max_points": -3}, "max_points"},
+		{map[string]any{"zone": "Indoor", "measurement": "Temperature", "max_points": 5000}, "max_points"},
+		{map[string]any{"zone": "Indoor", "measurement": "Warmth"}, "measurement"},
 		{map[string]any{"zone": "Indoor"}, "measurement"},
 		{map[string]any{"zone": 7, "measurement": "Temperature"}, "zone"},
 	} {

@@ -71,9 +71,9 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			return
 		}
 		if sessionOf(r) == "" && opensSession(r) {
-			if n := g.sessions(); n >= g.s.opts.MaxSessions {
+			if n := g.sessions(); n >= g.s.opts.MaxSessions && !g.s.makeRoom() {
 				w.Header().Set("Retry-After", "60")
-				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d): close unused ones; idle ones end after %s",
+				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open: close unused ones; idle ones end after %s",
 					n, g.s.opts.MaxSessions, g.s.opts.SessionTimeout), http.StatusServiceUnavailable)
 				return
 			}
@@ -157,9 +157,10 @@ func sessionOf(r *http.Request) string {
 	return r.URL.Query().Get(sseSessionParam)
 }
 
-// opensSession: a Streamable HTTP POST without a session, or GET /sse.
+// opensSession: a Streamable HTTP POST without a session, on a protocol
+// before 2026-07-28 (which has none), or GET /sse.
 func opensSession(r *http.Request) bool {
-	return (r.Method == http.MethodPost && r.URL.Path == "/mcp") || (r.Method == http.MethodGet && r.URL.Path == "/sse")
+	return (r.Method == http.MethodPost && r.URL.Path == "/mcp" && !newProtocol(r)) || (r.Method == http.MethodGet && r.URL.Path == "/sse")
 }
 
 func hostOnly(hostport string) string {

@@ -49,6 +49,7 @@ type Options struct {
 	Zones              []string         // zone names, named in the tool description
 	Simulated          bool             // the data comes from the demo house
 	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this
+	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (DefaultStreamlessTimeout)
 	StaleAfter         time.Duration    // a zone silent this long is stale
 	GoneAfter          time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
 	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
@@ -77,6 +78,7 @@ type Server struct {
 	mcp    *sdk.Server
 	sse    *sseHandler
 	calls  *callLimit
+	book   *sessionBook
 	zones  *zoneResources
 	stop   context.CancelFunc
 	done   chan struct{}
@@ -91,6 +93,9 @@ func New(h Hub, opts *Options) *Server {
 	}
 	if s.opts.SessionTimeout <= 0 {
 		s.opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if s.opts.StreamlessTimeout <= 0 {
+		s.opts.StreamlessTimeout = DefaultStreamlessTimeout
 	}
 	if s.opts.MaxBodyBytes <= 0 {
 		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
@@ -130,12 +135,13 @@ func New(h Hub, opts *Options) *Server {
 	// "component" would make two of them on every line.
 	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
 	s.calls = newCallLimit(s.opts.MaxInFlight)
+	s.book = newSessionBook()
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
 		Version: s.opts.Version,
 	}, &sdk.ServerOptions{
-		Instructions:       instructions(s.opts.Simulated),
+		Instructions:       s.instructions(),
 		Logger:             s.sdkLog,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
@@ -144,7 +150,7 @@ func New(h Hub, opts *Options) *Server {
 			Logging: &sdk.LoggingCapabilities{},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.guardMCP)
+	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkLogLevel)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addResources()
@@ -160,10 +166,11 @@ func New(h Hub, opts *Options) *Server {
 	return s
 }
 
-func instructions(simulated bool) string {
+func (s *Server) instructions() string {
 	text := "climated is a home-climate hub: it records the house's zone sensors (rooms, outdoors, rain gauge). " +
-		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone."
-	if simulated {
+		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone. " +
+		"Times are Unix seconds; the hub's time zone is " + s.timeZone() + ": give times to the user in that local time."
+	if s.opts.Simulated {
 		text += " This hub runs its demo house: all values are SIMULATED, not measured; say so when you report them."
 	}
 	return text
@@ -200,7 +207,7 @@ func (s *Server) Handler() http.Handler {
 		DisableLocalhostProtection: true,
 	})
 	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(streamable))))
+	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler()))))
 	mux.Handle("GET /sse", g.wrap(s.streaming(http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
 	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
@@ -219,16 +226,12 @@ func (s *Server) Close() {
 	s.sse.closeAll()
 }
 
-// streaming lifts the server-wide read and write deadlines from requests
-// that may legitimately stay open for long, event streams, and bounds
-// each write to them instead (deadlineWriter).
+// streaming lifts the server-wide deadlines from GETs: event streams that
+// may legitimately stay open for long.
 func (s *Server) streaming(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
-			rc := http.NewResponseController(w)
-			_ = rc.SetReadDeadline(time.Time{})
-			_ = rc.SetWriteDeadline(time.Time{})
-			w = &deadlineWriter{ResponseWriter: w, rc: rc, timeout: s.opts.StreamWriteTimeout}
+			w = s.liftDeadlines(w)
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -240,16 +243,15 @@ func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
 	w.Write(s.hub.Snapshot().JSON)
 }
 
-// serveHealth answers 200 when the Health check passes, else 503 with
-// every failing part named, one per entry of "problems".
+// serveHealth answers 200 when the Health check passes and new MCP
+// clients get in, else 503 with every failing part named, one per entry of
+// "problems".
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	body := map[string]any{"status": "ok"}
-	code := http.StatusOK
+	var problems []string
 	if s.opts.Health != nil {
 		if err := s.opts.Health(); err != nil {
-			var problems []string
 			if j, ok := err.(interface{ Unwrap() []error }); ok {
 				for _, e := range j.Unwrap() {
 					problems = append(problems, e.Error())
@@ -257,9 +259,16 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 			} else {
 				problems = []string{err.Error()}
 			}
-			body = map[string]any{"status": "unhealthy", "problems": problems}
-			code = http.StatusServiceUnavailable
 		}
+	}
+	if full := s.sessionsFull(); full != "" {
+		problems = append(problems, full)
+	}
+	body := map[string]any{"status": "ok"}
+	code := http.StatusOK
+	if len(problems) > 0 {
+		body = map[string]any{"status": "unhealthy", "problems": problems}
+		code = http.StatusServiceUnavailable
 	}
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(body)

@@ -35,11 +35,17 @@ var knownMethods = map[string]bool{
 // streamableFront stands before the SDK's Streamable HTTP handler for
 // POSTs: it counts every call of the body against the session's limit
 // (a batch of 2025-03-26 as many calls), answers an unknown method and a
-// call before initialize with JSON-RPC errors, and swaps request ids the
-// SDK would change for stand-ins whose answers get the ids back.
-func (s *Server) streamableFront(next http.Handler) http.Handler {
+// call before initialize with JSON-RPC errors, swaps request ids the SDK
+// would change for stand-ins whose answers get the ids back, and sends
+// requests of protocol 2026-07-28 (and server/discover) to the stateless
+// handler, all others to the stateful one (newprotocol.go).
+func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next := stateful
 		if r.Method != http.MethodPost {
+			if newProtocol(r) {
+				next = stateless // which answers 405: 2026-07-28 has no GET stream
+			}
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -61,10 +67,26 @@ func (s *Server) streamableFront(next http.Handler) http.Handler {
 		msgs, batch, err := splitBody(body)
 		if err != nil {
 			// The SDK says what is wrong with it.
+			if newProtocol(r) {
+				next = stateless
+			}
 			next.ServeHTTP(w, withBody(r, body))
 			return
 		}
 		envs, calls := envelopes(msgs)
+		modern := newProtocol(r)
+		if modern {
+			next = stateless
+			if listens(envs) {
+				// A listen holds an SDK session for as long as it lasts.
+				if n := s.Sessions(); n >= s.opts.MaxSessions && !s.makeRoom() {
+					w.Header().Set("Retry-After", "60")
+					http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open", n, s.opts.MaxSessions), http.StatusServiceUnavailable)
+					return
+				}
+				w = s.liftDeadlines(w)
+			}
+		}
 		if calls > s.calls.max {
 			s.calls.refuse(w, calls)
 			return
@@ -76,7 +98,7 @@ func (s *Server) streamableFront(next http.Handler) http.Handler {
 			}
 			held = calls
 		}
-		if answers, status := s.frontAnswers(envs, session == ""); answers != nil {
+		if answers, status := s.frontAnswers(envs, session == "" && !modern); answers != nil {
 			writeAnswers(w, status, answers, batch)
 			return
 		}

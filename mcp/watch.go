@@ -78,6 +78,7 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: ZoneURI(z)})
 			}
 		case <-tick.C:
+			s.expireStreamless()
 		}
 		s.syncZones()
 		s.logHealth(ctx, health)
@@ -99,7 +100,7 @@ func (s *Server) logHealth(ctx context.Context, h *healthLog) {
 	}
 	for _, z := range s.hub.Describe() {
 		if age := s.silent(z); age > s.opts.StaleAfter {
-			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s", z.Name, age.Round(time.Minute))
+			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s (last at %s)", z.Name, humanDuration(age), s.localTime(z.When))
 		}
 	}
 	for key, msg := range current {

@@ -115,6 +115,14 @@ func (b *bridge) fromClient(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// The bridge keeps a session with the hub (it starts a new one when
+		// the hub restarts), so it speaks the protocols before 2026-07-28,
+		// which has none: server/discover is not forwarded, and its client
+		// falls back to initialize.
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "server/discover" {
+			b.answer(ctx, req.ID, jsonrpc.CodeMethodNotFound, "server/discover: the bridge serves protocol 2025-11-25 and older; use initialize")
+			continue
+		}
 		b.note(msg)
 		if err := b.send(ctx, msg); err != nil {
 			return err

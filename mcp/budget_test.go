@@ -1,0 +1,130 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/demo"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Context budgets at default arguments, in tokens (≈ characters / 4): what
+// one call puts into a model's context.
+const (
+	budgetGetClimate = 300
+	budgetHistory    = 2500
+	budgetReport7d   = 4000
+	budgetToolsList  = 1500
+)
+
+func tokens(s string) int { return (len(s) + 3) / 4 }
+
+// yearOfDemo is a hub with a full year of the demo house's history: hourly
+// readings for 365 days, then every 5 minutes for the last day.
+func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
+	t.Helper()
+	ctx := context.Background()
+	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := demo.New(&demo.Options{Location: loc})
+	now := time.Now().Truncate(5 * time.Minute)
+	var batch []sensors.Reading
+	flush := func() {
+		if err := store.Record(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		batch = batch[:0]
+	}
+	for at := now.AddDate(-1, 0, 0); !at.After(now); {
+		batch = append(batch, house.At(at)...)
+		if len(batch) > 20000 {
+			flush()
+		}
+		if now.Sub(at) > 24*time.Hour {
+			at = at.Add(time.Hour)
+		} else {
+			at = at.Add(5 * time.Minute)
+		}
+	}
+	flush()
+	if err := store.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv := New(store, &Options{Zones: house.Zones(), Simulated: true, Location: loc, Version: "test"})
+	h := &testHub{store: store, srv: srv}
+	t.Cleanup(func() {
+		srv.Close()
+		store.Close(context.Background())
+	})
+	return h
+}
+
+// TestContextBudget measures, with a year of demo history, what a model
+// reads at default arguments: get_climate, a history read, the whole-house
+// 7-day report prompt and tools/list.
+func TestContextBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a year of demo history")
+	}
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := yearOfDemo(t, loc)
+	cs := h.inMemory(t, nil)
+	ctx := context.Background()
+	text := func(r *sdk.CallToolResult, err error) string {
+		t.Helper()
+		if err != nil || r.IsError {
+			t.Fatalf("call: %v %+v", err, r)
+		}
+		s := ""
+		for _, c := range r.Content {
+			s += c.(*sdk.TextContent).Text
+		}
+		return s
+	}
+	climate := text(cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}}))
+	hist := text(cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetHistory, Arguments: map[string]any{"zone": "Indoor", "measurement": "Temperature"}}))
+	prompt, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "climate_report", Arguments: map[string]string{"period": "last_7_days"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := ""
+	for _, m := range prompt.Messages {
+		switch c := m.Content.(type) {
+		case *sdk.TextContent:
+			report += c.Text
+		case *sdk.EmbeddedResource:
+			report += c.Resource.URI + c.Resource.Text
+		}
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := json.Marshal(tools)
+	for _, c := range []struct {
+		what   string
+		text   string
+		budget int
+	}{
+		{"get_climate", climate, budgetGetClimate},
+		{"get_history (Indoor Temperature)", hist, budgetHistory},
+		{"climate_report, whole house, last_7_days", report, budgetReport7d},
+		{"tools/list", string(list), budgetToolsList},
+	} {
+		n := tokens(c.text)
+		t.Logf("%s: %d tokens (%d characters), budget %d", c.what, n, len(c.text), c.budget)
+		if n > c.budget {
+			t.Errorf("%s: %d tokens, over the budget of %d", c.what, n, c.budget)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// DefaultStreamlessTimeout is how long a Streamable HTTP session with no
+// open stream and no request in flight lives. Clients that keep a session
+// for notifications hold a GET stream open; one without a stream only
+// calls, and a client gone quiet that long (the MCP Inspector CLI leaves
+// one such session per run) has most likely gone. A client that comes
+// back gets 404 and initializes again, as the spec has it.
+const DefaultStreamlessTimeout = 5 * time.Minute
+
+// sessionBook keeps, for each Streamable HTTP session, when it was last
+// used and what it has open, so that at the session limit the longest-idle
+// session without a stream can make room for a new client instead of the
+// new client being refused. SSE sessions are not in the book: each has its
+// stream open for as long as it lives.
+type sessionBook struct {
+	mu   sync.Mutex
+	uses map[string]*sessionUse
+}
+
+type sessionUse struct {
+	last     time.Time // end of the latest request
+	requests int       // POSTs in flight
+	streams  int       // GET streams open
+}
+
+func newSessionBook() *sessionBook { return &sessionBook{uses: map[string]*sessionUse{}} }
+
+// begin counts a request of session; the returned func ends it at now().
+func (b *sessionBook) begin(session string, stream bool) func(now time.Time) {
+	b.mu.Lock()
+	u := b.use(session)
+	if stream {
+		u.streams++
+	} else {
+		u.requests++
+	}
+	b.mu.Unlock()
+	return func(now time.Time) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if stream {
+			u.streams--
+		} else {
+			u.requests--
+		}
+		u.last = now
+	}
+}
+
+// opened records a session its initialize created.
+func (b *sessionBook) opened(session string, now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.use(session).last = now
+}
+
+func (b *sessionBook) use(session string) *sessionUse {
+	u := b.uses[session]
+	if u == nil {
+		u = &sessionUse{}
+		b.uses[session] = u
+	}
+	return u
+}
+
+func (b *sessionBook) forget(session string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.uses, session)
+}
+
+// quiet returns the sessions among open with nothing open, longest idle
+// first; it forgets those the SDK has ended (timeout, DELETE).
+func (b *sessionBook) quiet(open map[string]bool) []idleSession {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var q []idleSession
+	for id, u := range b.uses {
+		if !open[id] {
+			delete(b.uses, id)
+			continue
+		}
+		if u.requests == 0 && u.streams == 0 {
+			q = append(q, idleSession{id: id, last: u.last})
+		}
+	}
+	slices.SortFunc(q, func(a, b idleSession) int { return a.last.Compare(b.last) })
+	return q
+}
+
+type idleSession struct {
+	id   string
+	last time.Time
+}
+
+// trackSessions wraps the Streamable HTTP handler: it books every request
+// of a session and every session an initialize opens.
+func (s *Server) trackSessions(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		session := r.Header.Get(sessionHeader)
+		if session == "" || r.Method == http.MethodDelete {
+			next.ServeHTTP(w, r)
+			if id := w.Header().Get(sessionHeader); id != "" && session == "" {
+				s.book.opened(id, s.opts.Now())
+			}
+			return
+		}
+		end := s.book.begin(session, r.Method == http.MethodGet)
+		defer func() { end(s.opts.Now()) }()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// closeSessions ends the quiet Streamable HTTP sessions idle since before
+// cutoff, and at most n of them (n < 0: all), longest idle first; it
+// returns how many it ended. The SDK then answers their ids with 404.
+func (s *Server) closeSessions(cutoff time.Time, n int, why string) int {
+	open := map[string]bool{}
+	byID := map[string]interface{ Close() error }{}
+	for ss := range s.mcp.Sessions() {
+		if id := ss.ID(); id != "" {
+			open[id], byID[id] = true, ss
+		}
+	}
+	closed := 0
+	for _, q := range s.book.quiet(open) {
+		if closed == n || !q.last.Before(cutoff) {
+			break
+		}
+		s.book.forget(q.id)
+		byID[q.id].Close()
+		s.log.Info("closed a quiet MCP session", "session", q.id, "idle", s.opts.Now().Sub(q.last).Round(time.Second), "why", why)
+		closed++
+	}
+	return closed
+}
+
+// expireStreamless ends the sessions quiet for StreamlessTimeout.
+func (s *Server) expireStreamless() {
+	s.closeSessions(s.opts.Now().Add(-s.opts.StreamlessTimeout), -1, "no stream and no request for "+s.opts.StreamlessTimeout.String())
+}
+
+// makeRoom is called at the session limit: it ends the longest-idle quiet
+// session, if any, and reports whether a new one may open.
+func (s *Server) makeRoom() bool {
+	far := s.opts.Now().Add(time.Hour * 24 * 365 * 100)
+	return s.closeSessions(far, 1, fmt.Sprintf("session limit (%d) reached and a new client came", s.opts.MaxSessions)) == 1
+}
+
+// sessionsFull describes why a new client would be refused now: the
+// session limit is reached and every session has a stream or a request
+// open. It is "" while new clients get in.
+func (s *Server) sessionsFull() string {
+	n := s.Sessions()
+	if n < s.opts.MaxSessions {
+		return ""
+	}
+	open := map[string]bool{}
+	for ss := range s.mcp.Sessions() {
+		open[ss.ID()] = true
+	}
+	if len(s.book.quiet(open)) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("MCP sessions: %d open (limit %d), every one with a stream or a request open: new clients are refused", n, s.opts.MaxSessions)
+}

@@ -1,0 +1,122 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const pingBody = `{"jsonrpc":"2.0","id":9,"method":"ping"}`
+
+// TestAbandonedSessionsDoNotLockClientsOut: 200 clients initialize and go
+// away without a word (as the MCP Inspector CLI does per run); the next
+// client is served at once, the longest-idle session made room for it and
+// its client gets 404, and /healthz says ok throughout.
+func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
+	srv, ts := hubWith(t, Options{})
+	var first string
+	for i := range 200 {
+		code, hdr, body := rawPost(t, ts.URL+"/mcp", nil, initBody)
+		if code != 200 {
+			t.Fatalf("abandoned session %d: %d %s", i+1, code, body)
+		}
+		if i == 0 {
+			first = hdr.Get(sessionHeader)
+		}
+	}
+	if n := srv.Sessions(); n > DefaultMaxSessions {
+		t.Errorf("%d sessions open, limit %d", n, DefaultMaxSessions)
+	}
+	if code, _, body := do(t, ts.URL, req{method: "GET", path: "/healthz"}); code != 200 {
+		t.Errorf("/healthz while new clients get in: %d %s", code, body)
+	}
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatalf("new client after 200 abandoned sessions: %v", err)
+	}
+	code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: first, "Mcp-Protocol-Version": "2025-06-18"}, pingBody)
+	if code != http.StatusNotFound {
+		t.Errorf("the longest-idle session made room, its client should get 404: %d %s", code, body)
+	}
+}
+
+// TestHealthSaysWhenClientsAreRefused: when every session holds a stream,
+// a new client is refused, and /healthz says so instead of ok.
+func TestHealthSaysWhenClientsAreRefused(t *testing.T) {
+	srv, ts := hubWith(t, Options{MaxSessions: 2})
+	openSSE(t, ts.URL)
+	openSSE(t, ts.URL)
+	waitFor(t, "two SSE sessions", func() bool { return srv.Sessions() == 2 })
+	code, hdr, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody})
+	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (2 open, limit 2)") {
+		t.Errorf("third session while two streams are open: %d %q", code, body)
+	}
+	code, _, body = do(t, ts.URL, req{method: "GET", path: "/healthz"})
+	if code != 503 || !strings.Contains(body, "new clients are refused") {
+		t.Errorf("/healthz while clients are refused: %d %s", code, body)
+	}
+}
+
+// TestStreamlessSessionsExpireSooner: a session with no stream and no
+// request ends after StreamlessTimeout, long before SessionTimeout; one
+// that holds its GET stream stays.
+func TestStreamlessSessionsExpireSooner(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	srv, ts := hubWith(t, Options{Now: clock.now})
+	quiet := sessionOpened(t, ts.URL)
+	streaming := sessionOpened(t, ts.URL)
+	get, _ := http.NewRequest(http.MethodGet, ts.URL+"/mcp", nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set(sessionHeader, streaming)
+	get.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(get)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+
+	clock.add(DefaultStreamlessTimeout - time.Second)
+	srv.expireStreamless()
+	if code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != 200 {
+		t.Fatalf("session quiet for less than %s: %d %s", DefaultStreamlessTimeout, code, body)
+	}
+	clock.add(DefaultStreamlessTimeout + time.Second)
+	srv.expireStreamless()
+	if code, _, _ := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != http.StatusNotFound {
+		t.Errorf("session quiet for over %s: %d, want 404", DefaultStreamlessTimeout, code)
+	}
+	if code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: streaming, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != 200 {
+		t.Errorf("session with its stream open: %d %s", code, body)
+	}
+}
+
+func sessionOpened(t *testing.T, base string) string {
+	t.Helper()
+	code, hdr, body := rawPost(t, base+"/mcp", nil, initBody)
+	if code != 200 || hdr.Get(sessionHeader) == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	return hdr.Get(sessionHeader)
+}
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
