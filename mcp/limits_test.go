@@ -17,16 +17,28 @@ import (
 // holdTool adds a tool "hold" whose calls wait until release is called (or
 // their context ends), so a test decides how long calls stay in flight.
 func holdTool(srv *Server) (release func()) {
+	release, _ = holdToolEntered(srv)
+	return release
+}
+
+// holdToolEntered is holdTool that also says when a call has entered the
+// tool (and so holds its slot).
+func holdToolEntered(srv *Server) (release func(), entered <-chan struct{}) {
 	ch := make(chan struct{})
+	in := make(chan struct{}, 64)
 	var once sync.Once
 	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "hold"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		select {
+		case in <- struct{}{}:
+		default:
+		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "released"}}}, nil, nil
 	})
-	return func() { once.Do(func() { close(ch) }) }
+	return func() { once.Do(func() { close(ch) }) }, in
 }
 
 func holdCall(id int) string {
@@ -211,7 +223,7 @@ func TestBatchCallsAreBounded(t *testing.T) {
 func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	const limit = 3
 	srv, ts := hubWith(t, Options{MaxInFlight: limit})
-	release := holdTool(srv)
+	release, entered := holdToolEntered(srv)
 	defer release()
 	http.DefaultClient.CloseIdleConnections() // none to an earlier test's port
 	h := oldSession(t, ts.URL)
@@ -232,6 +244,15 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 		resp.Body.Close()
 		held <- resp.StatusCode
 	}()
+	// The held call first: a batch that came before it would take the
+	// slots and the held call would be the one refused.
+	select {
+	case <-entered:
+	case code := <-held:
+		t.Fatalf("held call answered at once: %d", code)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held call never reached the tool")
+	}
 	waitFor(t, "batch refused while a call is held", func() bool {
 		code, _, _ := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 30))
 		return code == http.StatusTooManyRequests
