@@ -63,7 +63,7 @@ func (in *Ingest) accept(item inbound, w *intake) {
 				in.process(item, &w.batch)
 				w.readings = w.readings[:n]
 				in.stats.redelivered.Add(1)
-				in.note(slog.LevelInfo, "delivered again, already recorded: readings dropped", m.Topic, m.Payload, nil, item.at)
+				in.note(slog.LevelDebug, "delivered again, already recorded: readings dropped", m.Topic, m.Payload, nil, item.at)
 				w.acks = append(w.acks, m.Ack)
 				return
 			}

@@ -143,7 +143,7 @@ mqtt:
 	}
 	duplicated := rows - len(seen)
 	rain := rainTotal(t, store)
-	t.Logf("published %d at %d/s through %d restarts (%d SIGKILL, %d SIGTERM): %d stored once, %d lost, %d duplicated; rain total %.0f mm for %d messages; redeliveries of recorded messages dropped: %d; broker: %s",
+	t.Logf("published %d at %d/s through %d restarts (%d SIGKILL, %d SIGTERM): %d stored once, %d lost, %d duplicated; rain total %.0f mm for %d messages; redeliveries of recorded messages dropped (DEBUG lines): %d; broker: %s",
 		n, seqRate, restarts, kills[syscall.SIGKILL], kills[syscall.SIGTERM], len(seen), len(lost), duplicated, rain, n,
 		h.count("delivered again, already recorded"), strings.ReplaceAll(strings.TrimSpace(restartBrokerLimits), "\n", ", "))
 	// The session (client id and journal) lives beside the database.
