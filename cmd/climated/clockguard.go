@@ -14,6 +14,11 @@ import (
 // what it buffered is rarely further behind.
 const clockSlack = time.Hour
 
+// clockAhead is how far in the future the newest recorded reading may be
+// and still be trusted as a floor; beyond, it was stamped by a clock that
+// was ahead.
+const clockAhead = 24 * time.Hour
+
 // clockGuard refuses readings stamped by a clock that cannot be right: a
 // Pi has no real-time clock and, until NTP answers, says 1970 (or a
 // clock set back stamps readings before those already recorded). Such
@@ -32,7 +37,13 @@ type clockGuard struct {
 
 func newClockGuard(sink sensors.Sink, log *slog.Logger, latest time.Time) *clockGuard {
 	floor := clockFloor
-	if l := latest.Add(-clockSlack); l.After(floor) {
+	if now := time.Now(); latest.After(now.Add(clockAhead)) {
+		// Stamped by a clock that was ahead then (a date set by hand, later
+		// corrected): trusting it would refuse every reading until real
+		// time caught up with it.
+		log.Warn("the newest recorded reading is in the future: a clock was ahead when it was stamped; it does not hold back new readings",
+			"newest", latest.UTC().Format(time.RFC3339), "now", now.UTC().Format(time.RFC3339))
+	} else if l := latest.Add(-clockSlack); l.After(floor) {
 		floor = l
 	}
 	return &clockGuard{Sink: sink, log: log, floor: floor}

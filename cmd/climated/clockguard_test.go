@@ -40,3 +40,22 @@ func TestClockGuard(t *testing.T) {
 		t.Errorf("not reported:\n%s", logs.String())
 	}
 }
+
+// A history whose newest reading is days ahead (the clock was set wrong,
+// then corrected) must not hold back today's readings until real time
+// catches up with it.
+func TestClockGuardFutureHistory(t *testing.T) {
+	var logs bytes.Buffer
+	sink := &recordSink{}
+	g := newClockGuard(sink, slog.New(slog.NewTextHandler(&logs, nil)), time.Now().Add(72*time.Hour))
+	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
+	if err := g.Record(t.Context(), []sensors.Reading{good}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.got) != 1 {
+		t.Errorf("a reading stamped now was refused after a history from the future:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "newest recorded reading is in the future") {
+		t.Errorf("the future history is not reported:\n%s", logs.String())
+	}
+}
