@@ -19,7 +19,8 @@ type Snapshot struct {
 	Climate Climate
 	JSON    []byte
 
-	gen uint64
+	gen   uint64
+	times map[string]map[string]int64 // zone → measurement → its latest reading's Unix time
 }
 
 // Keys of the structure that history derives rather than records.
@@ -39,19 +40,22 @@ func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
 
 // shape builds the structure from the live state as it stands at now. It is
 // the only place that knows which keys a measurement brings with it.
-func (l *live) shape(now time.Time, loc *time.Location) (Climate, uint64) {
+func (l *live) shape(now time.Time, loc *time.Location) (Climate, map[string]map[string]int64, uint64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	gen := l.gen.Load()
 	sec := now.Unix()
 	midnight := LocalMidnight(now, loc).Unix()
 	c := make(Climate)
+	times := make(map[string]map[string]int64)
 	for k, s := range l.series {
 		z := c[k.zone]
 		if z == nil {
 			z = make(map[string]any)
 			c[k.zone] = z
+			times[k.zone] = make(map[string]int64)
 		}
+		times[k.zone][string(k.m)] = s.latest.T
 		if when, ok := z[KeyWhen].(int64); !ok || s.latest.T > when {
 			z[KeyWhen] = s.latest.T
 		}
@@ -76,7 +80,7 @@ func (l *live) shape(now time.Time, loc *time.Location) (Climate, uint64) {
 			z[KeySumRain24] = round(k.m, Sum(s.pts, sec-86400, sec))
 		}
 	}
-	return c, gen
+	return c, times, gen
 }
 
 // Snapshot returns the structure as it stands now. It is rebuilt only when
@@ -92,7 +96,7 @@ func (s *Store) Snapshot() *Snapshot {
 	if sn := s.snap.Load(); sn != nil && sn.gen == s.live.gen.Load() && sn.Time.Unix() == now.Unix() {
 		return sn
 	}
-	c, gen := s.live.shape(now, s.opts.Location)
+	c, times, gen := s.live.shape(now, s.opts.Location)
 	data, err := json.Marshal(c)
 	if err != nil {
 		// Every value is a finite number, an integer or a string: a failure
@@ -100,13 +104,21 @@ func (s *Store) Snapshot() *Snapshot {
 		s.log.Error("encode climate", "err", err)
 		data = []byte("{}")
 	}
-	sn := &Snapshot{Time: now, Climate: c, JSON: data, gen: gen}
+	sn := &Snapshot{Time: now, Climate: c, JSON: data, gen: gen, times: times}
 	s.snap.Store(sn)
 	return sn
 }
 
 // ClimateJSON is the structure as JSON, made once per change (see Snapshot).
 func (s *Store) ClimateJSON() []byte { return s.Snapshot().JSON }
+
+// ClimateTimes is ClimateJSON with, from the same snapshot, the Unix time
+// of each measurement's latest reading (zone → measurement → time): When
+// is only the newest of them. The maps must not be modified.
+func (s *Store) ClimateTimes() ([]byte, map[string]map[string]int64) {
+	sn := s.Snapshot()
+	return sn.JSON, sn.times
+}
 
 // Latest returns the time of the newest reading of any series, or the zero
 // time when nothing has been recorded.

@@ -20,9 +20,16 @@ type hub struct {
 
 func startHub(t *testing.T, broker, prefix, other string) *hub {
 	t.Helper()
+	return startHubOn(t, broker, prefix, other+"/+/state")
+}
+
+// startHubOn is startHub with the ingest's topic filter: other/# to take
+// the other hub's status too.
+func startHubOn(t *testing.T, broker, prefix, filter string) *hub {
+	t.Helper()
 	h := &hub{store: openStore(t), client: newClient(t, fastOptions(broker, prefix))}
 	var err error
-	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: other + "/+/state", Format: "climated"}}, &IngestOptions{Logger: testLogger(t)})
+	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,3 +112,40 @@ func TestTwoHubsFederate(t *testing.T) {
 
 // keyOf is zone's key in the store's structure, nil when absent.
 func keyOf(s *history.Store, zone, key string) any { v, _ := value(s, zone, key); return v }
+
+// Each measurement reaches the other hub with its own time, not the zone's
+// When: rain of 70 minutes ago published with a temperature of 5 minutes
+// ago is not in the other hub's last hour, and a value the state merely
+// repeats is not taken again at the newer time.
+func TestHubsKeepMeasurementTimes(t *testing.T) {
+	srv, broker := startMochi(t)
+	a := startHub(t, broker, "climated/a", "climated/b")
+	b := startHub(t, broker, "climated/b", "climated/a")
+	waitSubscribed(t, srv, "climated/a/x/state")
+	now := time.Now().Truncate(time.Second)
+	a.record(t,
+		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.4, Time: now.Add(-70 * time.Minute), Source: "gpio17"},
+		sensors.Reading{Zone: "Garden", Measurement: sensors.Humidity, Value: 80, Time: now.Add(-70 * time.Minute), Source: "i2c1/0x44"},
+		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: now.Add(-5 * time.Minute), Source: "i2c1/0x44"},
+	)
+	waitFor(t, "Garden Temperature 6.1", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.1 })
+	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.0 {
+		t.Errorf("Garden sum_rain_1 on hub b = %v, want 0: the rain fell 70 minutes ago", got)
+	}
+	if got, _ := value(b.store, "Garden", "sum_rain_24"); got != 0.4 {
+		t.Errorf("Garden sum_rain_24 on hub b = %v, want 0.4", got)
+	}
+	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.3, Time: now.Add(-4 * time.Minute), Source: "i2c1/0x44"})
+	waitFor(t, "Garden Temperature 6.3", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.3 })
+	count := func(m sensors.Measurement) int {
+		s, err := b.store.Range(context.Background(), history.Query{Zone: "Garden", Measurement: m, From: now.Add(-2 * time.Hour), To: now})
+		if err != nil || s.Summary == nil {
+			return -1
+		}
+		return s.Summary.Count
+	}
+	waitFor(t, "two Garden temperatures stored", func() bool { return count(sensors.Temperature) == 2 })
+	if n := count(sensors.Humidity); n != 1 {
+		t.Errorf("hub b stored %d Garden humidities, want 1: the state only repeated it", n)
+	}
+}

@@ -31,9 +31,12 @@ type device struct {
 	rainSeen  bool      // if any
 	when      time.Time // latest climated state time
 	rainState string    // latest climated Rain with its sums
-	status    sensors.Status
-	touched   bool                  // in the current batch's report list
-	gives     []sensors.Measurement // what it gave its zone so far
+	// times are the climated states' own times of each measurement taken,
+	// so that a value the state merely repeats is not taken again.
+	times   map[sensors.Measurement]time.Time
+	status  sensors.Status
+	touched bool                  // in the current batch's report list
+	gives   []sensors.Measurement // what it gave its zone so far
 }
 
 // maxTopicsPerDevice bounds the topics remembered per device; beyond it a
@@ -150,7 +153,20 @@ func (d *device) replayed(item inbound) bool {
 func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
 	n := len(b.readings)
 	for _, v := range vs {
-		val := v.Value
+		val, at := v.Value, t
+		if !v.Time.IsZero() {
+			// The measurement's own time (climated): new only when later
+			// than the one seen, which makes sameRain moot. Seen even when
+			// skipped below: a retained Rain amount was counted before a
+			// restart and must not be counted again by the next state.
+			if !v.Time.After(dev.times[v.Measurement]) {
+				continue
+			}
+			if dev.times == nil {
+				dev.times = make(map[sensors.Measurement]time.Time)
+			}
+			dev.times[v.Measurement], at = v.Time, v.Time
+		}
 		switch {
 		case v.Counter:
 			var ok bool
@@ -159,10 +175,10 @@ func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time
 			}
 		case v.Measurement == sensors.Rain && item.msg.Retained:
 			continue // an amount already counted when it was new
-		case v.Measurement == sensors.Rain && sameRain:
+		case v.Measurement == sensors.Rain && sameRain && v.Time.IsZero():
 			continue // the same interval, in a state that another measurement renewed
 		}
-		r := sensors.Reading{Zone: dev.zone, Measurement: v.Measurement, Value: val, Time: t, Source: dev.status.Source}
+		r := sensors.Reading{Zone: dev.zone, Measurement: v.Measurement, Value: val, Time: at, Source: dev.status.Source}
 		if err := r.Validate(); err != nil {
 			in.stats.badValues.Add(1)
 			in.warnDevice("bad value dropped", item, dev.status.Source, err)

@@ -26,6 +26,18 @@ type Climate interface {
 	ClimateJSON() []byte
 }
 
+// climateTimes is what a Climate may add: from the same snapshot, the Unix
+// time of each measurement's latest reading (zone → measurement → time),
+// published as the state's "times" so that another hub stamps every value
+// with its own time rather than the zone's When. history.Store has it.
+type climateTimes interface {
+	ClimateTimes() ([]byte, map[string]map[string]int64)
+}
+
+// keyTimes is the state's key for the measurements' own times; hubs that
+// do not know it ignore it and use When.
+const keyTimes = "times"
+
 // PublishOptions configure the Publisher.
 type PublishOptions struct {
 	// Enabled publishes the zones' states under <prefix>/<zone>/state, for
@@ -178,7 +190,15 @@ func (p *Publisher) publish(ctx context.Context) error {
 	if p.birth.Swap(false) {
 		p.forget(false)
 	}
-	data := p.climate.ClimateJSON()
+	var (
+		data  []byte
+		times map[string]map[string]int64
+	)
+	if ct, ok := p.climate.(climateTimes); ok {
+		data, times = ct.ClimateTimes()
+	} else {
+		data = p.climate.ClimateJSON()
+	}
 	if bytes.Equal(data, p.lastJSON) {
 		return nil
 	}
@@ -196,7 +216,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 	}
 	sort.Strings(names)
 	for _, zone := range names {
-		if err := p.publishZone(ctx, zone, climate[zone]); err != nil {
+		if err := p.publishZone(ctx, zone, climate[zone], times[zone]); err != nil {
 			return err
 		}
 	}
@@ -227,7 +247,7 @@ func (p *Publisher) forget(states bool) {
 	p.lastJSON = nil
 }
 
-func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[string]any) error {
+func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[string]any, times map[string]int64) error {
 	z := p.zones[zone]
 	if z == nil {
 		z = &pubZone{slug: p.slugFor(zone), announced: map[string]bool{}}
@@ -256,6 +276,9 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 	state := map[string]any{"zone": zone}
 	for k, v := range keys {
 		state[k] = v
+	}
+	if len(times) > 0 {
+		state[keyTimes] = times
 	}
 	payload, err := json.Marshal(state)
 	if err != nil {

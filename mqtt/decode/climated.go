@@ -11,7 +11,9 @@ import (
 // climated decodes another climated hub's state topics,
 // <prefix>/<zone slug>/state, whose payload is the zone's get_climate
 // object plus "zone", its name. The device is that zone name. Every
-// measurement key is taken, stamped with the zone's When; derived keys
+// measurement key is taken, stamped with its own time from "times"
+// (measurement → Unix time of its latest reading) where given, else with
+// the zone's When (hubs before "times"); derived keys
 // (min_temp, trends, rain sums …) are left for this hub to derive from the
 // readings, except that Rain with its sums makes RainState. The hub's
 // <prefix>/status (online, or offline from its clean stop or its last
@@ -56,6 +58,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	if rain, ok := o[string(sensors.Rain)]; ok {
 		r.RainState = fmt.Sprint(rain, "/", o["sum_rain_1"], "/", o["sum_rain_24"])
 	}
+	times, _ := o["times"].(object)
 	d.applyJSON(&r, o)
 	for _, m := range sensors.Measurements() {
 		raw, ok := o[string(m)]
@@ -67,7 +70,19 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 			r.problem(string(m), err)
 			continue
 		}
+		n := len(r.Values)
 		r.add(m, v, "", string(m))
+		if t, ok := times[string(m)]; ok && len(r.Values) > n {
+			w, err := number(t)
+			switch {
+			case err != nil:
+				r.problem("times."+string(m), err)
+			case w < minWhen || w > maxWhen:
+				r.problem("times."+string(m), fmt.Errorf("%g is not a plausible Unix time", w))
+			default:
+				r.Values[n].Time = time.Unix(int64(w), 0)
+			}
+		}
 	}
 	return r
 }

@@ -59,6 +59,9 @@ type Value struct {
 	// Main marks a probe's value that is also the device's own: the first
 	// probe (in the device's order) of its measurement.
 	Main bool
+	// Time (climated only) is when this value was measured, where the
+	// state gives each measurement its own time; zero means Result.Time.
+	Time time.Time
 }
 
 // Result is what one message says.
