@@ -3,8 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,7 +56,7 @@ func (s *Server) addHistoryTools() {
 		Title: "Zones and sensors",
 		Description: "Every zone of the house with its measurements (unit, description, the source that provides it, " +
 			"latest value and its Unix time, local_time the same in the hub's time zone) and whether the zone is stale " +
-			"(no reading for " + humanDuration(s.opts.StaleAfter) + ").",
+			"(no reading for " + humanDuration(s.opts.StaleAfter) + ", or its source reports itself offline).",
 		OutputSchema: zonesOutputSchema,
 		Annotations:  readOnly("Zones and sensors"),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, _ describeArgs) (*sdk.CallToolResult, any, error) {
@@ -75,17 +77,21 @@ type zoneView struct {
 
 func (s *Server) describe() []zoneView {
 	errs := map[string]string{}
+	offline := map[string]bool{}
 	for _, st := range s.hub.Statuses() {
 		if st.Err != nil {
 			for _, z := range st.Zones {
 				errs[z] = st.Source + ": " + st.Err.Error()
+				// An offline hub or device will send nothing more: no need
+				// to wait StaleAfter to say so.
+				offline[z] = offline[z] || errors.Is(st.Err, sensors.ErrOffline)
 			}
 		}
 	}
 	var out []zoneView
 	for _, z := range s.hub.Describe() {
 		out = append(out, zoneView{
-			Name: z.Name, Stale: s.silent(z) > s.opts.StaleAfter, LastError: errs[z.Name],
+			Name: z.Name, Stale: offline[z.Name] || s.silent(z) > s.opts.StaleAfter, LastError: errs[z.Name],
 			When: z.When, LocalTime: s.localTime(z.When), Sources: nonNil(z.Sources), Measurements: nonNil(z.Measurements),
 		})
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-var errOffline = errors.New("device reports offline")
+var errOffline = sensors.ErrOffline
 
 type deviceKey struct {
 	mapping int

@@ -61,3 +61,8 @@ type Source interface {
 
 // ErrStopped is returned by sinks that no longer accept readings.
 var ErrStopped = errors.New("sink stopped")
+
+// ErrOffline, wrapped in a Status's Err, says the source reports itself
+// (or another hub reports its zones) offline: its zones are stale at once,
+// not only after a silence.
+var ErrOffline = errors.New("device reports offline")
