@@ -66,7 +66,8 @@ func (s *Server) addResources() {
 	s.zones = &zoneResources{known: map[string]bool{}}
 	s.mcp.AddResource(&sdk.Resource{
 		URI: URIZones, Name: "zones", Title: "Zones and sensors", MIMEType: jsonMIME,
-		Description: "Every zone of the house with its measurements (unit, source, latest value and time) and its sources.",
+		Description: "Every zone of the house with its measurements (unit, source, latest value and time), its sources, " +
+			"whether it is stale and its last sensor error: what describe_zones returns.",
 	}, s.readZones)
 	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIZoneTemplate, Name: "zone", Title: "Current climate of a zone", MIMEType: jsonMIME,
@@ -129,7 +130,7 @@ func jsonResult(uri string, v any) (*sdk.ReadResourceResult, error) {
 }
 
 func (s *Server) readZones(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	return jsonResult(req.Params.URI, map[string]any{"zones": s.hub.Describe()})
+	return jsonResult(req.Params.URI, map[string]any{"zones": s.describe()})
 }
 
 // zoneFromURI returns the zone named by a climate://zone/… URI, if it exists.

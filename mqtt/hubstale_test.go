@@ -12,7 +12,7 @@ import (
 )
 
 // Another hub's status going offline makes the zones it fed stale at once
-// in describe_zones, not only after StaleAfter of silence: through the
+// in describe_zones and the zones resource, not only after StaleAfter of silence: through the
 // broker, the ingest, a real SQLite history and the MCP server.
 func TestOfflineHubZonesStaleInMCP(t *testing.T) {
 	srv, broker := startMochi(t)
@@ -66,5 +66,22 @@ func TestOfflineHubZonesStaleInMCP(t *testing.T) {
 	waitFor(t, "Bedroom's offline error", func() bool { _, e := bedroom(); return e != "" })
 	if stale, e := bedroom(); !stale {
 		t.Errorf("Bedroom not stale with hub a offline (last_error %q)", e)
+	}
+	// The zones resource says the same.
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: mcp.URIZones})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zones struct {
+		Zones []struct {
+			Name  string `json:"name"`
+			Stale bool   `json:"stale"`
+		} `json:"zones"`
+	}
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &zones); err != nil {
+		t.Fatal(err)
+	}
+	if len(zones.Zones) != 1 || zones.Zones[0].Name != "Bedroom" || !zones.Zones[0].Stale {
+		t.Errorf("%s = %s, want Bedroom stale", mcp.URIZones, res.Contents[0].Text)
 	}
 }
