@@ -20,6 +20,9 @@ func TestClimated(t *testing.T) {
 		{file: "status", avail: Online}, // the hub's: Hub climated/hub-a
 		{file: "bad_when", device: "Bedroom", err: true},
 		{file: "impossible", device: "Attic", problems: 3},
+		{file: "times", device: "Garden", problems: 1, values: map[sensors.Measurement]float64{
+			sensors.Temperature: 6.1, sensors.Humidity: 81, sensors.Rain: 0.4,
+		}}, // see TestClimatedTimes
 	})
 	dec, _ := New(Climated, nil)
 	if r := dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "status.msg"))); r.Hub != "climated/hub-a" {
@@ -28,6 +31,31 @@ func TestClimated(t *testing.T) {
 	r := dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "bedroom.msg")))
 	if !r.Time.Equal(time.Unix(1796036400, 0)) {
 		t.Errorf("Time = %v, want the zone's When", r.Time)
+	}
+}
+
+// A state with "times" stamps each value with its own time; a time that is
+// not one is reported, and its value keeps the zone's When.
+func TestClimatedTimes(t *testing.T) {
+	dec, _ := New(Climated, nil)
+	r := dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "times.msg")))
+	if r.Err != nil || len(r.Problems) != 1 {
+		t.Fatalf("Err %v, Problems %v; want one problem, times.Humidity", r.Err, r.Problems)
+	}
+	want := map[sensors.Measurement]int64{sensors.Rain: 1796032200, sensors.Temperature: 1796036400, sensors.Humidity: 0}
+	for _, v := range r.Values {
+		w, ok := want[v.Measurement]
+		if !ok {
+			t.Errorf("unexpected value %+v", v)
+			continue
+		}
+		if got := v.Time; (w == 0 && !got.IsZero()) || (w != 0 && !got.Equal(time.Unix(w, 0))) {
+			t.Errorf("%s at %v, want %d (0: the zone's When)", v.Measurement, got, w)
+		}
+		delete(want, v.Measurement)
+	}
+	if len(want) > 0 {
+		t.Errorf("missing values %v", want)
 	}
 }
 
