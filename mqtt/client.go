@@ -194,6 +194,11 @@ func (c *Client) Run(ctx context.Context) error {
 		return errors.New("mqtt client: Run called twice")
 	}
 	defer c.shutdown()
+	if c.session != nil {
+		if err := c.session.refresh(); err != nil {
+			c.log.Warn("mqtt: cannot read the session file again; a redelivery of the previous run's last messages may be recorded twice", "err", err)
+		}
+	}
 	c.log.Info("mqtt: connecting", "mqtt", c.opts)
 	if err := c.connect(ctx); err != nil {
 		return nil

@@ -130,6 +130,23 @@ func openSession(path, clientID string) (*session, error) {
 	return s, nil
 }
 
+// refresh reads the file again, for what another run appended after this
+// session was opened: a reload builds the new client while the old one
+// still runs, journals and commits. Run calls it before connecting, once
+// the old run has stopped, so that the journal (and the batch numbers)
+// go on from the old run's last line.
+func (s *session) refresh() error {
+	fresh, err := openSession(s.path, s.clientID)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.filters, s.marks, s.order, s.batch = fresh.filters, fresh.marks, fresh.order, fresh.batch
+	s.begun, s.written = nil, 0
+	return nil
+}
+
 // parse reads the header and the journal; lines it cannot read (a write
 // cut short by a full disk) are skipped.
 func (s *session) parse(data []byte) error {

@@ -198,3 +198,36 @@ func FuzzSessionParse(f *testing.F) {
 		s.parse(data)
 	})
 }
+
+// A reload builds the new client, which opens the session file, while the
+// old one still runs and journals: the new one must see the old run's last
+// lines when it starts, or a redelivery of those messages would be
+// recorded again (and its batch numbers would collide with the old run's).
+func TestSessionRefreshSeesTheOldRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "climated.db.mqtt")
+	old, err := openSession(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := openSession(path, old.clientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := messageKey(Message{ID: 7, Topic: "zigbee2mqtt/bedroom_th", Payload: []byte(`{"temperature":19.4}`)})
+	old.hold(k, time.Now())
+	if err := old.begin([]markKey{k}); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := next.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := next.lookup(k); !ok || m.state != markCommitted {
+		t.Errorf("after refresh the old run's committed message is %+v (found %v), want committed", m, ok)
+	}
+	if next.batch < old.batch {
+		t.Errorf("batch numbers go back: %d after the old run's %d", next.batch, old.batch)
+	}
+}
