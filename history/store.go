@@ -76,7 +76,7 @@ type Store struct {
 	closeOnce  sync.Once
 	writerDone chan struct{}
 	flushReq   chan chan error
-	pingReq    chan chan struct{}
+	pingReq    chan chan error
 
 	w *writer
 
@@ -148,7 +148,7 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s.w = w
 	s.in = make(chan []sensors.Reading, 64)
 	s.flushReq = make(chan chan error)
-	s.pingReq = make(chan chan struct{})
+	s.pingReq = make(chan chan error)
 	go s.w.loop(s.in, s.flushReq, s.pingReq, s.writerDone)
 	return s, nil
 }
@@ -365,36 +365,21 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 
 // Ping returns once the writer goroutine answers, without writing: a
 // liveness check (the systemd watchdog) that costs the disk nothing.
-func (s *Store) Ping(ctx context.Context) error {
-	if s.readOnly {
-		return nil
-	}
-	reply := make(chan struct{}, 1)
-	select {
-	case s.pingReq <- reply:
-	case <-s.writerDone:
-		return sensors.ErrStopped
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-reply:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (s *Store) Ping(ctx context.Context) error { return s.ask(ctx, s.pingReq) }
 
 // Flush writes every reading recorded so far before it returns, or returns
 // the error of the attempt that failed. While writes fail it waits for the
 // next paced retry (see DefaultMaxRetryInterval) rather than forcing one.
-func (s *Store) Flush(ctx context.Context) error {
+func (s *Store) Flush(ctx context.Context) error { return s.ask(ctx, s.flushReq) }
+
+// ask sends a request to the writer goroutine and waits for its answer.
+func (s *Store) ask(ctx context.Context, req chan chan error) error {
 	if s.readOnly {
 		return nil
 	}
 	reply := make(chan error, 1)
 	select {
-	case s.flushReq <- reply:
+	case req <- reply:
 	case <-s.writerDone:
 		return sensors.ErrStopped
 	case <-ctx.Done():

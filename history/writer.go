@@ -124,7 +124,7 @@ func (w *writer) close() error {
 // While writes fail it retries on the retry timer alone, backing off
 // (backoff): arrivals only join the queue, however many there are, so a
 // full disk does not turn every message into a failing commit.
-func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping <-chan chan struct{}, done chan<- struct{}) {
+func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
@@ -183,7 +183,7 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping
 				answer()
 			}
 		case reply := <-ping:
-			reply <- struct{}{}
+			reply <- nil
 		case rs, ok := <-in:
 			if !ok {
 				if pending = w.flush(pending); len(pending) > 0 {

@@ -41,6 +41,16 @@ func holdToolEntered(srv *Server) (release func(), entered <-chan struct{}) {
 	return func() { once.Do(func() { close(ch) }) }, in
 }
 
+// addBigTool adds a tool "big" whose answers of 64 KiB fill the socket
+// buffers of a client that does not read after a few dozen: from then on
+// nothing the hub writes gets out.
+func addBigTool(srv *Server) {
+	big := strings.Repeat("x", 64<<10)
+	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
+	})
+}
+
 func holdCall(id int) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, id)
 }
@@ -114,12 +124,7 @@ func TestSSEQueuedCallsAreBounded(t *testing.T) {
 func TestSSEClientThatNeverReads(t *testing.T) {
 	const limit = 4
 	srv, ts := hubWith(t, Options{MaxInFlight: limit})
-	// Answers of 64 KiB fill the socket buffers after a few dozen; from
-	// then on nothing the hub writes gets out.
-	big := strings.Repeat("x", 64<<10)
-	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
-	})
+	addBigTool(srv)
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 
@@ -271,10 +276,7 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 // goes with it, though the client never hangs up.
 func TestSSEStalledStreamEnds(t *testing.T) {
 	srv, ts := hubWith(t, Options{StreamWriteTimeout: 100 * time.Millisecond})
-	big := strings.Repeat("x", 64<<10)
-	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
-	})
+	addBigTool(srv)
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 	stream := openSSE(t, ts.URL)
