@@ -21,6 +21,12 @@ var resolution = map[sensors.Measurement]float64{
 	sensors.BatteryPercent:   0.01,   // %
 	sensors.RFStatus:         0.01,
 	sensors.WiFiStatus:       0.01,
+	sensors.PM1:              0.01, // µg/m³
+	sensors.PM25:             0.01,
+	sensors.PM4:              0.01,
+	sensors.PM10:             0.01,
+	sensors.VOCIndex:         0.1, // Sensirion's indices come in tenths
+	sensors.NOxIndex:         0.1,
 }
 
 // scaleOf is how many stored units make one unit of m.

@@ -25,6 +25,15 @@ const (
 	BatteryPercent   Measurement = "battery_percent"  // %
 	RFStatus         Measurement = "rf_status"        // Netatmo radio scale: 90 low … 60 full (see SignalFromDBm)
 	WiFiStatus       Measurement = "wifi_status"      // Netatmo Wi-Fi scale: 86 bad, 71 average, 56 good (see SignalFromDBm)
+
+	// Air quality: particulate matter by size (mass concentration of
+	// particles up to 1, 2.5, 4 and 10 µm) and Sensirion's gas indices.
+	PM1      Measurement = "PM1"      // µg/m³
+	PM25     Measurement = "PM25"     // µg/m³, PM2.5
+	PM4      Measurement = "PM4"      // µg/m³
+	PM10     Measurement = "PM10"     // µg/m³
+	VOCIndex Measurement = "VOCIndex" // Sensirion VOC index, 1…500 (100 = the room's average of the last 24 h)
+	NOxIndex Measurement = "NOxIndex" // Sensirion NOx index, 1…500 (1 = the room's usual, clean air)
 )
 
 // Kind says how values of a measurement combine over time.
@@ -68,6 +77,12 @@ var catalogue = map[Measurement]Info{
 	BatteryPercent: {BatteryPercent, "%", Health, 0, 0, 100, "battery level of a wireless sensor, as the device reports it or from its voltage on its chemistry's discharge curve (see sensors/battery.go)"},
 	RFStatus:       {RFStatus, "", Health, 0, 0, 120, "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)"},
 	WiFiStatus:     {WiFiStatus, "", Health, 0, 0, 120, "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)"},
+	PM1:            {PM1, "µg/m³", Gauge, 1, 0, 1000, "mass concentration of particles up to 1 µm (PM1)"},
+	PM25:           {PM25, "µg/m³", Gauge, 1, 0, 1000, "mass concentration of particles up to 2.5 µm (PM2.5); WHO 2021 guideline: 15 µg/m³ as a 24-hour mean, 5 µg/m³ as an annual mean"},
+	PM4:            {PM4, "µg/m³", Gauge, 1, 0, 1000, "mass concentration of particles up to 4 µm (PM4)"},
+	PM10:           {PM10, "µg/m³", Gauge, 1, 0, 1000, "mass concentration of particles up to 10 µm (PM10); WHO 2021 guideline: 45 µg/m³ as a 24-hour mean"},
+	VOCIndex:       {VOCIndex, "", Gauge, 0, 1, 500, "Sensirion VOC index, 1…500: 100 is the room's average of the last 24 hours, above it more volatile organic compounds than usual (cooking, cleaning, paint), below fewer"},
+	NOxIndex:       {NOxIndex, "", Gauge, 0, 1, 500, "Sensirion NOx index, 1…500: 1 is the room's usual clean air, above it nitrogen oxides from combustion (gas cooker, traffic)"},
 }
 
 // Lookup returns what is known about m, and whether m is a measurement at all.

@@ -42,8 +42,8 @@ func TestReadingValidate(t *testing.T) {
 
 func TestCatalogue(t *testing.T) {
 	ms := Measurements()
-	if len(ms) != 11 {
-		t.Errorf("%d measurements, want the 11 of the get_climate contract", len(ms))
+	if len(ms) != 17 {
+		t.Errorf("%d measurements, want the 11 of the get_climate contract and 6 of air quality", len(ms))
 	}
 	for _, m := range ms {
 		info, ok := Lookup(m)

@@ -73,6 +73,15 @@ func Convert(m sensors.Measurement, v float64, unit string) (float64, error) {
 		}
 	case sensors.RFStatus, sensors.WiFiStatus:
 		return signal(m, v, u)
+	case sensors.PM1, sensors.PM25, sensors.PM4, sensors.PM10:
+		switch u {
+		case "", "µg/m³", "μg/m³", "ug/m3", "µg/m3", "μg/m3", "ug/m³":
+			return v, nil
+		}
+	case sensors.VOCIndex, sensors.NOxIndex:
+		if u == "" || u == "index" {
+			return v, nil
+		}
 	}
 	return 0, fmt.Errorf("unknown unit %q for %s", unit, m)
 }
