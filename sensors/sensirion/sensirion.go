@@ -1,6 +1,7 @@
 package sensirion
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -115,6 +116,24 @@ func Read(c conn.Conn, w []byte, delay time.Duration, n int) ([]uint16, error) {
 	}
 	return Words(r)
 }
+
+// String decodes the ASCII text that some commands answer (a product
+// name, a serial number): two characters a word, most significant byte
+// first, ending at the first NUL or with the last word.
+func String(words []uint16) string {
+	b := make([]byte, 0, 2*len(words))
+	for _, w := range words {
+		b = append(b, byte(w>>8), byte(w))
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}
+
+// Uint32 is the 32-bit value a command sends or answers as two words,
+// the most significant first.
+func Uint32(hi, lo uint16) uint32 { return uint32(hi)<<16 | uint32(lo) }
 
 // AllOnes reports whether b holds nothing but 0xFF bytes, what a read
 // returns when no chip drives the bus.
