@@ -31,12 +31,19 @@ type device struct {
 	rainSeen  bool      // if any
 	when      time.Time // latest climated state time
 	rainState string    // latest climated Rain with its sums
-	// times are the climated states' own times of each measurement taken,
-	// so that a value the state merely repeats is not taken again.
-	times   map[sensors.Measurement]time.Time
+	// seen are the climated states' own times and values of each
+	// measurement taken, so that a value the state merely repeats is not
+	// taken again.
+	seen    map[sensors.Measurement]timedValue
 	status  sensors.Status
 	touched bool                  // in the current batch's report list
 	gives   []sensors.Measurement // what it gave its zone so far
+}
+
+// timedValue is a value and the time it was measured at.
+type timedValue struct {
+	t time.Time
+	v float64
 }
 
 // maxTopicsPerDevice bounds the topics remembered per device; beyond it a
@@ -137,12 +144,32 @@ func (in *Ingest) stamp(item inbound, res *decode.Result, dev *device) (t time.T
 	}
 	t = item.at
 	if !res.Time.IsZero() {
-		if !res.Time.After(dev.when) {
+		switch {
+		case res.Time.After(dev.when):
+			dev.when = res.Time
+		case !res.Time.Equal(dev.when) || !ownTimes(res.Values):
 			return time.Time{}, false, false
 		}
-		dev.when, t = res.Time, res.Time
+		// The same When again: another hub's second state within one
+		// second, whose values' own times say which are new (fresh).
+		t = res.Time
 	}
 	return t, res.RainState != "" && res.RainState == prevRain, true
+}
+
+func isAmount(m sensors.Measurement) bool {
+	info, _ := sensors.Lookup(m)
+	return info.Kind == sensors.Amount
+}
+
+// ownTimes reports whether the values carry times of their own.
+func ownTimes(vs []decode.Value) bool {
+	for _, v := range vs {
+		if !v.Time.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // admit returns the value and time v is recorded with, stamped t unless
@@ -153,17 +180,14 @@ func (in *Ingest) stamp(item inbound, res *decode.Result, dev *device) (t time.T
 func (d *device) admit(v decode.Value, t time.Time, retained, sameRain bool) (val float64, at time.Time, ok bool) {
 	val, at = v.Value, t
 	if !v.Time.IsZero() {
-		// The measurement's own time (climated): new only when later
-		// than the one seen, which makes sameRain moot. Seen even when
-		// skipped below: a retained Rain amount was counted before a
-		// restart and must not be counted again by the next state.
-		if !v.Time.After(d.times[v.Measurement]) {
+		// The measurement's own time (climated), which makes sameRain
+		// moot. Seen even when skipped below: a retained Rain amount was
+		// counted before a restart and must not be counted again by the
+		// next state.
+		if val, ok = d.fresh(v); !ok {
 			return 0, at, false
 		}
-		if d.times == nil {
-			d.times = make(map[sensors.Measurement]time.Time)
-		}
-		d.times[v.Measurement], at = v.Time, v.Time
+		at = v.Time
 	}
 	switch {
 	case v.Counter:
@@ -175,6 +199,31 @@ func (d *device) admit(v decode.Value, t time.Time, retained, sameRain bool) (va
 		return 0, at, false // the same interval, in a state that another measurement renewed
 	}
 	return val, at, true
+}
+
+// fresh reports whether v, a value with its own time, is new, and the
+// value to record. A later time is new. At the same whole second (the
+// other hub got two readings in one second and published between them)
+// a gauge that changed is new, and an amount that grew is new by its
+// growth, since the other hub added the two up.
+func (d *device) fresh(v decode.Value) (float64, bool) {
+	last, seen := d.seen[v.Measurement]
+	val := v.Value
+	switch {
+	case !seen || v.Time.After(last.t):
+	case !v.Time.Equal(last.t) || v.Value == last.v:
+		return 0, false
+	case isAmount(v.Measurement):
+		if v.Value < last.v {
+			return 0, false
+		}
+		val = v.Value - last.v
+	}
+	if d.seen == nil {
+		d.seen = make(map[sensors.Measurement]timedValue)
+	}
+	d.seen[v.Measurement] = timedValue{v.Time, v.Value}
+	return val, true
 }
 
 // replayed reports whether item is the broker repeating a retained
