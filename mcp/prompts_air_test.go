@@ -103,7 +103,17 @@ func TestAirQualityPrompt(t *testing.T) {
 	if !strings.Contains(text, "the zone Indoor") || !strings.Contains(text, "the last 7 days") || len(embedded) != 2 {
 		t.Errorf("Indoor over 7 days: %s\nembeds %v", text, slices.Sorted(maps.Keys(embedded)))
 	}
-	_, err := cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "air_quality_report", Arguments: map[string]string{"zone": "Bedroom"}})
+	// write_climate_report offers the same report (this client has no
+	// sampling, so it returns the instructions and the data).
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolWriteReport,
+		Arguments: map[string]any{"kind": "air_quality_report", "zone": "Indoor"}})
+	if err != nil || res.IsError {
+		t.Fatalf("write_climate_report: %v %+v", err, res)
+	}
+	if got := res.Content[0].(*sdk.TextContent).Text; !strings.Contains(got, "WHO 2021") || !strings.Contains(got, want[2]) {
+		t.Errorf("write_climate_report air_quality_report: %s", got)
+	}
+	_, err = cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: "air_quality_report", Arguments: map[string]string{"zone": "Bedroom"}})
 	if err == nil || !strings.Contains(err.Error(), `zone "Bedroom": the zones with air quality (PM25, PM10, VOCIndex, NOxIndex) are Indoor`) {
 		t.Errorf("Bedroom: %v", err)
 	}
