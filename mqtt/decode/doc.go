@@ -19,7 +19,8 @@
 //     stat/<topic>/STATUS10) with one object per chip; Temperature,
 //     Humidity, Pressure (the station's: AbsolutePressure), SeaPressure
 //     (Pressure), CarbonDioxide, PM1, PM2.5, PM4, PM10 (µg/m³; the
-//     PMS5003's atmospheric values, not its CF ones), and SEN5X's VOC and
+//     PMS5003's atmospheric values, not its CF ones; SPS30's PM1_0,
+//     PM2_5, PM4_0), and SEN5X's VOC and
 //     NOx indices; TempUnit (C/F) and PressureUnit (hPa,
 //     mmHg, inHg) apply, to fields without a unit too. Each chip is a
 //     probe; the processor's own (ESP32, ESP8266), Global and ANALOG are

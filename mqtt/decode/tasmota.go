@@ -103,10 +103,13 @@ func (d *tasmota) applyChips(r *Result, o object, tempUnit, pressUnit string) {
 // and PMS5003/PMS3003 (xsns_18_pms5003.ino), whose PMx are Plantower's
 // atmospheric values (pm*_env, what Tasmota shows on its web page and
 // sends to Domoticz) and whose CF1, CF2.5 and CF10 are the CF=1 "standard
-// particle" values for factory calibration, not read. SEN5X's VOC and NOx
-// are Sensirion's indices; another chip's VOC may be a concentration.
+// particle" values for factory calibration, not read. The SPS30
+// (xsns_44_sps30.ino) spells them PM1_0, PM2_5, PM4_0 and PM10; its NCPMx
+// are particle counts. SEN5X's VOC and NOx are Sensirion's indices;
+// another chip's VOC may be a concentration.
 var tasmotaChipNames = map[string][]builtin{
 	"SEN5X": {{"VOC", sensors.VOCIndex, ""}, {"NOx", sensors.NOxIndex, ""}},
+	"SPS30": {{"PM1_0", sensors.PM1, ""}, {"PM2_5", sensors.PM25, ""}, {"PM4_0", sensors.PM4, ""}},
 }
 
 // wifi reads STATE's Wi-Fi signal: Signal in dBm, or failing that RSSI,
