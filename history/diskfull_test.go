@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/sensors"
 )
 
 // smallFS mounts a tmpfs of size bytes on a fresh directory (root only,
@@ -104,14 +106,25 @@ func TestHealthOnFullDiskSaysSo(t *testing.T) {
 	}
 	defer s.Close(ctx)
 	fill(t, dir)
+	// SQLite may first fill pages it already has (the WAL's, free ones):
+	// record day after day of readings until a write fails.
 	rs := demoReadings(3000)
-	if err := s.Record(ctx, rs); err != nil {
-		t.Fatal(err)
+	for day := 0; ; day++ {
+		batch := make([]sensors.Reading, len(rs))
+		for i, r := range rs {
+			r.Time = r.Time.AddDate(0, 0, day)
+			batch[i] = r
+		}
+		if err := s.Record(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		fctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		s.Flush(fctx)
+		cancel()
+		if err = s.Health(); err != nil || day == 100 {
+			break
+		}
 	}
-	fctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	s.Flush(fctx)
-	cancel()
-	err = s.Health()
 	var full *FullError
 	if !errors.As(err, &full) || !errors.Is(err, ErrWritesFailing) {
 		t.Fatalf("health %v: want a FullError wrapping ErrWritesFailing", err)
