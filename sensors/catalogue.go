@@ -58,7 +58,7 @@ var entries = []Info{
 	{
 		Name: PM25, Unit: "µg/m³", Units: massConcentrationUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 1000, Resolution: 0.01,
 		Description: "mass concentration of particles up to 2.5 µm (PM2.5); WHO 2021 guideline: 15 µg/m³ as a 24-hour mean, 5 µg/m³ as an annual mean",
-		Brief:       "µg/m³, PM2.5 (WHO: 15 as a 24-hour mean)",
+		Brief:       "µg/m³, PM2.5 (WHO guideline: 15 as a 24-h mean)",
 		HA:          HomeAssistant{Name: "PM2.5", DeviceClass: "pm25", StateClass: "measurement"},
 	},
 	{
@@ -71,7 +71,7 @@ var entries = []Info{
 	{
 		Name: PM10, Unit: "µg/m³", Units: massConcentrationUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 1000, Resolution: 0.01,
 		Description: "mass concentration of particles up to 10 µm (PM10); WHO 2021 guideline: 45 µg/m³ as a 24-hour mean",
-		Brief:       "µg/m³ (WHO: 45 as a 24-hour mean)",
+		Brief:       "µg/m³ (WHO guideline: 45 as a 24-h mean)",
 		HA:          HomeAssistant{Name: "PM10", DeviceClass: "pm10", StateClass: "measurement"},
 	},
 	// Sensirion's gas indices come in tenths; Home Assistant has no device
@@ -79,37 +79,37 @@ var entries = []Info{
 	{
 		Name: VOCIndex, Unit: "", Units: indexUnits, Kind: Gauge, Decimals: 0, Min: 1, Max: 500, Resolution: 0.1,
 		Description: "Sensirion VOC index, 1…500: 100 is the room's average of the last 24 hours, above it more volatile organic compounds than usual (cooking, cleaning, paint), below fewer",
-		Brief:       "1–500, 100 = the room's 24-hour average, higher is worse",
+		Brief:       "index 1–500, 100 = the room's 24-h average, higher is worse",
 		HA:          HomeAssistant{Name: "VOC index", StateClass: "measurement", Icon: "mdi:molecule"},
 	},
 	{
 		Name: NOxIndex, Unit: "", Units: indexUnits, Kind: Gauge, Decimals: 0, Min: 1, Max: 500, Resolution: 0.1,
 		Description: "Sensirion NOx index, 1…500: 1 is the room's usual clean air, above it nitrogen oxides from combustion (gas cooker, traffic)",
-		Brief:       "1–500, 1 = the room's usual air, higher is worse",
+		Brief:       "index 1–500, 1 = the room's usual air, higher is worse",
 		HA:          HomeAssistant{Name: "NOx index", StateClass: "measurement", Icon: "mdi:molecule"},
 	},
 	{
 		Name: BatteryVoltage, Unit: "mV", Units: voltageUnits, Kind: Health, Decimals: 0, Min: 0, Max: 10000, Resolution: 1,
 		Description: "battery voltage of a wireless sensor, as measured (never derived from a level; see sensors/battery.go)",
-		Brief:       "mV, battery of a wireless module",
+		Brief:       "mV, module battery",
 		HA:          HomeAssistant{Name: "Battery voltage", DeviceClass: "voltage", StateClass: "measurement"},
 	},
 	{
 		Name: BatteryPercent, Unit: "%", Units: percentUnits, Kind: Health, Decimals: 0, Min: 0, Max: 100, Resolution: 0.01,
 		Description: "battery level of a wireless sensor, as the device reports it or from its voltage on its chemistry's discharge curve (see sensors/battery.go)",
-		Brief:       "%, battery of a wireless module",
+		Brief:       "%, module battery",
 		HA:          HomeAssistant{Name: "Battery", DeviceClass: "battery", StateClass: "measurement"},
 	},
 	{
 		Name: RFStatus, Unit: "", Units: signalUnits(RFStatus), Kind: Health, Decimals: 0, Min: 0, Max: signalMaxStatus, Resolution: 0.01,
 		Description: "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)",
-		Brief:       "module radio signal, Netatmo scale, lower is better (90 low, 80 medium, 70 high, 60 full)",
+		Brief:       "module radio, Netatmo scale, lower is better: 90 low, 80 medium, 70 high, 60 full",
 		HA:          HomeAssistant{Name: "Radio signal (Netatmo scale, lower is better)", StateClass: "measurement", Icon: "mdi:signal"},
 	},
 	{
 		Name: WiFiStatus, Unit: "", Units: signalUnits(WiFiStatus), Kind: Health, Decimals: 0, Min: 0, Max: signalMaxStatus, Resolution: 0.01,
 		Description: "Wi-Fi signal, Netatmo scale: the level in dBm without its sign (lower is better: 86 bad, 71 average, 56 good)",
-		Brief:       "hub Wi-Fi, same scale (86 bad, 71 average, 56 good)",
+		Brief:       "hub Wi-Fi, same scale: 86 bad, 71 average, 56 good",
 		HA:          HomeAssistant{Name: "Wi-Fi signal (Netatmo scale, lower is better)", StateClass: "measurement", Icon: "mdi:wifi"},
 	},
 }
