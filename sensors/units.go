@@ -79,6 +79,9 @@ func (m Measurement) Convert(v float64, unit string) (float64, error) {
 		return v, nil
 	}
 	var known []string
+	if info.Unit != "" && (len(info.Units) == 0 || info.Units[0].Spellings[0] != info.Unit) {
+		known = append(known, info.Unit)
+	}
 	for _, c := range info.Units {
 		for _, s := range c.Spellings {
 			if normUnit(s) == u {
