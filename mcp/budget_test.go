@@ -20,7 +20,7 @@ const (
 	budgetGetClimate = 300
 	budgetHistory    = 2500
 	budgetReport7d   = 4000
-	budgetToolsList  = 1550 // 1500 before write_climate_report's kinds had air_quality_report
+	budgetToolsList  = 1650 // 1500 before air quality: write_climate_report's air_quality_report, a line per measurement in get_climate's description
 	budgetAirReport  = 1500
 )
 
