@@ -15,8 +15,8 @@ import (
 
 // Tunables of DB; DBOptions fields left zero take these.
 const (
-	DefaultBusyTimeout = 5 * time.Second       // as the history's writer
-	DefaultMaxHistory  = 10_000                // events kept
+	DefaultBusyTimeout = 5 * time.Second      // as the history's writer
+	DefaultMaxHistory  = 10_000               // events kept
 	DefaultHistoryAge  = 365 * 24 * time.Hour // events older than this are dropped
 )
 

@@ -20,8 +20,8 @@ import (
 // on the batches that change a state, never on a reading that changes
 // nothing.
 type Store interface {
-	Rules(ctx context.Context) ([]Rule, error)          // the user rules
-	States(ctx context.Context) ([]State, error)        // every persisted state
+	Rules(ctx context.Context) ([]Rule, error)           // the user rules
+	States(ctx context.Context) ([]State, error)         // every persisted state
 	AddRule(ctx context.Context, r Rule) (string, error) // keeps r, returns its new ID
 	DeleteRule(ctx context.Context, id string) error     // forgets the rule and its states
 	// Commit keeps the states and appends the events in one transaction.

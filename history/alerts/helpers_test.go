@@ -2,6 +2,7 @@ package alerts_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -96,3 +97,5 @@ func drive(t *testing.T, e *alerts.Engine, c *clock, h *demo.House, from, to tim
 func house() *demo.House { return demo.New(&demo.Options{Seed: 1, Location: time.UTC}) }
 
 func ptr(v float64) *float64 { return &v }
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
