@@ -71,6 +71,7 @@ type Stats struct {
 
 // zone is what the engine knows of one zone.
 type zone struct {
+	outdoor  bool // by the house configuration
 	lastSeen time.Time
 	latest   map[sensors.Measurement]sample // for Condensation
 	series   map[sensors.Measurement]*series
@@ -151,7 +152,7 @@ func (e *Engine) load(ctx context.Context) error {
 func (e *Engine) zone(name string) *zone {
 	z := e.zones[name]
 	if z == nil {
-		z = &zone{latest: map[sensors.Measurement]sample{}, series: map[sensors.Measurement]*series{}}
+		z = &zone{outdoor: e.house.isOutdoor(name), latest: map[sensors.Measurement]sample{}, series: map[sensors.Measurement]*series{}}
 		e.zones[name] = z
 	}
 	return z

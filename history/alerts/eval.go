@@ -69,13 +69,13 @@ func (e *Engine) observe(b *batch, r sensors.Reading) {
 		z.lastSeen = r.Time
 	}
 	for _, rule := range e.index.stale {
-		if e.house.inScope(rule, r.Zone) {
+		if inScope(rule, r.Zone, z.outdoor) {
 			e.step(b, rule, r.Zone, r.Time, 0)
 		}
 	}
 	e.remember(z, r)
 	for _, rule := range e.index.byMeasurement[r.Measurement] {
-		if !e.house.inScope(rule, r.Zone) {
+		if !inScope(rule, r.Zone, z.outdoor) {
 			continue
 		}
 		if v, ok := e.value(rule, z, r); ok {
@@ -134,9 +134,9 @@ func (e *Engine) margin(z *zone, t time.Time) (float64, bool) {
 	}
 	var out sample
 	found := false
-	for name, oz := range e.zones {
+	for _, oz := range e.zones {
 		s, ok := oz.latest[sensors.Temperature]
-		if ok && e.house.isOutdoor(name) && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
+		if ok && oz.outdoor && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
 			out, found = s, true
 		}
 	}
@@ -155,7 +155,7 @@ func (e *Engine) Tick(ctx context.Context) ([]Event, error) {
 	now := e.now()
 	for _, rule := range e.index.stale {
 		for name, z := range e.zones {
-			if !e.house.inScope(rule, name) {
+			if !inScope(rule, name, z.outdoor) {
 				continue
 			}
 			silence := now.Sub(z.lastSeen)

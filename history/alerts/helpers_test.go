@@ -43,7 +43,7 @@ func openDB(t *testing.T, path string, c *clock) *alerts.DB {
 	return db
 }
 
-func newEngine(t *testing.T, c *clock, house *alerts.HouseConfig, store alerts.Store) *alerts.Engine {
+func newEngine(t testing.TB, c *clock, house *alerts.HouseConfig, store alerts.Store) *alerts.Engine {
 	t.Helper()
 	e, err := alerts.New(context.Background(), &alerts.Options{Zones: demoZones, House: house, Store: store, Now: c.now})
 	if err != nil {

@@ -131,15 +131,16 @@ func (h HouseConfig) isOutdoor(zone string) bool {
 	return OutdoorByName(zone)
 }
 
-// inScope reports whether rule r applies in zone.
-func (h HouseConfig) inScope(r *Rule, zone string) bool {
+// inScope reports whether rule r applies in the zone named name, outdoor
+// or not (zone.outdoor, decided once per zone).
+func inScope(r *Rule, name string, outdoor bool) bool {
 	switch {
 	case r.Zone != "":
-		return r.Zone == zone
+		return r.Zone == name
 	case r.Scope == IndoorZone:
-		return !h.isOutdoor(zone)
+		return !outdoor
 	case r.Scope == OutdoorZone:
-		return h.isOutdoor(zone)
+		return outdoor
 	}
 	return true
 }

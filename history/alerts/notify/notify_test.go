@@ -72,7 +72,9 @@ func (r *recorder) messages() []string {
 	return out
 }
 
-func fast() *notify.Options { return &notify.Options{MinBackoff: 2 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: 2 * time.Second} }
+func fast() *notify.Options {
+	return &notify.Options{MinBackoff: 2 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: 2 * time.Second}
+}
 
 // start runs n until the test ends, and checks that Run returns then.
 func start(t *testing.T, n *notify.Notifier) {
