@@ -117,3 +117,32 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("%d rules, want 7 house and 10 user", n)
 	}
 }
+
+func TestHouseValidateOutdoor(t *testing.T) {
+	h := alerts.DefaultHouse()
+	h.Outdoor = []string{"Gardn"}
+	err := h.Validate(demoZones)
+	if err == nil || err.Error() != `alerts.house.outdoor: unknown zone "Gardn"; known zones: Indoor, Bedroom, Balcony, Rain` {
+		t.Errorf("err %v", err)
+	}
+}
+
+// A source's backfill (readings of the past day at start-up) fills the
+// windows but announces nothing; the next live reading is judged.
+func TestBackfillIsNotAnnounced(t *testing.T) {
+	now := jan1.Add(8 * time.Hour)
+	c := &clock{now}
+	e := newEngine(t, c, only("co2", nil), nil)
+	h := house()
+	var evs []alerts.Event
+	for at := jan1; at.Before(now); at = at.Add(time.Minute) {
+		got, err := e.Observe(context.Background(), h.At(at))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, got...)
+	}
+	if len(evs) != 0 || e.Stats().Old == 0 {
+		t.Errorf("backfill announced %+v (old %d)", evs, e.Stats().Old)
+	}
+}

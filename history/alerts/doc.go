@@ -39,5 +39,7 @@
 // and firings where they were. At most MaxUserRules user rules; the
 // history keeps DefaultMaxHistory events for at most DefaultHistoryAge;
 // events beyond DefaultMaxEventsPerSecond (after a burst of DefaultBurst)
-// are counted and not emitted.
+// are counted and not emitted. Readings older than Options.MaxAge (a
+// backfill at start-up, a device's buffered readings) fill the windows but
+// are not judged, so a restart does not announce the past.
 package alerts

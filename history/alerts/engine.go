@@ -40,7 +40,15 @@ type Options struct {
 	// counted in Stats.Suppressed and logged, and states still change.
 	MaxEventsPerSecond float64
 	Burst              int
+	// MaxAge is how old a reading may be, by the clock, and still be
+	// judged (DefaultMaxAge): older ones (a source's backfill, a device's
+	// buffered readings) only fill the windows, as Prime does, so a hub
+	// that starts does not announce yesterday's alerts.
+	MaxAge time.Duration
 }
+
+// DefaultMaxAge is the default of Options.MaxAge.
+const DefaultMaxAge = 15 * time.Minute
 
 // Engine evaluates rules on readings. It has no goroutine: the hub calls
 // Observe with every batch of readings, in the order they arrive, and Tick
@@ -57,6 +65,7 @@ type Engine struct {
 	index  index
 	zones  map[string]*zone
 	states map[stateKey]*State
+	maxAge time.Duration
 	nextID int // the next user rule's number when there is no Store
 	stats  Stats
 }
@@ -64,6 +73,7 @@ type Engine struct {
 // Stats counts what the engine did, for metrics.
 type Stats struct {
 	Readings   int64 // readings evaluated
+	Old        int64 // readings older than MaxAge: windows only
 	Events     int64 // events emitted
 	Suppressed int64 // events over the rate bound, not emitted
 	CommitErrs int64 // failed Store commits
@@ -92,7 +102,10 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if opts != nil {
 		o = *opts
 	}
-	e := &Engine{store: o.Store, now: o.Now, log: o.Logger, zones: map[string]*zone{}, states: map[stateKey]*State{}, nextID: 1}
+	e := &Engine{store: o.Store, now: o.Now, log: o.Logger, maxAge: o.MaxAge, zones: map[string]*zone{}, states: map[stateKey]*State{}, nextID: 1}
+	if e.maxAge <= 0 {
+		e.maxAge = DefaultMaxAge
+	}
 	e.house = DefaultHouse()
 	if o.House != nil {
 		e.house = *o.House

@@ -38,7 +38,13 @@ func (e *Engine) Observe(ctx context.Context, readings []sensors.Reading) ([]Eve
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var b batch
+	oldest := e.now().Add(-e.maxAge)
 	for _, r := range readings {
+		if r.Time.Before(oldest) {
+			e.stats.Old++
+			e.prime(r)
+			continue
+		}
 		e.observe(&b, r)
 	}
 	return e.commit(ctx, &b)
@@ -51,12 +57,19 @@ func (e *Engine) Prime(readings []sensors.Reading) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, r := range readings {
-		z := e.zone(r.Zone)
-		if r.Time.After(z.lastSeen) {
-			z.lastSeen = r.Time
-		}
-		e.remember(z, r)
+		e.prime(r)
 	}
+}
+
+func (e *Engine) prime(r sensors.Reading) {
+	if r.Validate() != nil {
+		return
+	}
+	z := e.zone(r.Zone)
+	if r.Time.After(z.lastSeen) {
+		z.lastSeen = r.Time
+	}
+	e.remember(z, r)
 }
 
 func (e *Engine) observe(b *batch, r sensors.Reading) {

@@ -112,6 +112,18 @@ func (h HouseConfig) Rules() ([]Rule, error) {
 	return rules, nil
 }
 
+// Validate checks the configuration's outdoor zones against the known
+// zones and the rules' thresholds, naming the configuration key.
+func (h HouseConfig) Validate(zones []string) error {
+	for _, z := range h.Outdoor {
+		if !slices.Contains(zones, z) {
+			return fmt.Errorf("alerts.house.outdoor: unknown zone %q; known zones: %s", z, strings.Join(zones, ", "))
+		}
+	}
+	_, err := h.Rules()
+	return err
+}
+
 // outdoorWords are what the name of an outdoor zone contains.
 var outdoorWords = []string{"balcony", "garden", "outdoor", "outside", "terrace", "patio", "yard", "roof", "porch"}
 
