@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+const plainClimateCall = `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`
+
+func climateCall(id string) string { return strings.Replace(plainClimateCall, "ID", id, 1) }
+
+// openSession initializes a Streamable HTTP session and returns its id.
+func openSession(t *testing.T, base string) string {
+	t.Helper()
+	resp, body := mcpPost(t, base, "", initBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: %s %s", resp.Status, body)
+	}
+	mcpPost(t, base, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return session
+}
+
+// The SDK streams its answer (no Content-Length); a kept answer is written
+// whole, with one. That tells the two apart from outside.
+func replayed(resp *http.Response) bool { return resp.ContentLength > 0 }
+
+// TestGetClimateReplay: a session's second plain get_climate on the same
+// snapshot is answered from the SDK's first answer, byte for byte under
+// its own id; a call with _meta, other headers or a new snapshot reaches
+// the SDK again, and an ended session's calls are not answered.
+func TestGetClimateReplay(t *testing.T) {
+	h := newTestHub(t)
+	session := openSession(t, h.http.URL)
+	first, body1 := mcpPost(t, h.http.URL, session, climateCall("2"))
+	second, body2 := mcpPost(t, h.http.URL, session, climateCall(`"call-3"`))
+	if first.StatusCode != 200 || replayed(first) || !strings.Contains(body1, `"structuredContent"`) {
+		t.Fatalf("first call (SDK): %s %d %q", first.Status, first.ContentLength, body1)
+	}
+	if !replayed(second) {
+		t.Fatalf("second call on the same snapshot reached the SDK")
+	}
+	if want := strings.Replace(body1, `"id":2,`, `"id":"call-3",`, 1); body2 != want {
+		t.Errorf("replayed answer\n%q\nwant the SDK's\n%q", body2, want)
+	}
+	for _, k := range []string{"Content-Type", "Cache-Control"} {
+		if first.Header.Get(k) != second.Header.Get(k) {
+			t.Errorf("%s: replayed %q, SDK %q", k, second.Header.Get(k), first.Header.Get(k))
+		}
+	}
+
+	withMeta := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_climate","arguments":{},"_meta":{"progressToken":"p"}}}`
+	if resp, body := mcpPost(t, h.http.URL, session, withMeta); replayed(resp) || !strings.Contains(body, `"id":4`) {
+		t.Errorf("a call with _meta was answered from a kept answer: %q", body)
+	}
+	other := openSession(t, h.http.URL)
+	if resp, _ := mcpPost(t, h.http.URL, other, climateCall("5")); replayed(resp) {
+		t.Errorf("another session got this session's kept answer")
+	}
+
+	now := time.Now()
+	if err := h.store.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 23.9, Time: now, Source: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := mcpPost(t, h.http.URL, session, climateCall("6")); replayed(resp) || !strings.Contains(body, `23.9`) {
+		t.Errorf("after a new reading: replayed %v, %q", replayed(resp), body)
+	}
+
+	req, _ := http.NewRequest(http.MethodDelete, h.http.URL+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", session)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %v %v", resp, err)
+	}
+	if resp, body := mcpPost(t, h.http.URL, session, climateCall("7")); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("call after DELETE: %s %q, want 404", resp.Status, body)
+	}
+}
+
+func TestReplayable(t *testing.T) {
+	cases := []struct {
+		msg  string
+		want bool
+	}{
+		{climateCall("1"), true},
+		{`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"get_climate"}}`, true},
+		{` { "params" : { "arguments" : { } , "name" : "get_climate" }, "method":"tools/call", "id":9, "jsonrpc":"2.0"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":null}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":{"zone":"x"}}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{}}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"get_climate"}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_history"}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate"},"extra":1}`, false},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"get_climate"}}`, false},
+		{`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"get_climate"}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_climate"}}`, false},
+	}
+	for _, c := range cases {
+		if got := replayable([]byte(c.msg), envelopeOf([]byte(c.msg))); got != c.want {
+			t.Errorf("replayable(%s) = %v, want %v", c.msg, got, c.want)
+		}
+	}
+}
