@@ -2,12 +2,14 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/sensors"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const plainClimateCall = `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`
@@ -86,25 +88,75 @@ func TestGetClimateReplay(t *testing.T) {
 
 func TestReplayable(t *testing.T) {
 	cases := []struct {
-		msg  string
-		want bool
+		msg    string
+		modern bool
+		want   bool
 	}{
-		{climateCall("1"), true},
-		{`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"get_climate"}}`, true},
-		{` { "params" : { "arguments" : { } , "name" : "get_climate" }, "method":"tools/call", "id":9, "jsonrpc":"2.0"}`, true},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":null}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":{"zone":"x"}}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{}}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"get_climate"}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_history"}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate"},"extra":1}`, false},
-		{`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"get_climate"}}`, false},
-		{`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"get_climate"}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_climate"}}`, false},
+		{climateCall("1"), false, true},
+		{`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"get_climate"}}`, false, true},
+		{` { "params" : { "arguments" : { } , "name" : "get_climate" }, "method":"tools/call", "id":9, "jsonrpc":"2.0"}`, false, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":null}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":{"zone":"x"}}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{}}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"get_climate"}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_history"}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate"},"extra":1}`, false, false},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"get_climate"}}`, false, false},
+		{`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"get_climate"}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_climate"}}`, false, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{"progressToken":"p"}}}`, true, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","_meta":{},"x":1}}`, true, false},
 	}
 	for _, c := range cases {
-		if got := replayable([]byte(c.msg), envelopeOf([]byte(c.msg))); got != c.want {
-			t.Errorf("replayable(%s) = %v, want %v", c.msg, got, c.want)
+		if _, got := replayable([]byte(c.msg), envelopeOf([]byte(c.msg)), c.modern); got != c.want {
+			t.Errorf("replayable(%s, modern %v) = %v, want %v", c.msg, c.modern, got, c.want)
 		}
+	}
+}
+
+// TestGetClimateReplayNewProtocol: protocol 2026-07-28 has no sessions; a
+// get_climate call with the same params and headers as one the SDK
+// answered gets that answer under its own id, and the go-sdk client (which
+// speaks 2026-07-28) reads it as it reads the SDK's.
+func TestGetClimateReplayNewProtocol(t *testing.T) {
+	h := newTestHub(t)
+	post := func(id string) (*http.Response, string) {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},` +
+			`"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"get_climate","arguments":{}}}`
+		req, _ := http.NewRequest(http.MethodPost, h.http.URL+"/mcp", strings.NewReader(body))
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+			"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_climate"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	first, body1 := post("2")
+	second, body2 := post("3")
+	if first.StatusCode != 200 || !strings.Contains(body1, `"structuredContent"`) {
+		t.Fatalf("first call (SDK): %s %q", first.Status, body1)
+	}
+	if !replayed(second) || strings.Replace(body1, `"id":2,`, `"id":3,`, 1) != body2 {
+		t.Errorf("second call: replayed %v\n%q\nwant the SDK's\n%q", replayed(second), body2, body1)
+	}
+
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
+	var texts []string
+	for range 3 {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}})
+		if err != nil || res.IsError || res.StructuredContent == nil {
+			t.Fatalf("go-sdk client: %v %+v", err, res)
+		}
+		texts = append(texts, res.Content[0].(*sdk.TextContent).Text)
+	}
+	if texts[0] != texts[2] || !strings.Contains(texts[0], `"Indoor"`) {
+		t.Errorf("go-sdk client read %q, then %q", texts[0], texts[2])
 	}
 }

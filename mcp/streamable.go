@@ -43,7 +43,7 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := stateful
 		if r.Method == http.MethodDelete {
-			s.replay.forget(r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
+			s.replay.forget("s:" + r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
 		}
 		if r.Method != http.MethodPost {
 			if newProtocol(r) {
@@ -105,8 +105,8 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 			writeAnswers(w, status, answers, batch)
 			return
 		}
-		if session != "" && !modern && !batch && replayable(msgs[0], envs[0]) {
-			s.serveClimateCall(w, r, session, envs[0].ID, func(w http.ResponseWriter) { next.ServeHTTP(w, withBody(r, body)) })
+		if slot := replaySlot(session, modern, batch, msgs, envs); slot != "" {
+			s.serveClimateCall(w, r, slot, session, envs[0].ID, func(w http.ResponseWriter) { next.ServeHTTP(w, withBody(r, body)) })
 			return
 		}
 		ids := newIDKeeper()
