@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
-
-	"github.com/climated/climated/history"
 )
 
 // The go-sdk decodes a tools/call about eight times on its way to the
@@ -36,16 +34,20 @@ func (s *Server) replayFor() time.Duration {
 	return min(climateReplayFor, s.opts.SessionTimeout/4)
 }
 
-// climateKey is what get_climate's answer depends on: the snapshot of the
-// house and the local day (the "today" of its local times).
+// climateKey is what get_climate's answer depends on (climate_tool.go):
+// the snapshot's JSON, from which its local times come too, and the local
+// day (the "today" of those times). The snapshot is made anew every
+// second; its JSON changes only with the house.
 type climateKey struct {
-	snap *history.Snapshot
+	json []byte
 	day  string
 }
 
 func (s *Server) climateKey() climateKey {
-	return climateKey{s.hub.Snapshot(), s.opts.Now().In(s.opts.Location).Format(time.DateOnly)}
+	return climateKey{s.hub.Snapshot().JSON, s.opts.Now().In(s.opts.Location).Format(time.DateOnly)}
 }
+
+func (k climateKey) equal(o climateKey) bool { return k.day == o.day && bytes.Equal(k.json, o.json) }
 
 // replaySlot says under which name a POST's answer may be kept: its
 // session's, or for protocol 2026-07-28 its params'; "" when it is not a
@@ -113,7 +115,7 @@ func (s *Server) serveClimateCall(w http.ResponseWriter, r *http.Request, slot, 
 	}
 	rec := &answerRecorder{ResponseWriter: w}
 	next(rec)
-	if s.climateKey() != key || session != "" && !s.watchEnd(session) {
+	if !s.climateKey().equal(key) || session != "" && !s.watchEnd(session) {
 		return
 	}
 	if a := keptFrom(rec, id); a != nil {

@@ -57,7 +57,7 @@ func (c *climateReplay) replay(w http.ResponseWriter, slot, shape string, id []b
 	c.mu.Lock()
 	a := c.answers[slot]
 	c.mu.Unlock()
-	if a == nil || a.key != key || !now.Before(a.until) || a.shape != shape {
+	if a == nil || !a.key.equal(key) || !now.Before(a.until) || a.shape != shape {
 		return false
 	}
 	h := w.Header()
