@@ -122,8 +122,8 @@ func TestReplayable(t *testing.T) {
 
 // TestGetClimateReplayNewProtocol: protocol 2026-07-28 has no sessions; a
 // get_climate call with the same params and headers as one the SDK
-// answered gets that answer under its own id, and the go-sdk client (which
-// speaks 2026-07-28) reads it as it reads the SDK's.
+// answered gets that answer under its own id; the go-sdk client reads a
+// replayed answer as it reads the SDK's, at 2026-07-28 and in a session.
 func TestGetClimateReplayNewProtocol(t *testing.T) {
 	h := newTestHub(t)
 	post := func(id string) (http.Header, string) {
@@ -142,16 +142,18 @@ func TestGetClimateReplayNewProtocol(t *testing.T) {
 		t.Errorf("second call: replayed %v\n%q\nwant the SDK's\n%q", replayed(second), body2, body1)
 	}
 
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
-	var texts []string
-	for range 3 {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}})
-		if err != nil || res.IsError || res.StructuredContent == nil {
-			t.Fatalf("go-sdk client: %v %+v", err, res)
+	for _, version := range []string{"", "2025-06-18"} { // 2026-07-28, and a session
+		cs := connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true}, nil, version)
+		var texts []string
+		for range 3 {
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}})
+			if err != nil || res.IsError || res.StructuredContent == nil {
+				t.Fatalf("go-sdk client %q: %v %+v", version, err, res)
+			}
+			texts = append(texts, res.Content[0].(*sdk.TextContent).Text)
 		}
-		texts = append(texts, res.Content[0].(*sdk.TextContent).Text)
-	}
-	if texts[0] != texts[2] || !strings.Contains(texts[0], `"Indoor"`) {
-		t.Errorf("go-sdk client read %q, then %q", texts[0], texts[2])
+		if texts[0] != texts[2] || !strings.Contains(texts[0], `"Indoor"`) {
+			t.Errorf("go-sdk client %q read %q, then %q", version, texts[0], texts[2])
+		}
 	}
 }
