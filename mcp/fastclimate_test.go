@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,4 +158,25 @@ func TestGetClimateReplayNewProtocol(t *testing.T) {
 			t.Errorf("go-sdk client %q read %q, then %q", version, texts[0], texts[2])
 		}
 	}
+}
+
+// TestGetClimateReplayConcurrent: eight calls at a time on one session
+// (its in-flight limit), as perf.sh makes them; each gets its own id.
+func TestGetClimateReplayConcurrent(t *testing.T) {
+	h := newTestHub(t)
+	session := openSession(t, h.http.URL)
+	var wg sync.WaitGroup
+	for g := range DefaultMaxInFlight {
+		wg.Go(func() {
+			for i := range 20 {
+				id := fmt.Sprintf(`"g%d-%d"`, g, i)
+				code, _, body := rawPost(t, h.http.URL+"/mcp", map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}, climateCall(id))
+				if code != 200 || !strings.Contains(body, `"id":`+id+`,"result":{`) {
+					t.Errorf("call %s: %d %q", id, code, body)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
