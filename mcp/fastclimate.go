@@ -115,13 +115,12 @@ func (s *Server) serveClimateCall(w http.ResponseWriter, r *http.Request, slot, 
 	}
 	rec := &answerRecorder{ResponseWriter: w}
 	next(rec)
-	if !s.climateKey().equal(key) || session != "" && !s.watchEnd(session) {
+	a := keptFrom(rec, id)
+	if a == nil || !s.climateKey().equal(key) || session != "" && !s.watchEnd(session) {
 		return
 	}
-	if a := keptFrom(rec, id); a != nil {
-		a.key, a.shape, a.until = key, shape, s.opts.Now().Add(s.replayFor())
-		s.replay.keep(slot, a)
-	}
+	a.key, a.shape, a.until = key, shape, s.opts.Now().Add(s.replayFor())
+	s.replay.keep(slot, a)
 }
 
 // watchEnd forgets the session's answer when the SDK ends the session
