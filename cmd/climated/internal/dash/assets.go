@@ -95,7 +95,7 @@ func (h *Handler) serveAsset(name string) http.HandlerFunc {
 func setPageHeaders(hd http.Header) {
 	hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("Referrer-Policy", "same-origin") // "no-referrer" makes a form's Origin "null"
 }
 
 func acceptsGzip(r *http.Request) bool {

@@ -1,10 +1,13 @@
 package dash_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +18,9 @@ import (
 )
 
 // demoStore is a real SQLite history filled by the demo house over
-// [now-span, now]: hourly readings, then every 5 minutes for the last day.
+// [now-span, now]: hourly readings imported (as climated import does, so
+// they reach the rollup tiers at once), then readings every 5 minutes of
+// the last day recorded as a running hub records them.
 func demoStore(t testing.TB, span time.Duration) (*history.Store, *demo.House) {
 	t.Helper()
 	ctx := context.Background()
@@ -26,25 +31,24 @@ func demoStore(t testing.TB, span time.Duration) (*history.Store, *demo.House) {
 	t.Cleanup(func() { store.Close(context.Background()) })
 	house := demo.New(&demo.Options{Location: time.UTC})
 	now := time.Now().Truncate(5 * time.Minute)
+	day := now.Add(-24 * time.Hour)
+	var csv bytes.Buffer
+	csv.WriteString(strings.Join(history.ExportHeader, ",") + "\n")
+	for at := now.Add(-span); at.Before(day); at = at.Add(time.Hour) {
+		for _, r := range house.At(at) {
+			fmt.Fprintf(&csv, "%s,%s,%s,%g,%s\n", r.Time.UTC().Format(time.RFC3339), r.Zone, r.Measurement, r.Value, r.Source)
+		}
+	}
+	if _, err := store.Import(ctx, &csv, history.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	var batch []sensors.Reading
-	flush := func() {
-		if err := store.Record(ctx, batch); err != nil {
-			t.Fatal(err)
-		}
-		batch = batch[:0]
-	}
-	for at := now.Add(-span); !at.After(now); {
+	for at := day; !at.After(now); at = at.Add(5 * time.Minute) {
 		batch = append(batch, house.At(at)...)
-		if len(batch) > 20000 {
-			flush()
-		}
-		if now.Sub(at) > 24*time.Hour {
-			at = at.Add(time.Hour)
-		} else {
-			at = at.Add(5 * time.Minute)
-		}
 	}
-	flush()
+	if err := store.Record(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
 	if err := store.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}

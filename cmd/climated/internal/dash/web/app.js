@@ -186,6 +186,9 @@
     });
     this.plot = new uPlot(opts, shown, this.div);
     this.describe();
+    this.root.dataset.points = String(data[0].length);
+    const html = document.documentElement; // the time to the first chart, for the tests' figures
+    if (!html.dataset.firstChart) html.dataset.firstChart = String(Math.round(performance.now()));
   };
   Chart.prototype.describe = function () {
     const s = this.series, u = (units[this.m] || {}).unit || "", sm = s.summary;
@@ -206,6 +209,7 @@
     const data = this.columns();
     const x = this.plot.scales.x, zoomed = this.plot.data[0].length && x.max < this.plot.data[0][this.plot.data[0].length - 1];
     this.plot.setData(this.plot.series.length === 2 ? data.slice(0, 2) : data, !zoomed);
+    this.root.dataset.points = String(data[0].length);
     this.describe();
   };
   // csv downloads the rows between the chart's current x limits.
