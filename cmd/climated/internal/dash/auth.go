@@ -5,7 +5,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"html/template"
+	"fmt"
+	"html"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,10 +18,12 @@ const (
 	loginPath  = "/dash/login"
 )
 
-// guard checks Host and Origin on every request, then lets through the
+// Protect checks Host and Origin on every request, then lets through the
 // static files, the login, loopback requests and those with the token (a
-// session cookie or an Authorization: Bearer header).
-func (h *Handler) guard(next http.Handler) http.Handler {
+// session cookie or an Authorization: Bearer header); it answers the rest
+// with the login form (at /) or 401. The dashboard applies it to itself;
+// the HTTP front may apply it to other pages a browser opens.
+func (h *Handler) Protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if msg := h.checkHost(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
@@ -106,17 +109,19 @@ func (h *Handler) overTLS(r *http.Request) bool {
 	return r.TLS != nil || h.opts.TrustForwardedProto && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
+// loginPage is the login form; %s is the escaped message after a failure.
+// (No html/template: its reflection would keep every method of the binary.)
+const loginPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><link rel="icon" href="data:,">
 <title>climated — log in</title><link rel="stylesheet" href="/dash/static/app.css"></head>
 <body><main class="login"><h1>climated</h1>
 <form method="post" action="/dash/login">
 <label for="token">The hub's token (<code>climated token</code> prints it)</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-{{if .}}<p class="error" role="alert">{{.}}</p>{{end}}
-<button type="submit">Open the dashboard</button>
+%s<button type="submit">Open the dashboard</button>
 </form></main></body></html>
-`))
+`
 
 func (h *Handler) loginForm(w http.ResponseWriter, status int, msg string) {
 	hd := w.Header()
@@ -124,5 +129,8 @@ func (h *Handler) loginForm(w http.ResponseWriter, status int, msg string) {
 	hd.Set("Cache-Control", "no-store")
 	setPageHeaders(hd)
 	w.WriteHeader(status)
-	loginPage.Execute(w, msg)
+	if msg != "" {
+		msg = `<p class="error" role="alert">` + html.EscapeString(msg) + "</p>\n"
+	}
+	fmt.Fprintf(w, loginPage, msg)
 }

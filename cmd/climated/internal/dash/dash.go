@@ -50,12 +50,13 @@ type Options struct {
 // /dash/history, /dash/events and /dash/login. Mount it at "/" and at
 // "/dash/" of the hub's mux.
 type Handler struct {
-	src    Source
-	opts   Options
-	log    *slog.Logger
-	assets map[string]*asset
-	units  map[string]unitInfo
-	mux    *http.ServeMux
+	src       Source
+	opts      Options
+	log       *slog.Logger
+	assets    map[string]*asset
+	units     map[string]unitInfo
+	mux       *http.ServeMux
+	protected http.Handler
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
@@ -88,6 +89,7 @@ func New(src Source, opts *Options) (*Handler, error) {
 	h.mux.HandleFunc("GET /dash/state", h.serveState)
 	h.mux.HandleFunc("GET /dash/history", h.serveHistory)
 	h.mux.HandleFunc("GET /dash/events", h.serveEvents)
+	h.protected = h.Protect(h.mux)
 	src.OnChange(h.notify)
 	return h, nil
 }
@@ -119,7 +121,7 @@ func (h *Handler) defaults() {
 
 // ServeHTTP checks the request (Host, Origin, token or session) and serves it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.guard(h.mux).ServeHTTP(w, r)
+	h.protected.ServeHTTP(w, r)
 }
 
 func units() map[string]unitInfo {
