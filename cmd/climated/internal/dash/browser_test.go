@@ -42,6 +42,8 @@ func TestBrowser(t *testing.T) {
 	waitFor(t, tb, `document.querySelectorAll('.card').length === 4 && document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
 	t.Run("cards", func(t *testing.T) { cards(t, tb, base, feed) })
 	t.Run("charts", func(t *testing.T) { charts(t, tb) })
+	t.Run("zoomAndCSV", func(t *testing.T) { zoomAndCSV(t, tb) })
+	t.Run("keyboard", func(t *testing.T) { keyboard(t, tb) })
 	t.Run("screenshots", func(t *testing.T) { screenshots(t, newTab(t, bctx), base, dir) })
 	t.Run("live", func(t *testing.T) { live(t, tb, store, feed) })
 	t.Run("stale", func(t *testing.T) { stale(t, tb, feed) })
