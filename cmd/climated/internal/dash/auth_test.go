@@ -137,3 +137,26 @@ func TestLoopback(t *testing.T) {
 		t.Errorf("login on a hub without token: %d, want 403", res.StatusCode)
 	}
 }
+
+// TestWrongLoginsLimited: past MaxWrongLogins wrong tokens in a minute,
+// even the right one waits for the next minute.
+func TestWrongLoginsLimited(t *testing.T) {
+	store, _ := demoStore(t, time.Hour)
+	now := time.Unix(1_800_000_000, 0) // the start of a minute
+	h := newDash(t, dash.StoreSource{Store: store}, &dash.Options{Token: testToken, IsLoopback: remote, Now: func() time.Time { return now }})
+	base := serve(t, "127.0.0.2", h)
+	same := map[string]string{"Origin": base}
+	for i := 0; i < dash.MaxWrongLogins; i++ {
+		if res, _ := do(t, "POST", base+"/dash/login", same, "token=guess"); res.StatusCode != 401 {
+			t.Fatalf("wrong login %d: %d, want 401", i+1, res.StatusCode)
+		}
+	}
+	right := url.Values{"token": {testToken}}.Encode()
+	if res, _ := do(t, "POST", base+"/dash/login", same, right); res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+		t.Errorf("login after %d wrong ones: %d, want 429", dash.MaxWrongLogins, res.StatusCode)
+	}
+	now = now.Add(time.Minute)
+	if res, _ := do(t, "POST", base+"/dash/login", same, right); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("login the next minute: %d, want 303", res.StatusCode)
+	}
+}

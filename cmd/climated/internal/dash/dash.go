@@ -57,6 +57,7 @@ type Handler struct {
 	units     map[string]unitInfo
 	mux       *http.ServeMux
 	protected http.Handler
+	guesses   guesses
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
