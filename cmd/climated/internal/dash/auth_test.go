@@ -1,6 +1,7 @@
 package dash_test
 
 import (
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/url"
@@ -158,5 +159,33 @@ func TestWrongLoginsLimited(t *testing.T) {
 	now = now.Add(time.Minute)
 	if res, _ := do(t, "POST", base+"/dash/login", same, right); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("login the next minute: %d, want 303", res.StatusCode)
+	}
+}
+
+// TestGzip: the assets and large answers are gzipped for a client that
+// takes it, and decode to what is embedded.
+func TestGzip(t *testing.T) {
+	store, _ := demoStore(t, 2*time.Hour)
+	base := serve(t, "127.0.0.1", newDash(t, dash.StoreSource{Store: store}, nil))
+	plain, _ := do(t, "GET", base+"/dash/static/vendor/uplot/uPlot.iife.min.js", map[string]string{"Accept-Encoding": "identity"}, "")
+	for _, p := range []string{"/dash/static/vendor/uplot/uPlot.iife.min.js", "/dash/history?zone=Indoor&m=Temperature&range=24h&points=500"} {
+		req, _ := http.NewRequest("GET", base+p, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(res.Body)
+		if res.Header.Get("Content-Encoding") != "gzip" || err != nil {
+			t.Fatalf("%s: Content-Encoding %q, %v", p, res.Header.Get("Content-Encoding"), err)
+		}
+		body, err := io.ReadAll(zr)
+		res.Body.Close()
+		if err != nil || len(body) == 0 {
+			t.Errorf("%s: %d bytes, %v", p, len(body), err)
+		}
+		if strings.HasSuffix(p, ".js") && int64(len(body)) != plain.ContentLength {
+			t.Errorf("%s: %d bytes gunzipped, %d plain", p, len(body), plain.ContentLength)
+		}
 	}
 }
