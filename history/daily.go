@@ -66,7 +66,7 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 			continue // not written yet
 		}
 		for i, d := range starts {
-			tier, _ := s.pickTier(d, nextMidnight(d, loc), time.Hour)
+			tier, _ := s.pickTier(mi.Name, d, nextMidnight(d, loc), time.Hour)
 			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
 			if err != nil {
 				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, mi.Name, days[i].Date, err)

@@ -103,7 +103,7 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	}
 	q.MaxPoints = min(q.MaxPoints, MaxPoints)
 	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
-	tier, why := s.pickTier(q.From, q.To, step)
+	tier, why := s.pickTier(q.Measurement, q.From, q.To, step)
 	if tier.width > step {
 		if why == "" {
 			why = "the step is below the resolution of " + tier.name
