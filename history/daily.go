@@ -3,8 +3,10 @@ package history
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -35,19 +37,18 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if !from.Before(to) {
 		return nil, fmt.Errorf("from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
-	var zi *ZoneInfo
-	for _, z := range s.Describe() {
-		if z.Name == zone {
-			zi = &z
-			break
-		}
+	zs, err := s.zoneSeries(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if zi == nil {
-		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, s.Zones())
+	i := slices.IndexFunc(zs, func(z zoneSeries) bool { return z.Name == zone })
+	if i < 0 {
+		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, zoneNames(zs))
 	}
+	zi := zs[i]
 	loc := s.opts.Location
 	var starts []time.Time
-	for d := LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
+	for d := climate.LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
 		if len(starts) == MaxDays {
 			return nil, fmt.Errorf("range of more than %d days: ask for a shorter one", MaxDays)
 		}
@@ -57,8 +58,8 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	for i, d := range starts {
 		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]DayStats{}}
 	}
-	for _, mi := range zi.Measurements {
-		info, id, err := s.series(ctx, zone, mi.Name)
+	for _, m := range zi.Measurements {
+		info, id, err := s.series(ctx, zone, m)
 		if err != nil {
 			return nil, err
 		}
@@ -67,12 +68,12 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 		}
 		for i, d := range starts {
 			tier, _ := s.pickTier(d, nextMidnight(d, loc), time.Hour)
-			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
+			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), m, info.Kind)
 			if err != nil {
-				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, mi.Name, days[i].Date, err)
+				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, m, days[i].Date, err)
 			}
 			if ok {
-				days[i].Measurements[string(mi.Name)] = st
+				days[i].Measurements[string(m)] = st
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/climated/climated/history/climate"
 )
 
 // sensorDef is how Home Assistant shows one key of a zone.
@@ -22,26 +24,26 @@ type sensorDef struct {
 // haSensors are the keys of the get_climate structure that Home Assistant
 // gets as sensors. Keys not listed (none today) are not announced.
 var haSensors = map[string]sensorDef{
-	"Temperature":      {"Temperature", "temperature", "°C", "measurement", 1, false, false, false},
-	"min_temp":         {"Minimum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
-	"max_temp":         {"Maximum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
-	"date_min_temp":    {"Time of minimum temperature", "timestamp", "", "", -1, false, true, false},
-	"date_max_temp":    {"Time of maximum temperature", "timestamp", "", "", -1, false, true, false},
-	"temp_trend":       {"Temperature trend", "enum", "", "", -1, false, false, true},
-	"Humidity":         {"Humidity", "humidity", "%", "measurement", 0, false, false, false},
-	"CO2":              {"CO2", "carbon_dioxide", "ppm", "measurement", 0, false, false, false},
-	"Noise":            {"Noise", "sound_pressure", "dB", "measurement", 0, false, false, false},
-	"Pressure":         {"Sea-level pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
-	"AbsolutePressure": {"Station pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
-	"pressure_trend":   {"Pressure trend", "enum", "", "", -1, false, false, true},
-	"Rain":             {"Rain, latest interval", "precipitation", "mm", "measurement", 1, false, false, false},
-	"sum_rain_1":       {"Rain, last hour", "precipitation", "mm", "measurement", 1, false, false, false},
-	"sum_rain_24":      {"Rain, last 24 hours", "precipitation", "mm", "measurement", 1, false, false, false},
-	"battery_vp":       {"Battery voltage", "voltage", "mV", "measurement", 0, true, false, false},
-	"battery_percent":  {"Battery", "battery", "%", "measurement", 0, true, false, false},
-	"rf_status":        {"Radio signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
-	"wifi_status":      {"Wi-Fi signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
-	"When":             {"Last update", "timestamp", "", "", -1, true, true, false},
+	"Temperature":            {"Temperature", "temperature", "°C", "measurement", 1, false, false, false},
+	climate.KeyMinTemp:       {"Minimum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
+	climate.KeyMaxTemp:       {"Maximum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
+	climate.KeyDateMinTemp:   {"Time of minimum temperature", "timestamp", "", "", -1, false, true, false},
+	climate.KeyDateMaxTemp:   {"Time of maximum temperature", "timestamp", "", "", -1, false, true, false},
+	climate.KeyTempTrend:     {"Temperature trend", "enum", "", "", -1, false, false, true},
+	"Humidity":               {"Humidity", "humidity", "%", "measurement", 0, false, false, false},
+	"CO2":                    {"CO2", "carbon_dioxide", "ppm", "measurement", 0, false, false, false},
+	"Noise":                  {"Noise", "sound_pressure", "dB", "measurement", 0, false, false, false},
+	"Pressure":               {"Sea-level pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
+	"AbsolutePressure":       {"Station pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
+	climate.KeyPressureTrend: {"Pressure trend", "enum", "", "", -1, false, false, true},
+	"Rain":                   {"Rain, latest interval", "precipitation", "mm", "measurement", 1, false, false, false},
+	climate.KeySumRain1:      {"Rain, last hour", "precipitation", "mm", "measurement", 1, false, false, false},
+	climate.KeySumRain24:     {"Rain, last 24 hours", "precipitation", "mm", "measurement", 1, false, false, false},
+	"battery_vp":             {"Battery voltage", "voltage", "mV", "measurement", 0, true, false, false},
+	"battery_percent":        {"Battery", "battery", "%", "measurement", 0, true, false, false},
+	"rf_status":              {"Radio signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
+	"wifi_status":            {"Wi-Fi signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
+	climate.KeyWhen:          {"Last update", "timestamp", "", "", -1, true, true, false},
 }
 
 // haConfig is a Home Assistant MQTT discovery message for one sensor.

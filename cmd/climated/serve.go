@@ -15,6 +15,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
@@ -66,12 +67,12 @@ func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	return cfg, nil
 }
 
-var _ mcp.Hub = (*history.Store)(nil)
+var _ mcp.Hub = (*hub.Hub)(nil)
 
-// hub is what serve started, for tests to reach.
-type hub struct {
+// served is what serve started, for tests to reach.
+type served struct {
 	Addr  net.Addr
-	Store *history.Store
+	Hub   *hub.Hub
 	Zones []string
 }
 
@@ -82,7 +83,7 @@ var processStart = time.Now()
 // serveEnv is what a caller of serve may add: a callback once everything
 // is up, fakes for the hardware, and what a reload needs.
 type serveEnv struct {
-	ready func(hub)
+	ready func(served)
 	seams seams
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
@@ -94,8 +95,9 @@ type serveEnv struct {
 	stderr io.Writer
 }
 
-// serve runs the hub until ctx ends, then shuts down in reverse order:
-// sources stop, history is flushed and closed, the HTTP server drains.
+// serve runs the hub until ctx ends, then shuts down in reverse order
+// (hub.Hub.Close): the watchdog stops, the HTTP server drains, the sources
+// stop, and the history is flushed and closed last.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
 	if err := cfg.validate(); err != nil {
 		return err
@@ -118,17 +120,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
 	}
 	m := newMetrics()
-	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
+	store, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
 	if err != nil {
 		return err
 	}
-	storeOpen := true
-	defer func() {
-		if storeOpen {
-			store.Close(context.Background())
-		}
-	}()
+	// Close stops every part started below, the last first, and closes
+	// the history after them all; on an early return it is this one.
+	defer store.Close(context.Background())
 	log.Info("history open", "database", store.Path())
 
 	set, err := buildSources(ctx, cfg, log, env.seams, store)
@@ -142,7 +141,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
-	defer run.stop()
+	// Started before the HTTP server, so stopped after it.
+	store.Start("sources", func(ctx context.Context) error {
+		<-ctx.Done()
+		run.stop()
+		return nil
+	})
 
 	srv := mcp.New(store, &mcp.Options{
 		Token:          token,
@@ -157,35 +161,22 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		Logger:         log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	// Cancelling baseCtx ends every request's context, so that event
-	// streams that clients hold open do not hold up the shutdown.
-	baseCtx, cancelRequests := context.WithCancel(context.Background())
-	defer cancelRequests()
-	httpSrv := &http.Server{
-		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		Handler:           m.instrument(srv.Handler()),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- httpSrv.Serve(ln) }()
-
+	httpErr := store.Start("http", serveHTTP(ln, srv, m.instrument(srv.Handler()), log))
 	run.start(ctx, set)
-
-	wdCtx, stopWatchdog := context.WithCancel(ctx)
-	defer stopWatchdog()
-	go watchdog(wdCtx, log, liveness{ping: store.Ping, addr: ln.Addr()})
-	go trimMemory(wdCtx, trimEvery)
+	store.Start("watchdog", func(ctx context.Context) error {
+		watchdog(ctx, log, liveness{ping: store.Ping, addr: ln.Addr()})
+		return nil
+	})
+	store.Start("memory trim", func(ctx context.Context) error {
+		trimMemory(ctx, trimEvery)
+		return nil
+	})
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
 	log.Info("serving MCP", "startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
 	if env.ready != nil {
-		env.ready(hub{Addr: ln.Addr(), Store: store, Zones: set.zones})
+		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
 	}
 
 	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
@@ -208,22 +199,53 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	notify(log, daemon.SdNotifyStopping)
-	stopWatchdog()
-	run.stop()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	storeOpen = false
+	// The watchdog and the HTTP server stop first (requests drain while
+	// the history is open), then the sources, then the history.
 	if err := store.Close(sctx); err != nil {
 		log.Error("close history", "err", err)
 		runErr = errors.Join(runErr, err)
 	}
-	srv.Close()
-	cancelRequests()
-	if err := httpSrv.Shutdown(sctx); err != nil {
-		log.Warn("http shutdown", "err", err)
-	}
 	log.Info("stopped")
 	return runErr
+}
+
+// serveHTTP is the HTTP server as a part of the hub: it serves on ln until
+// its context ends, then closes the MCP sessions, ends every request's
+// context (so that event streams clients hold open do not hold up the
+// shutdown) and waits for the requests in flight.
+func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		baseCtx, cancelRequests := context.WithCancel(context.Background())
+		defer cancelRequests()
+		httpSrv := &http.Server{
+			BaseContext:       func(net.Listener) context.Context { return baseCtx },
+			Handler:           h,
+			ReadHeaderTimeout: readHeaderTimeout,
+			ReadTimeout:       readTimeout,
+			WriteTimeout:      writeTimeout,
+			IdleTimeout:       idleTimeout,
+			MaxHeaderBytes:    maxHeaderBytes,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		served := make(chan error, 1)
+		go func() { served <- httpSrv.Serve(ln) }()
+		select {
+		case err := <-served:
+			return err
+		case <-ctx.Done():
+		}
+		srv.Close()
+		cancelRequests()
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := httpSrv.Shutdown(sctx); err != nil {
+			log.Warn("http shutdown", "err", err)
+		}
+		<-served
+		return nil
+	}
 }
 
 // fillDemoPast fills the gap since the last run before serving, so that
@@ -232,7 +254,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
 // A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger, term io.Writer) error {
+func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hub.Hub, log *slog.Logger, term io.Writer) error {
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {
