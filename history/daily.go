@@ -13,22 +13,10 @@ import (
 // MaxDays bounds a daily summary request.
 const MaxDays = 366
 
-// DayStats summarises one measurement over one local day. Sum is set for
-// amounts (rain) only.
-type DayStats struct {
-	Min     float64  `json:"min"`
-	MinTime int64    `json:"min_time"`
-	Max     float64  `json:"max"`
-	MaxTime int64    `json:"max_time"`
-	Mean    float64  `json:"mean"`
-	Sum     *float64 `json:"sum,omitempty"`
-	Count   int      `json:"count"`
-}
-
 // Day is one local calendar day of a zone.
 type Day struct {
-	Date         string              `json:"date"` // YYYY-MM-DD in the hub's time zone
-	Measurements map[string]DayStats `json:"measurements"`
+	Date         string             `json:"date"`         // YYYY-MM-DD in the hub's time zone
+	Measurements map[string]Summary `json:"measurements"` // each measurement over the day
 }
 
 // Daily summarises every measurement of zone per local day, for the days
@@ -56,7 +44,7 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	}
 	days := make([]Day, len(starts))
 	for i, d := range starts {
-		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]DayStats{}}
+		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
 	}
 	for _, m := range zi.Measurements {
 		info, id, err := s.series(ctx, zone, m)
@@ -86,8 +74,8 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	return out, nil
 }
 
-func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (DayStats, bool, error) {
-	var st DayStats
+func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (Summary, bool, error) {
+	var st Summary
 	var sum float64
 	err := s.rdb.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(%s, 0), coalesce(%s, 0) FROM %s WHERE series = ? AND t >= ? AND t < ?",
 		tier.count, tier.sum, tier.table), id, from, to).Scan(&st.Count, &sum)

@@ -28,7 +28,8 @@ type Query struct {
 	MaxPoints   int           // 0 means DefaultMaxPoints; at most MaxPoints
 }
 
-// Summary describes a whole range. Sum is set for amounts (rain) only.
+// Summary describes one measurement over a range (a query's, or a local
+// day of Daily's). Sum is set for amounts (rain) only.
 type Summary struct {
 	Count   int      `json:"count"`
 	Min     float64  `json:"min"`
