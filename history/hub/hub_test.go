@@ -26,15 +26,6 @@ func openTest(t testing.TB, path string, opts *history.Options) *Hub {
 
 func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
 
-func mustLoad(t testing.TB, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
-
 func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
 
 // TestSnapshotRainWindows checks the rain keys at the edges of their windows
