@@ -112,23 +112,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	defer ln.Close() // after Serve took it, a second close is harmless
 	// The token next: a token file others can read stops the hub before
 	// it writes anything else.
-	var token string
-	if cfg.needsToken() {
-		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
-			return err
-		}
-		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	token, err := bearerToken(cfg, log)
+	if err != nil {
+		return err
 	}
 	m := newMetrics()
-	store, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
-		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
+	store, err := openHub(ctx, cfg, loc, m, log)
 	if err != nil {
 		return err
 	}
 	// Close stops every part started below, the last first, and closes
 	// the history after them all; on an early return it is this one.
 	defer store.Close(context.Background())
-	log.Info("history open", "database", store.Path())
 
 	set, err := buildSources(ctx, cfg, log, env.seams, store)
 	if err != nil {
@@ -141,36 +136,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
-	// Started before the HTTP server, so stopped after it.
-	store.Start("sources", func(ctx context.Context) error {
-		<-ctx.Done()
-		run.stop()
-		return nil
-	})
-
 	srv := mcp.New(store, &mcp.Options{
-		Token:          token,
-		AllowedHosts:   cfg.AllowedHosts,
-		AllowedOrigins: cfg.AllowedOrigins,
-		Version:        buildVersion(),
-		Zones:          set.zones,
-		Simulated:      set.simulated,
-		Location:       loc,
-		Health:         run.healthy(store),
-		Metrics:        m.handler(),
-		Logger:         log.With("component", "mcp"),
+		Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
+		Health: run.healthy(store), Metrics: m.handler(), Logger: log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	httpErr := store.Start("http", serveHTTP(ln, srv, m.instrument(srv.Handler()), log))
-	run.start(ctx, set)
-	store.Start("watchdog", func(ctx context.Context) error {
-		watchdog(ctx, log, liveness{ping: store.Ping, addr: ln.Addr()})
-		return nil
-	})
-	store.Start("memory trim", func(ctx context.Context) error {
-		trimMemory(ctx, trimEvery)
-		return nil
-	})
+	httpErr := startParts(ctx, store, run, set, ln, srv, m.instrument(srv.Handler()), log)
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
@@ -180,24 +152,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
-	var runErr error
-	for serving := true; serving; {
-		select {
-		case <-ctx.Done():
-			log.Info("shutting down")
-			serving = false
-		case err := <-httpErr:
-			runErr = fmt.Errorf("http server: %w", err)
-			serving = false
-		case <-env.reload:
-			if env.load == nil {
-				log.Warn("reload: no configuration to read again (started without one); nothing changed")
-				continue
-			}
-			cfg = rl.reload(ctx, cfg)
-		}
-	}
-
+	runErr := rl.until(ctx, cfg, env, httpErr)
 	notify(log, daemon.SdNotifyStopping)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
@@ -209,6 +164,74 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 	log.Info("stopped")
 	return runErr
+}
+
+// openHub opens the history and the hub around it.
+func openHub(ctx context.Context, cfg Config, loc *time.Location, m *metrics, log *slog.Logger) (*hub.Hub, error) {
+	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
+		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("history open", "database", h.Path())
+	return h, nil
+}
+
+// bearerToken is the token every request needs when the hub listens beyond
+// loopback, read or created; "" on loopback.
+func bearerToken(cfg Config, log *slog.Logger) (string, error) {
+	if !cfg.needsToken() {
+		return "", nil
+	}
+	token, err := loadOrCreateToken(cfg.tokenFile())
+	if err != nil {
+		return "", err
+	}
+	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	return token, nil
+}
+
+// startParts starts the parts of the running hub, each owned by h, in an
+// order that Close reverses: the sources, the HTTP server (so that it
+// drains before the sources stop and the history closes), the watchdog
+// and the memory trimmer. It returns the HTTP server's end.
+func startParts(ctx context.Context, h *hub.Hub, run *running, set *sourceSet, ln net.Listener, srv *mcp.Server, web http.Handler, log *slog.Logger) <-chan error {
+	h.Start("sources", func(ctx context.Context) error {
+		<-ctx.Done()
+		run.stop()
+		return nil
+	})
+	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
+	run.start(ctx, set)
+	h.Start("watchdog", func(ctx context.Context) error {
+		watchdog(ctx, log, liveness{ping: h.Ping, addr: ln.Addr()})
+		return nil
+	})
+	h.Start("memory trim", func(ctx context.Context) error {
+		trimMemory(ctx, trimEvery)
+		return nil
+	})
+	return httpErr
+}
+
+// until serves reloads until ctx ends or the HTTP server fails, and
+// returns the failure.
+func (r *reloader) until(ctx context.Context, cfg Config, env serveEnv, httpErr <-chan error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			r.log.Info("shutting down")
+			return nil
+		case err := <-httpErr:
+			return fmt.Errorf("http server: %w", err)
+		case <-env.reload:
+			if env.load == nil {
+				r.log.Warn("reload: no configuration to read again (started without one); nothing changed")
+				continue
+			}
+			cfg = r.reload(ctx, cfg)
+		}
+	}
 }
 
 // serveHTTP is the HTTP server as a part of the hub: it serves on ln until
