@@ -201,3 +201,26 @@ func TestRecordAfterClose(t *testing.T) {
 		t.Errorf("Record after Close = %v, want ErrStopped", err)
 	}
 }
+
+// TestCloseOnTimeoutStillClosesTheDatabase: when the final flush does not
+// finish in time, Close says so and closes the database all the same,
+// rather than leave its connections (and the writer's lock) open.
+func TestCloseOnTimeoutStillClosesTheDatabase(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{FlushInterval: time.Hour, BatchSize: 1 << 30})
+	now := time.Now().Truncate(time.Minute)
+	if err := s.Record(context.Background(), every("Indoor", sensors.Temperature, now.Add(-50_000*time.Second), 50_000, time.Second, func(i int) float64 { return 20 + float64(i%50)/10 })); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := s.Close(ctx)
+	if err == nil {
+		t.Skip("the final flush finished before Close looked at its context")
+	}
+	if !strings.Contains(err.Error(), "final flush") {
+		t.Errorf("Close = %v, want it to name the final flush", err)
+	}
+	if err := s.rdb.PingContext(context.Background()); err == nil {
+		t.Error("the readers' pool is still open after Close")
+	}
+}
