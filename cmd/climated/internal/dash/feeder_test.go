@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -14,14 +14,14 @@ import (
 // feeder records the demo house's readings every second, as a running hub
 // does every minute, except for the zones told to fall silent.
 type feeder struct {
-	store  *history.Store
+	store  *hub.Hub
 	house  *demo.House
 	mu     sync.Mutex
 	silent map[string]bool
 	paused bool
 }
 
-func startFeeder(t *testing.T, store *history.Store, house *demo.House) *feeder {
+func startFeeder(t *testing.T, store *hub.Hub, house *demo.House) *feeder {
 	f := &feeder{store: store, house: house, silent: map[string]bool{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -21,10 +22,10 @@ import (
 // [now-span, now]: hourly readings imported (as climated import does, so
 // they reach the rollup tiers at once), then readings every 5 minutes of
 // the last day recorded as a running hub records them.
-func demoStore(t testing.TB, span time.Duration) (*history.Store, *demo.House) {
+func demoStore(t testing.TB, span time.Duration) (*hub.Hub, *demo.House) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,29 +7,25 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
-// StoreSource adapts a history.Store (and the hub's source statuses) to
-// Source; its methods are documented there.
+// StoreSource adapts the hub (its structure, history and source
+// statuses) to Source; its methods are documented there.
 type StoreSource struct {
-	Store      *history.Store
-	StaleAfter time.Duration           // a zone silent this long is stale; 0 means 15 minutes, as MCP
-	Statuses   func() []sensors.Status // nil: no faults known
+	Store      *hub.Hub
+	StaleAfter time.Duration // a zone silent this long is stale; 0 means 15 minutes, as MCP
 }
 
-func (s StoreSource) Climate() []byte   { return s.Store.ClimateJSON() }
+func (s StoreSource) Climate() []byte   { return s.Store.Snapshot().JSON }
 func (s StoreSource) OnChange(f func()) { s.Store.OnUpdate(func([]string, bool) { f() }) }
 func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Time, n int) (any, error) {
 	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, MaxPoints: n})
 }
 func (s StoreSource) Zones() []Zone {
 	faults, offline, out, stale := map[string]string{}, map[string]bool{}, []Zone{}, cmp.Or(s.StaleAfter, 15*time.Minute)
-	var statuses []sensors.Status
-	if s.Statuses != nil {
-		statuses = s.Statuses()
-	}
-	for _, st := range statuses {
+	for _, st := range s.Store.Statuses() {
 		for _, z := range st.Zones {
 			if st.Err != nil {
 				faults[z], offline[z] = st.Source+": "+st.Err.Error(), offline[z] || errors.Is(st.Err, sensors.ErrOffline)

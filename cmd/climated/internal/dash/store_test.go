@@ -16,7 +16,8 @@ import (
 func TestStoreSourceZones(t *testing.T) {
 	store, _ := demoStore(t, 2*time.Hour)
 	offline := sensors.Status{Source: "mqtt/balcony", Zones: []string{"Balcony"}, Err: fmt.Errorf("last will: %w", sensors.ErrOffline)}
-	src := dash.StoreSource{Store: store, Statuses: func() []sensors.Status { return []sensors.Status{offline} }}
+	store.Report(offline)
+	src := dash.StoreSource{Store: store}
 	zones := src.Zones()
 	if len(zones) != 4 {
 		t.Fatalf("zones %+v, want the demo house's four", zones)
