@@ -412,7 +412,9 @@ func (s *Store) Statuses() []sensors.Status {
 }
 
 // Close stops taking readings, flushes what waits, and closes the database.
-// It returns ctx.Err() if the final flush does not finish in time.
+// If the final flush does not finish before ctx ends, Close closes the
+// databases all the same (the writer's last commit then fails and what it
+// held is lost) and returns an error wrapping ctx.Err() that says so.
 func (s *Store) Close(ctx context.Context) error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -426,10 +428,9 @@ func (s *Store) Close(ctx context.Context) error {
 		select {
 		case <-s.writerDone:
 		case <-ctx.Done():
-			err = fmt.Errorf("close history: final flush: %w", ctx.Err())
-			return
+			err = fmt.Errorf("close history: final flush unfinished, databases closed without it: %w", ctx.Err())
 		}
-		err = s.closeDBs()
+		err = errors.Join(err, s.closeDBs())
 		if s.lock != nil {
 			// After the database: the next writer finds it closed.
 			err = errors.Join(err, s.lock.Close())

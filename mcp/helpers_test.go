@@ -38,7 +38,7 @@ func newTestHub(t testing.TB) *testHub {
 	if err := store.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
+	srv := New(t.Context(), store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
 	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
 	t.Cleanup(func() {
 		srv.Close()

@@ -21,7 +21,7 @@ func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &opts)
+	srv := New(t.Context(), store, &opts)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
 	return srv, ts

@@ -85,8 +85,10 @@ type Server struct {
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
-// its MCP server is connected to a transport.
-func New(h Hub, opts *Options) *Server {
+// its MCP server is connected to a transport. Its watcher (notifications of
+// new readings to subscribed clients) runs until ctx ends or Close, which
+// waits for it.
+func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s := &Server{hub: h}
 	if opts != nil {
 		s.opts = *opts
@@ -156,7 +158,7 @@ func New(h Hub, opts *Options) *Server {
 	s.addResources()
 	s.addPrompts()
 	s.addReportTool()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	s.stop, s.done = cancel, make(chan struct{})
 	// Registered before New returns, so no reading after it goes unnoticed.
 	u := newUpdates()

@@ -144,7 +144,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
 	defer run.stop()
 
-	srv := mcp.New(store, &mcp.Options{
+	srv := mcp.New(ctx, store, &mcp.Options{
 		Token:          token,
 		AllowedHosts:   cfg.AllowedHosts,
 		AllowedOrigins: cfg.AllowedOrigins,
