@@ -36,6 +36,6 @@
 // 8601 beside the Unix seconds (localtime.go, climate_times.go);
 // TestContextBudget measures the token cost with a year of demo history.
 //
-// The package never reshapes climate data: it serves the JSON its Climate
-// source made once per change.
+// The package never reshapes climate data: it serves the JSON its Hub
+// made once per change (Hub.Snapshot).
 package mcp

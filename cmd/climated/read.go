@@ -36,14 +36,9 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg = full.HW
 	} else {
-		b, err := hw.OpenBus(*bus)
+		found, err := scanBus(ctx, nil, *bus)
 		if err != nil {
 			return fmt.Errorf("read: %w", err)
-		}
-		found, err := hw.Scan(ctx, b, *bus)
-		b.Close()
-		if err != nil {
-			return fmt.Errorf("read: scan bus %s: %w", *bus, err)
 		}
 		cfg = hw.ScanConfig(found, *zone)
 	}
