@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -33,7 +34,7 @@ type Day struct {
 // that overlap [from, to). Days without readings are left out.
 func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]Day, error) {
 	if !from.Before(to) {
-		return nil, fmt.Errorf("from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
+		return nil, argError("range", nil, "from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
 	var zi *ZoneInfo
 	for _, z := range s.Describe() {
@@ -43,13 +44,14 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 		}
 	}
 	if zi == nil {
-		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, s.Zones())
+		zones := s.Zones()
+		return nil, argError("zone", zones, "unknown zone %q; the zones are %s", zone, strings.Join(zones, ", "))
 	}
 	loc := s.opts.Location
 	var starts []time.Time
 	for d := LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
 		if len(starts) == MaxDays {
-			return nil, fmt.Errorf("range of more than %d days: ask for a shorter one", MaxDays)
+			return nil, argError("range", nil, "range of more than %d days: ask for a shorter one", MaxDays)
 		}
 		starts = append(starts, d)
 	}
