@@ -27,11 +27,8 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var cfg hw.Config
 	if *configPath != "" {
-		full := defaultConfig()
-		if err := loadConfig(*configPath, &full); err != nil {
-			return err
-		}
-		if err := full.validate(); err != nil {
+		full, err := loadConfig(*configPath, defaultConfig(), nil)
+		if err != nil {
 			return err
 		}
 		cfg = full.HW

@@ -43,27 +43,17 @@ func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
-	if *configPath != "" {
-		if err := loadConfig(*configPath, &cfg); err != nil {
-			return cfg, err
+	return loadConfig(*configPath, cfg, func(c *Config) {
+		if *listen != "" {
+			c.Listen = *listen
 		}
-	}
-	if *listen != "" {
-		cfg.Listen = *listen
-	}
-	if *db != "" {
-		cfg.Database = *db
-	}
-	if *demoFlag {
-		cfg.Demo.Enabled = true
-	}
-	if err := cfg.validate(); err != nil {
-		if cfg.file != "" {
-			return cfg, fmt.Errorf("%s:%s", cfg.file, locate(cfg.raw, err))
+		if *db != "" {
+			c.Database = *db
 		}
-		return cfg, err
-	}
-	return cfg, nil
+		if *demoFlag {
+			c.Demo.Enabled = true
+		}
+	})
 }
 
 var _ mcp.Hub = (*history.Store)(nil)
@@ -96,10 +86,8 @@ type serveEnv struct {
 
 // serve runs the hub until ctx ends, then shuts down in reverse order:
 // sources stop, history is flushed and closed, the HTTP server drains.
+// cfg comes validated, from loadConfig.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
-	if err := cfg.validate(); err != nil {
-		return err
-	}
 	loc, _ := cfg.location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
