@@ -14,6 +14,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors"
@@ -133,16 +134,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	defer run.stop()
 
 	srv := mcp.New(ctx, store, &mcp.Options{
-		Token:          token,
-		AllowedHosts:   cfg.AllowedHosts,
-		AllowedOrigins: cfg.AllowedOrigins,
-		Version:        buildVersion(),
-		Zones:          set.zones,
-		Simulated:      set.simulated,
-		Location:       loc,
-		Health:         run.healthy(store),
-		Metrics:        m.handler(),
-		Logger:         log.With("component", "mcp"),
+		Version:   buildVersion(),
+		Zones:     set.zones,
+		Simulated: set.simulated,
+		Location:  loc,
+		Logger:    log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
 	// Cancelling baseCtx ends every request's context, so that event
@@ -151,7 +147,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	defer cancelRequests()
 	httpSrv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		Handler:           m.instrument(srv.Handler()),
+		Handler:           m.instrument(hubFront(srv, store, run, m, token, cfg, log)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -212,6 +208,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 	log.Info("stopped")
 	return runErr
+}
+
+// hubFront is the listener's handler: the MCP transports, /api/climate,
+// /healthz and /metrics, behind the checks of who may call.
+func hubFront(srv *mcp.Server, store *history.Store, run *running, m *metrics, token string, cfg Config, log *slog.Logger) http.Handler {
+	return front.New(front.Routes{
+		MCP:     srv.Handler(),
+		Climate: func() []byte { return store.Snapshot().JSON },
+		Health:  []func() error{run.healthy(store), srv.Ready},
+		Metrics: m.handler(),
+	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})
 }
 
 // fillDemoPast fills the gap since the last run before serving, so that
