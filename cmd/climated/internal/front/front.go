@@ -104,4 +104,3 @@ func problems(err error) []string {
 	}
 	return []string{err.Error()}
 }
-
