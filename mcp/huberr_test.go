@@ -11,9 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/sensors"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,21 +35,7 @@ func wireError(t *testing.T, what string, err error) *jsonrpc.Error {
 func TestHistoryErrorsTyped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	var logs syncBuffer
-	store, err := history.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	if err := store.Record(context.Background(), []sensors.Reading{
-		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: now, Source: "test"},
-		{Zone: "Indoor", Measurement: sensors.CO2, Value: 612, Time: now, Source: "test"},
-		{Zone: "Rain", Measurement: sensors.Rain, Value: 0.3, Time: now, Source: "test"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Flush(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	store := openTestStore(t, path)
 	srv := New(t.Context(), store, &Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
