@@ -24,12 +24,13 @@ var (
 
 // Health says whether the history is being written: nil while it is, an
 // error (ErrWritesFailing, ErrWriterStuck) saying since when it is not, how
-// many readings wait and for how long, and why.
+// many readings wait and for how long, and why (a FullError when the file
+// system is full).
 func (s *Store) Health() error {
 	if s.readOnly || s.w == nil {
 		return nil
 	}
-	return s.w.health(time.Now())
+	return explainFull(s.path, s.w.health(time.Now()))
 }
 
 func (w *writer) health(now time.Time) error {

@@ -6,33 +6,17 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Raw values are stored as integers in a fixed resolution per measurement,
-// far finer than any sensor: SQLite then keeps most of them in 2 or 3 bytes
-// instead of the 8 of a REAL, which is most of a raw row.
-var resolution = map[sensors.Measurement]float64{
-	sensors.Temperature:      0.001,  // °C
-	sensors.Humidity:         0.01,   // %
-	sensors.CO2:              0.1,    // ppm
-	sensors.Noise:            0.01,   // dB
-	sensors.Pressure:         0.001,  // hPa
-	sensors.AbsolutePressure: 0.001,  // hPa
-	sensors.Rain:             0.0001, // mm: a 0.2794 mm bucket tip is exact
-	sensors.BatteryVoltage:   1,      // mV
-	sensors.BatteryPercent:   0.01,   // %
-	sensors.RFStatus:         0.01,
-	sensors.WiFiStatus:       0.01,
-	sensors.PM1:              0.01, // µg/m³
-	sensors.PM25:             0.01,
-	sensors.PM4:              0.01,
-	sensors.PM10:             0.01,
-	sensors.VOCIndex:         0.1, // Sensirion's indices come in tenths
-	sensors.NOxIndex:         0.1,
-}
+// Raw values are stored as integers in the catalogue's resolution of their
+// measurement (sensors.Info.Resolution), far finer than any sensor: SQLite
+// then keeps most of them in 2 or 3 bytes instead of the 8 of a REAL, which
+// is most of a raw row.
 
-// scaleOf is how many stored units make one unit of m.
+// scaleOf is how many stored units make one unit of m. Every measurement
+// of the catalogue has a resolution (TestCatalogue); a name outside it,
+// which no reading can carry, keeps the thousandths.
 func scaleOf(m sensors.Measurement) float64 {
-	if r, ok := resolution[m]; ok {
-		return 1 / r
+	if info, ok := sensors.Lookup(m); ok && info.Resolution > 0 {
+		return 1 / info.Resolution
 	}
 	return 1000
 }

@@ -102,7 +102,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s, err := openLocked(ctx, path, opts)
 	if err != nil {
 		lock.Close()
-		return nil, err
+		return nil, explainFull(abs, err)
 	}
 	s.lock = lock
 	return s, nil

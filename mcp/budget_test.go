@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +20,8 @@ const (
 	budgetGetClimate = 300
 	budgetHistory    = 2500
 	budgetReport7d   = 4000
-	budgetToolsList  = 1500
+	budgetToolsList  = 1650 // 1500 before air quality: write_climate_report's air_quality_report, a line per measurement in get_climate's description
+	budgetAirReport  = 1500
 )
 
 func tokens(s string) int { return (len(s) + 3) / 4 }
@@ -66,9 +68,30 @@ func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
 	return h
 }
 
+// promptContent is what a prompt puts into a model's context: its text and
+// its embedded resources with their URIs.
+func promptContent(t *testing.T, cs *sdk.ClientSession, name string, args map[string]string) string {
+	t.Helper()
+	prompt, err := cs.GetPrompt(context.Background(), &sdk.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ""
+	for _, m := range prompt.Messages {
+		switch c := m.Content.(type) {
+		case *sdk.TextContent:
+			s += c.Text
+		case *sdk.EmbeddedResource:
+			s += c.Resource.URI + c.Resource.Text
+		}
+	}
+	return s
+}
+
 // TestContextBudget measures, with a year of demo history, what a model
 // reads at default arguments: get_climate, a history read, the whole-house
-// 7-day report prompt and tools/list.
+// 7-day report prompt, tools/list and the air-quality report, and that the
+// year's history has the demo house's air quality.
 func TestContextBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records a year of demo history")
@@ -93,17 +116,11 @@ func TestContextBudget(t *testing.T) {
 	}
 	climate := text(cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}}))
 	hist := text(cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetHistory, Arguments: map[string]any{"zone": "Indoor", "measurement": "Temperature"}}))
-	prompt, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "climate_report", Arguments: map[string]string{"period": "last_7_days"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := ""
-	for _, m := range prompt.Messages {
-		switch c := m.Content.(type) {
-		case *sdk.TextContent:
-			report += c.Text
-		case *sdk.EmbeddedResource:
-			report += c.Resource.URI + c.Resource.Text
+	report := promptContent(t, cs, "climate_report", map[string]string{"period": "last_7_days"})
+	air := promptContent(t, cs, "air_quality_report", nil)
+	for _, k := range []string{`"PM25":`, `"VOCIndex":`, `"NOxIndex":`} {
+		if !strings.Contains(climate, k) || !strings.Contains(air, k) {
+			t.Errorf("the year of demo history has no %s: get_climate %s", k, climate)
 		}
 	}
 	tools, err := cs.ListTools(ctx, nil)
@@ -120,6 +137,7 @@ func TestContextBudget(t *testing.T) {
 		{"get_history (Indoor Temperature)", hist, budgetHistory},
 		{"climate_report, whole house, last_7_days", report, budgetReport7d},
 		{"tools/list", string(list), budgetToolsList},
+		{"air_quality_report, whole house, last_24h", air, budgetAirReport},
 	} {
 		n := tokens(c.text)
 		t.Logf("%s: %d tokens (%d characters), budget %d", c.what, n, len(c.text), c.budget)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -13,7 +14,8 @@ import (
 const ToolGetClimate = "get_climate"
 
 // climateDescription tells the model the structure, as the seed's tool
-// description does, with the units and the rules behind derived values.
+// description does: every measurement of the catalogue with its unit
+// (sensors.Info.Brief), then the rules behind the derived values.
 func climateDescription(zones []string, simulated bool) string {
 	var b strings.Builder
 	b.WriteString(`Current climate of the house from its zone sensors (climated home hub).
@@ -23,15 +25,15 @@ Structure: {"Zone": {"Key": value, ...}, ...}: one object per zone (a room, outd
 	if len(zones) > 0 {
 		fmt.Fprintf(&b, "Zones in this house: %s.\n", strings.Join(zones, ", "))
 	}
-	b.WriteString(`
-Keys:
-- Temperature °C; min_temp, max_temp: lowest and highest since local midnight, °C; date_min_temp, date_max_temp: when (Unix time).
+	b.WriteString("\nMeasurements:\n")
+	for _, info := range sensors.Catalogue() {
+		fmt.Fprintf(&b, "- %s: %s\n", info.Name, info.Brief)
+	}
+	b.WriteString(`Derived keys:
+- min_temp, max_temp: lowest and highest Temperature since local midnight; date_min_temp, date_max_temp: when (Unix time).
 - temp_trend: "up", "down" or "stable": least-squares change over the last hour ≥ +0.5 °C, ≤ -0.5 °C, or between.
-- Humidity %; CO2 ppm (below 800 fresh, above 1400 stale air); Noise dB.
-- Pressure: sea-level hPa; AbsolutePressure: station hPa; pressure_trend: change over 3 hours ≥ +1 hPa "up", ≤ -1 hPa "down", else "stable".
-- Rain: mm in the latest interval; sum_rain_1, sum_rain_24: mm over the last hour and 24 hours.
-- battery_vp mV, battery_percent %: battery of a wireless module.
-- rf_status: module radio signal, Netatmo scale, lower is better (90 low, 80 medium, 70 high, 60 full); wifi_status: hub Wi-Fi (86 bad, 71 average, 56 good).
+- pressure_trend: Pressure change over 3 hours ≥ +1 hPa "up", ≤ -1 hPa "down", else "stable".
+- sum_rain_1, sum_rain_24: mm of rain over the last hour and 24 hours.
 - When: the zone's latest update (Unix time); long past means its sensor stopped reporting.
 
 Values are numbers or trend words; times are Unix seconds (the hub's time zone is in the server instructions).`)

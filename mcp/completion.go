@@ -32,7 +32,7 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 	var candidates []string
 	switch p.Argument.Name {
 	case "zone":
-		candidates = s.zoneNames()
+		candidates = s.zoneCandidates(p.Ref)
 	case "measurement", "measurements":
 		candidates = s.measurementNames(ctxArgs["zone"])
 	case "period":
@@ -57,6 +57,17 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 		res.Completion.Values = values
 	}
 	return res, nil
+}
+
+// zoneCandidates are the zones a prompt can be about (an air-quality
+// report only those with air quality), or every zone for a resource
+// template.
+func (s *Server) zoneCandidates(ref *sdk.CompleteReference) []string {
+	if p, ok := findPrompt(ref.Name); ok && ref.Type == "ref/prompt" {
+		zones, _ := p.zoneChoice(s)
+		return zones
+	}
+	return s.zoneNames()
 }
 
 // measurementNames lists the measurements of zone, or of every zone when
@@ -97,11 +108,11 @@ func completable(ref *sdk.CompleteReference, arg string) error {
 	var args []string
 	switch ref.Type {
 	case "ref/prompt":
-		i := slices.IndexFunc(promptSpecs, func(p promptSpec) bool { return p.name == ref.Name })
-		if i < 0 {
+		p, ok := findPrompt(ref.Name)
+		if !ok {
 			return invalidParams("no prompt %q: the prompts are %s", ref.Name, strings.Join(promptNames(), ", "))
 		}
-		for _, a := range promptSpecs[i].args {
+		for _, a := range p.args {
 			args = append(args, a.Name)
 		}
 	case "ref/resource":

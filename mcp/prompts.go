@@ -52,6 +52,27 @@ type promptSpec struct {
 	instructions             string
 	// material lists the resources that carry the prompt's facts.
 	material func(s *Server, zones []string, p period) []string
+	// zones lists the zones the prompt can be about, and zonesAre names
+	// them in an error; nil means every zone.
+	zones    func(s *Server) []string
+	zonesAre string
+}
+
+// findPrompt returns the prompt called name.
+func findPrompt(name string) (promptSpec, bool) {
+	i := slices.IndexFunc(promptSpecs, func(p promptSpec) bool { return p.name == name })
+	if i < 0 {
+		return promptSpec{}, false
+	}
+	return promptSpecs[i], true
+}
+
+// zoneChoice is the zones p can be about, and what an error calls them.
+func (p promptSpec) zoneChoice(s *Server) ([]string, string) {
+	if p.zones == nil {
+		return s.zoneNames(), "the zones"
+	}
+	return p.zones(s), p.zonesAre
 }
 
 var (
@@ -87,6 +108,7 @@ var promptSpecs = []promptSpec{
 		instructions: "Assess the indoor comfort of %s (now, with the last 24 hours for context: %s). Bands: living rooms 20–24 °C, " +
 			"bedrooms 16–20 °C; relative humidity 40–60 %% (below 30 %% too dry, above 65 %% risks mould); dew point below 10 °C dry, " +
 			"10–16 °C comfortable, above 16 °C muggy — compute it from temperature and humidity (Magnus formula). " +
+			"Where a zone measures air quality, include it. " + airGuide + " " +
 			"Name each zone's state and one practical suggestion where a value is outside its band.",
 		material: func(s *Server, zones []string, _ period) []string {
 			var uris []string
@@ -101,18 +123,24 @@ var promptSpecs = []promptSpec{
 		description: "When and where to air the house, from CO₂ levels and the outdoor conditions.",
 		args:        []*sdk.PromptArgument{zoneArg},
 		instructions: "Advise on ventilation for %s (%s). CO₂ bands: below 800 ppm fresh, 800–1000 acceptable, 1000–1400 " +
-			"air the room, above 1400 poor. Use the CO₂ history below for when levels rise, and the outdoor zone's " +
-			"temperature, humidity and rain (if any) for whether opening windows is sensible now.",
+			"air the room, above 1400 poor. Air also when the VOC index is above 250 or the NOx index well above 1 " +
+			"(cooking, combustion), but keep the windows shut while the outdoor PM2.5 is higher than indoors (smoke, smog); " +
+			"the WHO 2021 guideline for PM2.5 is 15 µg/m³ as a 24-hour mean. Use the CO₂ and VOC index histories below for " +
+			"when levels rise, and the outdoor zone's temperature, humidity and rain (if any) for whether opening windows " +
+			"is sensible now.",
 		material: func(s *Server, zones []string, _ period) []string {
 			uris := []string{URIZones}
 			for _, z := range zones {
-				if s.has(z, sensors.CO2) {
-					uris = append(uris, HistoryURI(z, sensors.CO2, url.Values{"from": {"24h"}, "step": {"1h"}}))
+				for _, m := range []sensors.Measurement{sensors.CO2, sensors.VOCIndex} {
+					if s.has(z, m) {
+						uris = append(uris, HistoryURI(z, m, url.Values{"from": {"24h"}, "step": {"1h"}}))
+					}
 				}
 			}
 			return uris
 		},
 	},
+	airQualityPrompt,
 	{
 		name: "rain_summary", title: "Rain and weather summary", defaultPeriod: "last_7_days",
 		description: "Rain totals per day and the weather trend (pressure) over a period.",
@@ -142,17 +170,22 @@ var promptSpecs = []promptSpec{
 // climateMeasurements lists, comma-separated, the measurements of zone a
 // climate report is about: not the devices' health (battery, signal),
 // which sensor_health covers, nor the station pressure beside the
-// sea-level one.
+// sea-level one, nor the air quality beyond PM2.5 and the VOC index, which
+// air_quality_report covers.
 func (s *Server) climateMeasurements(zone string) string {
 	var keep []string
 	for _, m := range s.measurementNames(zone) {
 		info, ok := sensors.Lookup(sensors.Measurement(m))
-		if ok && info.Kind != sensors.Health && info.Name != sensors.AbsolutePressure {
+		if ok && info.Kind != sensors.Health && !slices.Contains(notInClimateReport, info.Name) {
 			keep = append(keep, m)
 		}
 	}
 	return strings.Join(keep, ",")
 }
+
+// notInClimateReport are the measurements a climate report leaves to
+// other reports: they would double its daily summaries for little news.
+var notInClimateReport = []sensors.Measurement{sensors.AbsolutePressure, sensors.PM1, sensors.PM4, sensors.PM10, sensors.NOxIndex}
 
 // has reports whether zone records measurement m.
 func (s *Server) has(zone string, m sensors.Measurement) bool {
@@ -185,22 +218,21 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 			return "", nil, fmt.Errorf("prompt %s has no argument %q", p.name, name)
 		}
 	}
-	all := s.zoneNames()
-	zones, subject := all, "the whole house"
-	if z := args["zone"]; z != "" {
-		if !slices.Contains(all, z) {
-			return "", nil, fmt.Errorf("zone %q: the zones are %s", z, strings.Join(all, ", "))
-		}
-		zones, subject = []string{z}, "the zone "+z
+	zones, subject, err := s.promptZones(p, args["zone"])
+	if err != nil {
+		return "", nil, err
 	}
 	per := period{about: "the current state"}
 	if p.defaultPeriod != "" {
-		var err error
 		if per, err = findPeriod(args["period"], p.defaultPeriod); err != nil {
 			return "", nil, err
 		}
 	}
 	text := fmt.Sprintf(p.instructions, subject, per.about) + "\n\n" + s.timesNote()
+	if len(zones) == 0 && p.zones != nil {
+		_, are := p.zoneChoice(s)
+		text += "\n\nThere are no " + strings.TrimPrefix(are, "the ") + " yet: say so."
+	}
 	if s.opts.Simulated {
 		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
 	}
@@ -213,6 +245,24 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 		contents = append(contents, res...)
 	}
 	return text, contents, nil
+}
+
+// promptZones checks a prompt's zone argument and returns the zones the
+// prompt is about and how its text names them: the one zone asked for, or
+// every zone it can be about (perhaps none: no zone measures air quality).
+func (s *Server) promptZones(p promptSpec, zone string) ([]string, string, error) {
+	all, are := p.zoneChoice(s)
+	if zone == "" {
+		return all, "the whole house", nil
+	}
+	if !slices.Contains(all, zone) {
+		list := strings.Join(all, ", ")
+		if list == "" {
+			list = "none yet"
+		}
+		return nil, "", fmt.Errorf("zone %q: %s are %s", zone, are, list)
+	}
+	return []string{zone}, "the zone " + zone, nil
 }
 
 func (s *Server) zoneNames() []string {

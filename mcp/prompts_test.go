@@ -27,7 +27,7 @@ func TestPrompts(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"climate_report", "comfort_assessment", "rain_summary", "sensor_health", "ventilation_advice"}; !slices.Equal(names, want) {
+	if want := []string{"air_quality_report", "climate_report", "comfort_assessment", "rain_summary", "sensor_health", "ventilation_advice"}; !slices.Equal(names, want) {
 		t.Errorf("prompts = %v", names)
 	}
 
@@ -45,6 +45,7 @@ func TestPrompts(t *testing.T) {
 		{"ventilation_advice", map[string]string{"zone": "Indoor"}, []string{"1400"}, []string{"climate://zones", "climate://history/Indoor/CO2?from=24h&step=1h"}},
 		{"rain_summary", nil, []string{"the last 7 days"}, []string{"climate://daily/Rain?from=7d&to=now"}},
 		{"sensor_health", nil, []string{"battery"}, []string{"climate://zones"}},
+		{"air_quality_report", nil, []string{"There are no zones with air quality (PM25, PM10, VOCIndex, NOxIndex) yet: say so."}, nil},
 	}
 	for _, c := range cases {
 		res, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: c.name, Arguments: c.args})
@@ -82,6 +83,7 @@ func TestPrompts(t *testing.T) {
 		{"climate_report", map[string]string{"period": "fortnight"}, `period "fortnight": want one of today, yesterday, last_24h, last_7_days`},
 		{"sensor_health", map[string]string{"zone": "Indoor"}, `prompt sensor_health has no argument "zone"`},
 		{"weather_poem", nil, "weather_poem"},
+		{"air_quality_report", map[string]string{"zone": "Indoor"}, `zone "Indoor": the zones with air quality (PM25, PM10, VOCIndex, NOxIndex) are none yet`},
 	} {
 		_, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: c.name, Arguments: c.args})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -14,17 +14,25 @@ const ToolWriteReport = "write_climate_report"
 // reportMaxTokens bounds the report the client's model is asked for.
 const reportMaxTokens = 800
 
+// reportArgs are the arguments of write_climate_report; its schema is
+// reportInputSchema, whose kinds are the prompts' names (reportKinds).
 type reportArgs struct {
-	Kind   string `json:"kind,omitempty" jsonschema:"climate_report (default), comfort_assessment, ventilation_advice, rain_summary or sensor_health"`
-	Zone   string `json:"zone,omitempty" jsonschema:"one zone; leave out for the whole house"`
-	Period string `json:"period,omitempty" jsonschema:"today, yesterday, last_24h or last_7_days"`
+	Kind   string `json:"kind,omitempty"`
+	Zone   string `json:"zone,omitempty"`
+	Period string `json:"period,omitempty"`
 }
 
-func (s *Server) addReportTool() {
+// reportKinds are the reports write_climate_report writes: the prompts'.
+func reportKinds() []string {
 	var kinds []string
 	for _, p := range promptSpecs {
 		kinds = append(kinds, p.name)
 	}
+	return kinds
+}
+
+func (s *Server) addReportTool() {
+	kinds := reportKinds()
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolWriteReport,
 		Title: "Write a climate report",
@@ -41,16 +49,10 @@ func (s *Server) writeReport(ctx context.Context, req *sdk.CallToolRequest, a re
 	if kind == "" {
 		kind = "climate_report"
 	}
-	i := -1
-	for j, p := range promptSpecs {
-		if p.name == kind {
-			i = j
-		}
+	spec, ok := findPrompt(kind)
+	if !ok {
+		return nil, nil, fmt.Errorf("kind %q: want one of %s", kind, strings.Join(reportKinds(), ", "))
 	}
-	if i < 0 {
-		return nil, nil, fmt.Errorf("kind %q: want one of climate_report, comfort_assessment, ventilation_advice, rain_summary, sensor_health", kind)
-	}
-	spec := promptSpecs[i]
 	args := map[string]string{}
 	for name, v := range map[string]string{"zone": a.Zone, "period": a.Period} {
 		if v == "" {

@@ -209,14 +209,16 @@ func (s *Server) timeRange(from, to, defFrom string) (time.Time, time.Time, erro
 	return f, t, nil
 }
 
-// historyArgs are the arguments shared by the history resource and tool.
+// historyArgs are the arguments shared by the history resource and tool;
+// the tool's schema is historyInputSchema, whose measurements are the
+// catalogue's.
 type historyArgs struct {
-	Zone        string `json:"zone" jsonschema:"zone name, as in get_climate (Indoor, Bedroom …)"`
-	Measurement string `json:"measurement" jsonschema:"measurement name, as in get_climate: Temperature, Humidity, CO2, Noise, Pressure, AbsolutePressure, Rain, battery_percent …"`
-	From        string `json:"from,omitempty" jsonschema:"start: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339; default 24h (ago)"`
-	To          string `json:"to,omitempty" jsonschema:"end, same forms; default now"`
-	Step        string `json:"step,omitempty" jsonschema:"bucket width: 1m, 15m, 1h, 1d; default chosen to fit max_points"`
-	MaxPoints   int    `json:"max_points,omitempty" jsonschema:"at most this many points (default 500, limit 2000); a finer step is coarsened"`
+	Zone        string `json:"zone"`
+	Measurement string `json:"measurement"`
+	From        string `json:"from,omitempty"`
+	To          string `json:"to,omitempty"`
+	Step        string `json:"step,omitempty"`
+	MaxPoints   int    `json:"max_points,omitempty"`
 }
 
 func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, error) {

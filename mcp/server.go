@@ -75,6 +75,7 @@ type Server struct {
 	calls  *callLimit
 	book   *sessionBook
 	zones  *zoneResources
+	replay *climateReplay // get_climate answers kept (fastclimate.go)
 	stop   context.CancelFunc
 	done   chan struct{}
 }
@@ -133,6 +134,7 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
+	s.replay = newClimateReplay()
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",

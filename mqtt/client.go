@@ -124,8 +124,6 @@ func NewClient(opts Options) (*Client, error) {
 	}
 	clean := opts.ClientID == ""
 	o := opts.withDefaults()
-	u, _ := o.brokerURL()
-	password, _ := o.password()
 	c := &Client{
 		opts:    o,
 		session: sess,
@@ -140,6 +138,20 @@ func NewClient(opts Options) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	po, err := c.pahoOptions()
+	if err != nil {
+		return nil, err
+	}
+	c.pc = paho.NewClient(po)
+	return c, nil
+}
+
+// pahoOptions are the paho client's options for c: its broker, identity,
+// session, will and the handlers that hand everything to c.
+func (c *Client) pahoOptions() (*paho.ClientOptions, error) {
+	o := c.opts
+	u, _ := o.brokerURL()
+	password, _ := o.password()
 	po := paho.NewClientOptions().
 		AddBroker(u.String()).
 		SetClientID(o.ClientID).
@@ -148,7 +160,7 @@ func NewClient(opts Options) (*Client, error) {
 		SetKeepAlive(o.KeepAlive). // a Duration: SetKeepAlive(30) would be 30 ns
 		SetConnectTimeout(o.ConnectTimeout).
 		SetWriteTimeout(opTimeout).
-		SetCleanSession(clean).
+		SetCleanSession(c.clean).
 		// Handlers acknowledge (see dispatch): the ingest only once the
 		// readings of a message are committed.
 		SetAutoAckDisabled(true).
@@ -175,8 +187,7 @@ func NewClient(opts Options) (*Client, error) {
 		}
 		po.SetTLSConfig(cfg)
 	}
-	c.pc = paho.NewClient(po)
-	return c, nil
+	return po, nil
 }
 
 func signal(ch chan struct{}) {

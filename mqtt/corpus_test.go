@@ -122,10 +122,13 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	start := time.Now().Add(-10 * time.Minute).Truncate(time.Second)
 	var err error
 	h.in, err = NewIngest(c, ms, &IngestOptions{
-		Altitude:    corpusAltitude,
-		LogInterval: time.Nanosecond, // every line, to check each
-		Logger:      slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		Now:         func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Second) },
+		Altitude: corpusAltitude,
+		// Every device of the corpus is a zone of its own: more than the
+		// default bound.
+		MaxAutoZones: 4 * DefaultMaxAutoZones,
+		LogInterval:  time.Nanosecond, // every line, to check each
+		Logger:       slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Now:          func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Second) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/climated/climated/sensors"
 )
 
 // sensorDef is how Home Assistant shows one key of a zone.
@@ -13,35 +15,39 @@ type sensorDef struct {
 	deviceClass string
 	unit        string
 	stateClass  string
+	icon        string
 	precision   int  // suggested display precision; -1 none
 	diagnostic  bool // about the device, not the room
 	timestamp   bool // a Unix time, shown as a date
 	enum        bool // a trend word
 }
 
-// haSensors are the keys of the get_climate structure that Home Assistant
-// gets as sensors. Keys not listed (none today) are not announced.
-var haSensors = map[string]sensorDef{
-	"Temperature":      {"Temperature", "temperature", "°C", "measurement", 1, false, false, false},
-	"min_temp":         {"Minimum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
-	"max_temp":         {"Maximum temperature today", "temperature", "°C", "measurement", 1, false, false, false},
-	"date_min_temp":    {"Time of minimum temperature", "timestamp", "", "", -1, false, true, false},
-	"date_max_temp":    {"Time of maximum temperature", "timestamp", "", "", -1, false, true, false},
-	"temp_trend":       {"Temperature trend", "enum", "", "", -1, false, false, true},
-	"Humidity":         {"Humidity", "humidity", "%", "measurement", 0, false, false, false},
-	"CO2":              {"CO2", "carbon_dioxide", "ppm", "measurement", 0, false, false, false},
-	"Noise":            {"Noise", "sound_pressure", "dB", "measurement", 0, false, false, false},
-	"Pressure":         {"Sea-level pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
-	"AbsolutePressure": {"Station pressure", "atmospheric_pressure", "hPa", "measurement", 1, false, false, false},
-	"pressure_trend":   {"Pressure trend", "enum", "", "", -1, false, false, true},
-	"Rain":             {"Rain, latest interval", "precipitation", "mm", "measurement", 1, false, false, false},
-	"sum_rain_1":       {"Rain, last hour", "precipitation", "mm", "measurement", 1, false, false, false},
-	"sum_rain_24":      {"Rain, last 24 hours", "precipitation", "mm", "measurement", 1, false, false, false},
-	"battery_vp":       {"Battery voltage", "voltage", "mV", "measurement", 0, true, false, false},
-	"battery_percent":  {"Battery", "battery", "%", "measurement", 0, true, false, false},
-	"rf_status":        {"Radio signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
-	"wifi_status":      {"Wi-Fi signal (Netatmo scale, lower is better)", "", "", "measurement", 0, true, false, false},
-	"When":             {"Last update", "timestamp", "", "", -1, true, true, false},
+// haSensor is how Home Assistant shows key: a measurement as its catalogue
+// entry says (sensors.Info.HA), a derived key as derivedSensors does; keys
+// that are neither are not announced. Home Assistant gets at most tenths:
+// rain's thousandths are its gauge's resolution, not a dashboard's digits.
+func haSensor(key string) (sensorDef, bool) {
+	if info, ok := sensors.Lookup(sensors.Measurement(key)); ok {
+		return sensorDef{name: info.HA.Name, deviceClass: info.HA.DeviceClass, unit: info.Unit,
+			stateClass: info.HA.StateClass, icon: info.HA.Icon, precision: min(info.Decimals, 1),
+			diagnostic: info.Kind == sensors.Health}, true
+	}
+	def, ok := derivedSensors[key]
+	return def, ok
+}
+
+// derivedSensors are the derived keys of the get_climate structure that
+// Home Assistant gets as sensors.
+var derivedSensors = map[string]sensorDef{
+	"min_temp":       {name: "Minimum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	"max_temp":       {name: "Maximum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	"date_min_temp":  {name: "Time of minimum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
+	"date_max_temp":  {name: "Time of maximum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
+	"temp_trend":     {name: "Temperature trend", deviceClass: "enum", precision: -1, enum: true},
+	"pressure_trend": {name: "Pressure trend", deviceClass: "enum", precision: -1, enum: true},
+	"sum_rain_1":     {name: "Rain, last hour", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
+	"sum_rain_24":    {name: "Rain, last 24 hours", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
+	"When":           {name: "Last update", deviceClass: "timestamp", precision: -1, diagnostic: true, timestamp: true},
 }
 
 // haConfig is a Home Assistant MQTT discovery message for one sensor.
@@ -53,6 +59,7 @@ type haConfig struct {
 	DeviceClass         string   `json:"device_class,omitempty"`
 	UnitOfMeasurement   string   `json:"unit_of_measurement,omitempty"`
 	StateClass          string   `json:"state_class,omitempty"`
+	Icon                string   `json:"icon,omitempty"`
 	Precision           *int     `json:"suggested_display_precision,omitempty"`
 	Options             []string `json:"options,omitempty"`
 	EntityCategory      string   `json:"entity_category,omitempty"`
@@ -99,6 +106,7 @@ func (p *Publisher) discoveryPayload(zone, zs, key string, def sensorDef) []byte
 		DeviceClass:         def.deviceClass,
 		UnitOfMeasurement:   def.unit,
 		StateClass:          def.stateClass,
+		Icon:                def.icon,
 		AvailabilityTopic:   p.client.opts.AvailabilityTopic,
 		PayloadAvailable:    "online",
 		PayloadNotAvailable: "offline",

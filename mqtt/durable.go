@@ -156,36 +156,12 @@ func (in *Ingest) commit(ctx context.Context, sink sensors.Sink) error {
 	d := in.durable
 	d.timer.Stop()
 	d.waiting = false
-	if len(d.readings) > 0 {
-		if in.session != nil && len(d.keys) > 0 {
-			if err := in.session.begin(d.keys); err != nil {
-				in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
-			}
-		}
-		taken, err := in.record(ctx, sink, d.readings)
-		if err != nil || !taken {
-			return err // not taken: ctx ended, and stop tries again
-		}
-		d.readings, d.keys = nil, nil // the sink may keep the slice
-		d.recorded = d.recorded || d.flush != nil && len(d.acks) > 0
+	if taken, err := in.recordHeld(ctx, sink); err != nil || !taken {
+		return err
 	}
 	if d.recorded {
-		if err := d.flush.Flush(ctx); err != nil {
-			if errors.Is(err, sensors.ErrStopped) {
-				return fmt.Errorf("mqtt ingest: %w", err)
-			}
-			if ctx.Err() == nil {
-				in.logLimited("flush", "mqtt: history flush failed; acknowledgements wait", err)
-				d.timer.Reset(ackDelay)
-				d.waiting = true
-			}
-			return nil
-		}
-		d.recorded = false
-		if in.session != nil {
-			if err := in.session.commit(); err != nil {
-				in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
-			}
+		if flushed, err := in.flushRecorded(ctx); err != nil || !flushed {
+			return err
 		}
 	}
 	if len(d.acks) > 0 {
@@ -197,6 +173,53 @@ func (in *Ingest) commit(ctx context.Context, sink sensors.Sink) error {
 		}
 	}
 	return nil
+}
+
+// recordHeld journals the held messages as a batch and hands their
+// readings to the sink; taken is false when ctx ended first (stop tries
+// again). With nothing held it has nothing to do and reports taken.
+func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool, err error) {
+	d := in.durable
+	if len(d.readings) == 0 {
+		return true, nil
+	}
+	if in.session != nil && len(d.keys) > 0 {
+		if err := in.session.begin(d.keys); err != nil {
+			in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
+		}
+	}
+	taken, err = in.record(ctx, sink, d.readings)
+	if err != nil || !taken {
+		return taken, err
+	}
+	d.readings, d.keys = nil, nil // the sink may keep the slice
+	d.recorded = d.recorded || d.flush != nil && len(d.acks) > 0
+	return true, nil
+}
+
+// flushRecorded has the sink commit what was recorded and journals that;
+// flushed is false when the flush failed and the acknowledgements wait
+// for the next attempt, ackDelay later.
+func (in *Ingest) flushRecorded(ctx context.Context) (flushed bool, err error) {
+	d := in.durable
+	if err := d.flush.Flush(ctx); err != nil {
+		if errors.Is(err, sensors.ErrStopped) {
+			return false, fmt.Errorf("mqtt ingest: %w", err)
+		}
+		if ctx.Err() == nil {
+			in.logLimited("flush", "mqtt: history flush failed; acknowledgements wait", err)
+			d.timer.Reset(ackDelay)
+			d.waiting = true
+		}
+		return false, nil
+	}
+	d.recorded = false
+	if in.session != nil {
+		if err := in.session.commit(); err != nil {
+			in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
+		}
+	}
+	return true, nil
 }
 
 // stop commits what waits, bounded by finalCommit, and waits for the

@@ -67,6 +67,17 @@ func (m *Mapping) Validate() error {
 			return field.Errorf("zone", "zone %q: %w", m.Zone, err)
 		}
 	}
+	if err := m.validDevices(); err != nil {
+		return err
+	}
+	if m.Zone == "" && len(m.Devices) == 0 && !m.autoZone() {
+		return errors.New("zone, devices, auto_zone: give a zone, a devices map or auto_zone: true, else nothing is recorded")
+	}
+	return nil
+}
+
+// validDevices checks the devices map: names, rtl_433 keys and zones.
+func (m *Mapping) validDevices() error {
 	for dev, zone := range m.Devices {
 		if dev == "" {
 			return field.Errorf("devices", "devices: empty device name")
@@ -79,9 +90,6 @@ func (m *Mapping) Validate() error {
 		if err := validZone(zone); err != nil {
 			return field.Errorf(fmt.Sprintf("devices.%s", dev), "devices[%q]: zone %q: %w", dev, zone, err)
 		}
-	}
-	if m.Zone == "" && len(m.Devices) == 0 && !m.autoZone() {
-		return errors.New("zone, devices, auto_zone: give a zone, a devices map or auto_zone: true, else nothing is recorded")
 	}
 	return nil
 }

@@ -31,12 +31,19 @@ type device struct {
 	rainSeen  bool      // if any
 	when      time.Time // latest climated state time
 	rainState string    // latest climated Rain with its sums
-	// times are the climated states' own times of each measurement taken,
-	// so that a value the state merely repeats is not taken again.
-	times   map[sensors.Measurement]time.Time
+	// seen are the climated states' own times and values of each
+	// measurement taken, so that a value the state merely repeats is not
+	// taken again.
+	seen    map[sensors.Measurement]timedValue
 	status  sensors.Status
 	touched bool                  // in the current batch's report list
 	gives   []sensors.Measurement // what it gave its zone so far
+}
+
+// timedValue is a value and the time it was measured at.
+type timedValue struct {
+	t time.Time
+	v float64
 }
 
 // maxTopicsPerDevice bounds the topics remembered per device; beyond it a
@@ -58,18 +65,8 @@ func (b *batch) touch(d *device) {
 
 // process decodes one message and appends its readings to b.
 func (in *Ingest) process(item inbound, b *batch) {
-	topic, payload := item.msg.Topic, item.msg.Payload
-	m := &in.mappings[item.mapping]
-	res := in.decoders[item.mapping].Decode(topic, payload)
-	if res.Ignored {
-		// Bridge logs, device info, other components: expected, so only
-		// at debug level.
-		in.stats.ignored.Add(1)
-		in.note(slog.LevelDebug, "topic not used by format "+m.Format, topic, payload, nil, item.at)
-		return
-	}
-	if res.Hub != "" {
-		in.hubAvailable(item, res.Hub, res.Availability, b)
+	res := in.decoders[item.mapping].Decode(item.msg.Topic, item.msg.Payload)
+	if in.notReadings(item, res, b) {
 		return
 	}
 	dev, why := in.place(item.mapping, res.Device, res.Values)
@@ -96,6 +93,43 @@ func (in *Ingest) process(item inbound, b *batch) {
 		return
 	}
 	defer b.touch(dev)
+	t, sameRain, ok := in.stamp(item, &res, dev)
+	if !ok {
+		in.stats.replayed.Add(1)
+		return
+	}
+	in.stats.decoded.Add(1)
+	var firstErr error
+	if len(res.Problems) > 0 {
+		firstErr = res.Problems[0]
+	}
+	in.take(item, main, dev, t, sameRain, firstErr, b)
+	in.takeProbes(item, probes, b)
+}
+
+// notReadings handles a message that carries no readings: one the format
+// does not use, or another hub's availability. It reports whether it did.
+func (in *Ingest) notReadings(item inbound, res decode.Result, b *batch) bool {
+	switch {
+	case res.Ignored:
+		// Bridge logs, device info, other components: expected, so only
+		// at debug level.
+		in.stats.ignored.Add(1)
+		in.note(slog.LevelDebug, "topic not used by format "+in.mappings[item.mapping].Format, item.msg.Topic, item.msg.Payload, nil, item.at)
+		return true
+	case res.Hub != "":
+		in.hubAvailable(item, res.Hub, res.Availability, b)
+		return true
+	}
+	return false
+}
+
+// stamp takes what a message says about dev beside its values (rain
+// state, availability) and returns the time its readings get; ok is false
+// when the message repeats what dev already took (a retained replay, or a
+// state not newer than the last). sameRain says a climated state repeats
+// the previous Rain interval, which another measurement renewed.
+func (in *Ingest) stamp(item inbound, res *decode.Result, dev *device) (t time.Time, sameRain, ok bool) {
 	prevRain := dev.rainState
 	if res.RainState != "" && !res.Time.Before(dev.when) {
 		// Also from a state skipped below as not newer: the hub publishes
@@ -106,24 +140,90 @@ func (in *Ingest) process(item inbound, b *batch) {
 		dev.available(res.Availability, item.at)
 	}
 	if dev.replayed(item) {
-		in.stats.replayed.Add(1)
-		return
+		return time.Time{}, false, false
 	}
-	t := item.at
+	t = item.at
 	if !res.Time.IsZero() {
-		if !res.Time.After(dev.when) {
-			in.stats.replayed.Add(1)
-			return
+		switch {
+		case res.Time.After(dev.when):
+			dev.when = res.Time
+		case !res.Time.Equal(dev.when) || !ownTimes(res.Values):
+			return time.Time{}, false, false
 		}
-		dev.when, t = res.Time, res.Time
+		// The same When again: another hub's second state within one
+		// second, whose values' own times say which are new (fresh).
+		t = res.Time
 	}
-	in.stats.decoded.Add(1)
-	var firstErr error
-	if len(res.Problems) > 0 {
-		firstErr = res.Problems[0]
+	return t, res.RainState != "" && res.RainState == prevRain, true
+}
+
+func isAmount(m sensors.Measurement) bool {
+	info, _ := sensors.Lookup(m)
+	return info.Kind == sensors.Amount
+}
+
+// ownTimes reports whether the values carry times of their own.
+func ownTimes(vs []decode.Value) bool {
+	for _, v := range vs {
+		if !v.Time.IsZero() {
+			return true
+		}
 	}
-	in.take(item, main, dev, t, res.RainState != "" && res.RainState == prevRain, firstErr, b)
-	in.takeProbes(item, probes, b)
+	return false
+}
+
+// admit returns the value and time v is recorded with, stamped t unless
+// it has its own time; ok is false when v must not be recorded: a
+// measurement's own time not later than the one seen, a rain counter's
+// first or replayed value, a retained rain amount (counted when it was
+// new), or the same rain interval again (sameRain).
+func (d *device) admit(v decode.Value, t time.Time, retained, sameRain bool) (val float64, at time.Time, ok bool) {
+	val, at = v.Value, t
+	if !v.Time.IsZero() {
+		// The measurement's own time (climated), which makes sameRain
+		// moot. Seen even when skipped below: a retained Rain amount was
+		// counted before a restart and must not be counted again by the
+		// next state.
+		if val, ok = d.fresh(v); !ok {
+			return 0, at, false
+		}
+		at = v.Time
+	}
+	switch {
+	case v.Counter:
+		val, ok = d.rainDelta(val, retained)
+		return val, at, ok
+	case v.Measurement == sensors.Rain && retained:
+		return 0, at, false // an amount already counted when it was new
+	case v.Measurement == sensors.Rain && sameRain && v.Time.IsZero():
+		return 0, at, false // the same interval, in a state that another measurement renewed
+	}
+	return val, at, true
+}
+
+// fresh reports whether v, a value with its own time, is new, and the
+// value to record. A later time is new. At the same whole second (the
+// other hub got two readings in one second and published between them)
+// a gauge that changed is new, and an amount that grew is new by its
+// growth, since the other hub added the two up.
+func (d *device) fresh(v decode.Value) (float64, bool) {
+	last, seen := d.seen[v.Measurement]
+	val := v.Value
+	switch {
+	case !seen || v.Time.After(last.t):
+	case !v.Time.Equal(last.t) || v.Value == last.v:
+		return 0, false
+	case isAmount(v.Measurement):
+		if v.Value < last.v {
+			return 0, false
+		}
+		val = v.Value - last.v
+	}
+	if d.seen == nil {
+		d.seen = make(map[sensors.Measurement]timedValue)
+	}
+	d.seen[v.Measurement] = timedValue{v.Time, v.Value}
+	return val, true
 }
 
 // replayed reports whether item is the broker repeating a retained
@@ -153,30 +253,9 @@ func (d *device) replayed(item inbound) bool {
 func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
 	n := len(b.readings)
 	for _, v := range vs {
-		val, at := v.Value, t
-		if !v.Time.IsZero() {
-			// The measurement's own time (climated): new only when later
-			// than the one seen, which makes sameRain moot. Seen even when
-			// skipped below: a retained Rain amount was counted before a
-			// restart and must not be counted again by the next state.
-			if !v.Time.After(dev.times[v.Measurement]) {
-				continue
-			}
-			if dev.times == nil {
-				dev.times = make(map[sensors.Measurement]time.Time)
-			}
-			dev.times[v.Measurement], at = v.Time, v.Time
-		}
-		switch {
-		case v.Counter:
-			var ok bool
-			if val, ok = dev.rainDelta(val, item.msg.Retained); !ok {
-				continue
-			}
-		case v.Measurement == sensors.Rain && item.msg.Retained:
-			continue // an amount already counted when it was new
-		case v.Measurement == sensors.Rain && sameRain && v.Time.IsZero():
-			continue // the same interval, in a state that another measurement renewed
+		val, at, ok := dev.admit(v, t, item.msg.Retained, sameRain)
+		if !ok {
+			continue
 		}
 		r := sensors.Reading{Zone: dev.zone, Measurement: v.Measurement, Value: val, Time: at, Source: dev.status.Source}
 		if err := r.Validate(); err != nil {

@@ -261,7 +261,7 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 		}
 		sort.Strings(sorted)
 		for _, k := range sorted {
-			def, ok := haSensors[k]
+			def, ok := haSensor(k)
 			if !ok || z.announced[k] {
 				continue
 			}

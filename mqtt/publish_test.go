@@ -99,7 +99,7 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 		"rf_status": with(map[string]any{
 			"name": "Radio signal (Netatmo scale, lower is better)", "unique_id": "climated_hub_bedroom_rf_status",
 			"value_template": "{{ value_json.rf_status }}", "state_class": "measurement",
-			"suggested_display_precision": 0.0, "entity_category": "diagnostic",
+			"suggested_display_precision": 0.0, "entity_category": "diagnostic", "icon": "mdi:signal",
 		}),
 		"temp_trend": with(map[string]any{
 			"name": "Temperature trend", "unique_id": "climated_hub_bedroom_temp_trend",

@@ -157,33 +157,7 @@ func (s *session) parse(data []byte) error {
 	s.clientID = strings.TrimSpace(strings.TrimPrefix(sc.Text(), sessionHeader+" "))
 	committed := map[uint64]bool{}
 	for sc.Scan() {
-		line := sc.Text()
-		if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
-			if f, err := strconv.Unquote(q); err == nil {
-				if op == "s" {
-					s.filters[f] = true
-				} else {
-					delete(s.filters, f)
-				}
-			}
-			continue
-		}
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 2 && f[0] == "c":
-			if b, err := strconv.ParseUint(f[1], 10, 64); err == nil {
-				committed[b] = true
-			}
-		case len(f) == 4 && f[0] == "p":
-			b, err1 := strconv.ParseUint(f[1], 10, 64)
-			ns, err2 := strconv.ParseInt(f[2], 10, 64)
-			k, err3 := hex.DecodeString(f[3])
-			if err1 != nil || err2 != nil || err3 != nil || len(k) != len(markKey{}) {
-				continue
-			}
-			s.add(markKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
-			s.batch = max(s.batch, b)
-		}
+		s.parseLine(sc.Text(), committed)
 	}
 	for _, m := range s.marks {
 		if committed[m.batch] {
@@ -191,6 +165,38 @@ func (s *session) parse(data []byte) error {
 		}
 	}
 	return sc.Err()
+}
+
+// parseLine applies one journal line: a filter subscribed ("s") or
+// unsubscribed ("u"), a batch committed ("c"), a message held in a batch
+// ("p"). A line it cannot read is skipped.
+func (s *session) parseLine(line string, committed map[uint64]bool) {
+	if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
+		if f, err := strconv.Unquote(q); err == nil {
+			if op == "s" {
+				s.filters[f] = true
+			} else {
+				delete(s.filters, f)
+			}
+		}
+		return
+	}
+	f := strings.Fields(line)
+	switch {
+	case len(f) == 2 && f[0] == "c":
+		if b, err := strconv.ParseUint(f[1], 10, 64); err == nil {
+			committed[b] = true
+		}
+	case len(f) == 4 && f[0] == "p":
+		b, err1 := strconv.ParseUint(f[1], 10, 64)
+		ns, err2 := strconv.ParseInt(f[2], 10, 64)
+		k, err3 := hex.DecodeString(f[3])
+		if err1 != nil || err2 != nil || err3 != nil || len(k) != len(markKey{}) {
+			return
+		}
+		s.add(markKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
+		s.batch = max(s.batch, b)
+	}
 }
 
 // add remembers k; past 2·keepMarks marks it forgets the oldest down to

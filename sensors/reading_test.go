@@ -40,22 +40,6 @@ func TestReadingValidate(t *testing.T) {
 	}
 }
 
-func TestCatalogue(t *testing.T) {
-	ms := Measurements()
-	if len(ms) != 17 {
-		t.Errorf("%d measurements, want the 11 of the get_climate contract and 6 of air quality", len(ms))
-	}
-	for _, m := range ms {
-		info, ok := Lookup(m)
-		if !ok || info.Name != m || info.Min >= info.Max || info.Description == "" {
-			t.Errorf("%s: bad catalogue entry %+v", m, info)
-		}
-	}
-	if info, _ := Lookup(Rain); info.Kind != Amount {
-		t.Error("Rain must add up (Amount)")
-	}
-}
-
 func TestRound(t *testing.T) {
 	for _, c := range []struct {
 		m     Measurement

@@ -165,23 +165,11 @@ func (b *bridge) note(msg jsonrpc.Message) {
 // refusal of a call is answered to the client with what the hub said.
 func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 	req, isCall := msg.(*jsonrpc.Request)
-	isCall = isCall && req.IsCall()
+	if !isCall || !req.IsCall() {
+		req = nil
+	}
 	for {
-		// Holding reconnectMu, a write never races a reconnect: the call
-		// is either sent before the old session's calls are failed, or
-		// sent to the new session.
-		b.reconnectMu.Lock()
-		up := b.current()
-		if isCall {
-			b.setPending(req.ID, false, true)
-		}
-		err := up.conn.Write(ctx, msg)
-		if isCall && err == nil {
-			b.setPending(req.ID, true, false)
-		} else if isCall {
-			b.clearPending(req.ID)
-		}
-		b.reconnectMu.Unlock()
+		up, err := b.write(ctx, msg, req)
 		if err == nil {
 			return nil
 		}
@@ -190,14 +178,8 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		// Before the client has a session there is nothing to start
 		// again: the hub is down, and the client hears so at once.
-		if !hubGone(err) || !b.initialized() || (isCall && req.Method == "initialize") {
-			b.log.Warn("the hub refused a message", "error", err)
-			if isCall && req.Method == "initialize" {
-				b.forgetInit(req.ID) // nothing to replay on a new session
-			}
-			if isCall {
-				b.answer(ctx, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("the hub at %s: %v", b.url, err))
-			}
+		if !hubGone(err) || !b.initialized() || (req != nil && req.Method == "initialize") {
+			b.refused(ctx, req, err)
 			return nil
 		}
 		b.log.Warn("the hub is gone: starting a new session", "error", err)
@@ -205,6 +187,41 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 			return err
 		}
 	}
+}
+
+// write sends msg on the current session, keeping the call req (nil for
+// a notification or an answer) pending while it is written and once it
+// is sent. Holding reconnectMu, a write never races a reconnect: the call
+// is either sent before the old session's calls are failed, or sent to
+// the new session.
+func (b *bridge) write(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Request) (*upstream, error) {
+	b.reconnectMu.Lock()
+	defer b.reconnectMu.Unlock()
+	up := b.current()
+	if req != nil {
+		b.setPending(req.ID, false, true)
+	}
+	err := up.conn.Write(ctx, msg)
+	switch {
+	case req != nil && err == nil:
+		b.setPending(req.ID, true, false)
+	case req != nil:
+		b.clearPending(req.ID)
+	}
+	return up, err
+}
+
+// refused logs a message the hub refused and answers the call req (if
+// it is one) with what the hub said.
+func (b *bridge) refused(ctx context.Context, req *jsonrpc.Request, err error) {
+	b.log.Warn("the hub refused a message", "error", err)
+	if req == nil {
+		return
+	}
+	if req.Method == "initialize" {
+		b.forgetInit(req.ID) // nothing to replay on a new session
+	}
+	b.answer(ctx, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("the hub at %s: %v", b.url, err))
 }
 
 func (b *bridge) initialized() bool {

@@ -103,11 +103,10 @@ func checkDatabase(ctx context.Context, cfg Config, env doctorEnv) []finding {
 		}
 		existing = filepath.Dir(existing)
 	}
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(existing, &st); err != nil {
+	free, _, err := history.DiskSpace(existing)
+	if err != nil {
 		return []finding{{Check: "database", Status: statusFail, Detail: fmt.Sprintf("%s: %v", existing, err)}}
 	}
-	free := st.Bavail * uint64(st.Bsize)
 	probe, err := os.CreateTemp(existing, ".climated-doctor-*")
 	if err == nil {
 		_, err = probe.Write(make([]byte, 64<<10))
@@ -125,24 +124,14 @@ func checkDatabase(ctx context.Context, cfg Config, env doctorEnv) []finding {
 		}
 		return []finding{{Check: "database", Status: statusFail, Detail: fmt.Sprintf("cannot write in %s: %v", existing, err), Fix: fix}}
 	case free < env.minFree:
-		return []finding{{Check: "database", Status: statusFail, Detail: fmt.Sprintf("%s: only %s free", existing, bytesText(free)),
+		return []finding{{Check: "database", Status: statusFail, Detail: fmt.Sprintf("%s: only %s free", existing, history.FormatBytes(free)),
 			Fix: "free space on that disk (df -h " + existing + "), or shorten retention: in the configuration"}}
 	}
 	what := cfg.Database + " will be created"
 	if fi, err := os.Stat(cfg.Database); err == nil {
-		what = fmt.Sprintf("%s (%s)", cfg.Database, bytesText(uint64(fi.Size())))
+		what = fmt.Sprintf("%s (%s)", cfg.Database, history.FormatBytes(uint64(fi.Size())))
 	}
-	return []finding{{Check: "database", Status: statusOK, Detail: fmt.Sprintf("%s, writable, %s free", what, bytesText(free))}}
-}
-
-func bytesText(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", n>>10)
+	return []finding{{Check: "database", Status: statusOK, Detail: fmt.Sprintf("%s, writable, %s free", what, history.FormatBytes(free))}}
 }
 
 // A clock before this has never been set: a Pi without a real-time clock

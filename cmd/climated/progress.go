@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/climated/climated/history"
 )
 
 // How often progress is shown: a bar is redrawn often enough to look
@@ -139,7 +141,7 @@ func watchBackup(w io.Writer, db, copyPath string) (stop func()) {
 			total += fi.Size()
 		}
 	}
-	bar := newProgress(w, "copied", func(n int64) string { return bytesText(uint64(max(n, 0))) })
+	bar := newProgress(w, "copied", func(n int64) string { return history.FormatBytes(uint64(max(n, 0))) })
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {

@@ -69,8 +69,8 @@ func testConfig(t *testing.T) Config {
 // The keys of the seed's station, zone by zone: every one must be there,
 // and no other.
 var wantKeys = map[string][]string{
-	"Indoor": {"AbsolutePressure", "CO2", "Humidity", "Noise", "Pressure", "Temperature", "When",
-		"date_max_temp", "date_min_temp", "max_temp", "min_temp", "pressure_trend", "temp_trend", "wifi_status"},
+	"Indoor": {"AbsolutePressure", "CO2", "Humidity", "NOxIndex", "Noise", "PM1", "PM10", "PM25", "PM4", "Pressure", "Temperature",
+		"VOCIndex", "When", "date_max_temp", "date_min_temp", "max_temp", "min_temp", "pressure_trend", "temp_trend", "wifi_status"},
 	"Bedroom": {"CO2", "Humidity", "Temperature", "When", "battery_percent", "battery_vp",
 		"date_max_temp", "date_min_temp", "max_temp", "min_temp", "rf_status", "temp_trend"},
 	"Balcony": {"Humidity", "Temperature", "When", "battery_percent", "battery_vp",
@@ -85,6 +85,7 @@ var ranges = map[string][2]float64{
 	"Pressure": {950, 1060}, "AbsolutePressure": {900, 1060},
 	"Rain": {0, 50}, "sum_rain_1": {0, 100}, "sum_rain_24": {0, 300},
 	"battery_vp": {3000, 6500}, "battery_percent": {0, 100}, "rf_status": {30, 100}, "wifi_status": {30, 100},
+	"PM1": {0, 500}, "PM25": {0, 500}, "PM4": {0, 500}, "PM10": {0, 500}, "VOCIndex": {1, 500}, "NOxIndex": {1, 500},
 }
 
 func checkClimate(t *testing.T, c map[string]map[string]any, now time.Time) {

@@ -96,9 +96,8 @@ type Result struct {
 // is made of fields only; in the other formats fields add to or override
 // the built-in names.
 type Field struct {
-	// Measurement is the climated name: Temperature, Humidity, CO2, Noise,
-	// Pressure, AbsolutePressure, Rain, battery_vp, battery_percent,
-	// rf_status or wifi_status.
+	// Measurement is the climated name, a key of the catalogue
+	// (sensors.Catalogue): Temperature, Humidity, PM25, battery_percent …
 	Measurement sensors.Measurement `yaml:"measurement"`
 	// Path locates the value: a dotted JSON path ("BME280.Temperature",
 	// "sensors.0.value") for JSON payloads, the sensor name for esphome,

@@ -10,14 +10,18 @@
 //
 //   - zigbee2mqtt: <base>/<friendly name> JSON: temperature, humidity,
 //     pressure (hPa, the station's: AbsolutePressure, as Aqara and the
-//     like measure it), co2, battery (%), voltage (mV), linkquality
-//     (0–255).
+//     like measure it), co2, pm1, pm25, pm4, pm10 (µg/m³), voc_index,
+//     nox_index (Sensirion's indices; a plain voc is a concentration and
+//     is not read), battery (%), voltage (mV), linkquality (0–255).
 //     Availability on <base>/<name>/availability, {"state":"online"} since
 //     2.0 or a plain online/offline before.
 //   - tasmota: tele/<topic>/SENSOR (and the StatusSNS of
 //     stat/<topic>/STATUS10) with one object per chip; Temperature,
 //     Humidity, Pressure (the station's: AbsolutePressure), SeaPressure
-//     (Pressure), CarbonDioxide; TempUnit (C/F) and PressureUnit (hPa,
+//     (Pressure), CarbonDioxide, PM1, PM2.5, PM4, PM10 (µg/m³; the
+//     PMS5003's atmospheric values, not its CF ones; SPS30's PM1_0,
+//     PM2_5, PM4_0), and SEN5X's VOC and
+//     NOx indices; TempUnit (C/F) and PressureUnit (hPa,
 //     mmHg, inHg) apply, to fields without a unit too. Each chip is a
 //     probe; the processor's own (ESP32, ESP8266), Global and ANALOG are
 //     never taken but through a field. tele/<topic>/STATE gives the Wi-Fi
@@ -25,7 +29,11 @@
 //   - esphome: <node>/sensor/<name>/state plain numbers (None, or nan
 //     before 2024.11, is no value), <node>/status availability. The measurement comes from the sensor name: battery
 //     with volt → battery_vp (V); battery → battery_percent; wifi, rssi,
-//     signal → rf_status (dBm); humidity; co2; sea_level pressure →
+//     signal → rf_status (dBm); humidity; co2; pm with a size (pm_2_5,
+//     pm25, pm__2_5__m_weight_concentration, particulate_matter_…) → PM1,
+//     PM25, PM4, PM10 but not the standard-particle (std) values nor
+//     counts; voc (sen5x), voc_index → VOCIndex; nox → NOxIndex;
+//     sea_level pressure →
 //     Pressure; pressure → AbsolutePressure; noise, sound → Noise;
 //     temperature, temp, temp_…, …_temp → Temperature. Names with
 //     internal, cpu, chip, core or uptime are skipped (the chip's own

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/climated/climated/sensors"
@@ -61,9 +62,13 @@ func esphomeGuess(name string) (sensors.Measurement, string, bool) {
 		}
 		return false
 	}
-	switch {
-	case has("internal", "cpu", "chip", "core", "uptime"):
+	if has("internal", "cpu", "chip", "core", "uptime") {
 		return "", "", false
+	}
+	if m, ok := esphomeAirQuality(s); ok {
+		return m, "", true
+	}
+	switch {
 	case has("battery") && has("volt"):
 		return sensors.BatteryVoltage, "V", true
 	case has("battery"):
@@ -84,4 +89,51 @@ func esphomeGuess(name string) (sensors.Measurement, string, bool) {
 		return sensors.Temperature, "", true
 	}
 	return "", "", false
+}
+
+// pmSize is a particle size after "pm" or "particulate_matter" in an object
+// id: ESPHome makes the id from the name, lower case, with every byte but
+// a-z, 0-9, - and _ replaced by _ ("PM <2.5µm Weight concentration" →
+// pm__2_5__m_weight_concentration; the µ is two bytes), and before 2023
+// dropped them (particulate_matter_25m_concentration).
+var pmSize = regexp.MustCompile(`(?:^|[^a-z])(?:pm|particulate_matter)_*(\d+)(?:[_.](\d+))?`)
+
+// pmSizes are the sizes as the id spells them.
+var pmSizes = map[string]sensors.Measurement{
+	"1": sensors.PM1, "1_0": sensors.PM1,
+	"2_5": sensors.PM25, "25": sensors.PM25,
+	"4": sensors.PM4, "4_0": sensors.PM4,
+	"10": sensors.PM10, "10_0": sensors.PM10,
+}
+
+// esphomeAirQuality maps the object ids of particulate matter sensors
+// (sen5x, pmsx003, sds011, pm1006 …: pm_2_5, pm2_5, pm25,
+// pm__2_5__m_weight_concentration) and Sensirion's indices (sen5x and
+// sgp4x: voc_index, nox_index, or VOC and NOx as the sen5x examples name
+// them). The pmsx003's standard-particle values (pm_2_5_std, "Standard
+// Atmosphere"), particle counts, raw signals and AQIs are not read.
+func esphomeAirQuality(s string) (sensors.Measurement, bool) {
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+	word := map[string]bool{}
+	for _, w := range words {
+		word[w] = true
+	}
+	switch {
+	case word["std"] || word["standard"] || word["raw"] || word["aqi"] || strings.Contains(s, "count"):
+		return "", false
+	case s == "voc" || word["voc"] && word["index"]:
+		return sensors.VOCIndex, true
+	case word["nox"]:
+		return sensors.NOxIndex, true
+	}
+	m := pmSize.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	size := m[1]
+	if m[2] != "" {
+		size += "_" + m[2]
+	}
+	pm, ok := pmSizes[size]
+	return pm, ok
 }

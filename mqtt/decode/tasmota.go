@@ -8,7 +8,8 @@ import (
 )
 
 // tasmota decodes Tasmota telemetry: tele/<topic>/SENSOR with one object
-// per sensor chip ({"BME280":{"Temperature":…}}) and the units in TempUnit
+// per sensor chip ({"BME280":{"Temperature":…}}, {"SDS0X1":{"PM2.5":…}})
+// and the units in TempUnit
 // and PressureUnit, tele/<topic>/STATE for the Wi-Fi signal and
 // tele/<topic>/LWT (Online/Offline). The answer to "Status 10"
 // (stat/<topic>/STATUS10, STATUS8 before 9.0) carries the same object as
@@ -65,6 +66,12 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 	tempUnit, _ := o["TempUnit"].(string)
 	pressUnit, _ := o["PressureUnit"].(string)
 	d.applyFields(&r, o, tempUnit, pressUnit)
+	d.applyChips(&r, o, tempUnit, pressUnit)
+	return r
+}
+
+// applyChips reads each chip's object as a probe, in name order.
+func (d *tasmota) applyChips(r *Result, o object, tempUnit, pressUnit string) {
 	chips := make([]string, 0, len(o))
 	for k, v := range o {
 		if _, ok := v.(object); ok && !notRoom[k] {
@@ -80,11 +87,29 @@ func (d *tasmota) Decode(topic string, payload []byte) Result {
 		{"SeaPressure", sensors.Pressure, pressUnit},
 		{"Pressure", sensors.AbsolutePressure, pressUnit},
 		{"CarbonDioxide", sensors.CO2, ""},
+		{"PM1", sensors.PM1, ""},
+		{"PM2.5", sensors.PM25, ""},
+		{"PM4", sensors.PM4, ""},
+		{"PM10", sensors.PM10, ""},
 	}
 	for _, chip := range chips {
-		d.applyProbe(&r, o[chip].(object), names, chip+".", chip)
+		d.applyProbe(r, o[chip].(object), append(names[:len(names):len(names)], tasmotaChipNames[chip]...), chip+".", chip)
 	}
-	return r
+}
+
+// tasmotaChipNames are the names whose meaning depends on the chip. The
+// particulate matter above (PM1, PM2.5, PM4, PM10 in µg/m³) is the same in
+// every driver: SDS0X1 (xsns_20_novasds.ino), SEN5X (xsns_103_sen5x.ino)
+// and PMS5003/PMS3003 (xsns_18_pms5003.ino), whose PMx are Plantower's
+// atmospheric values (pm*_env, what Tasmota shows on its web page and
+// sends to Domoticz) and whose CF1, CF2.5 and CF10 are the CF=1 "standard
+// particle" values for factory calibration, not read. The SPS30
+// (xsns_44_sps30.ino) spells them PM1_0, PM2_5, PM4_0 and PM10; its NCPMx
+// are particle counts. SEN5X's VOC and NOx are Sensirion's indices;
+// another chip's VOC may be a concentration.
+var tasmotaChipNames = map[string][]builtin{
+	"SEN5X": {{"VOC", sensors.VOCIndex, ""}, {"NOx", sensors.NOxIndex, ""}},
+	"SPS30": {{"PM1_0", sensors.PM1, ""}, {"PM2_5", sensors.PM25, ""}, {"PM4_0", sensors.PM4, ""}},
 }
 
 // wifi reads STATE's Wi-Fi signal: Signal in dBm, or failing that RSSI,

@@ -20,6 +20,20 @@ func TestTasmota(t *testing.T) {
 		}, probes: map[string]map[sensors.Measurement]float64{
 			"DS18B20": {sensors.Temperature: 5.6}, "MHZ19B": {sensors.Temperature: 24},
 		}},
+		// Air quality (corpus: tasmota sen5x_format, status_pms5003_htu21,
+		// sds0x1_format, sps30_format): SEN5X's VOC and NOx are Sensirion's indices; the
+		// PMS5003's PMx are taken, its CFx and PBx are not.
+		{file: "sen5x", device: "sen55", values: map[sensors.Measurement]float64{
+			sensors.PM1: 3.1, sensors.PM25: 4, sensors.PM4: 4.4, sensors.PM10: 4.6,
+			sensors.VOCIndex: 102, sensors.NOxIndex: 1, sensors.Temperature: 22.4, sensors.Humidity: 45.2,
+		}},
+		{file: "pms5003_htu21", device: "pms5003", values: map[sensors.Measurement]float64{
+			sensors.Temperature: 24.7, sensors.Humidity: 32.1, sensors.PM1: 1, sensors.PM25: 2, sensors.PM10: 2,
+		}},
+		{file: "sps30", device: "sps30", values: map[sensors.Measurement]float64{
+			sensors.PM1: 2.41, sensors.PM25: 2.55, sensors.PM4: 2.55, sensors.PM10: 2.55,
+		}},
+		{file: "sds0x1", device: "dust", values: map[sensors.Measurement]float64{sensors.PM25: 7.3, sensors.PM10: 12.9}},
 		{file: "state_wifi", device: "tasmota_1A2B3C", values: map[sensors.Measurement]float64{sensors.RFStatus: 65}},
 		{file: "lwt_offline", device: "tasmota_1A2B3C", avail: Offline},
 		{file: "info_ignored", ignored: true},

@@ -18,6 +18,17 @@ var zigbee2mqttNames = []builtin{
 	{"humidity", sensors.Humidity, ""},
 	{"pressure", sensors.AbsolutePressure, ""}, // the station's, as the sensors measure it
 	{"co2", sensors.CO2, ""},
+	// Particulate matter in µg/m³ (zigbee-herdsman-converters' pm25 and
+	// pm10 exposes; pm1 and pm4 on the Sensirion-based devices), and
+	// Sensirion's indices (voc_index on IKEA's VINDSTYRKA). A plain "voc"
+	// is a concentration (µg/m³ or ppb, Aqara's TVOC sensor), not the
+	// index, and is not read.
+	{"pm1", sensors.PM1, ""},
+	{"pm25", sensors.PM25, ""},
+	{"pm4", sensors.PM4, ""},
+	{"pm10", sensors.PM10, ""},
+	{"voc_index", sensors.VOCIndex, ""},
+	{"nox_index", sensors.NOxIndex, ""},
 	{"battery", sensors.BatteryPercent, ""},
 	{"voltage", sensors.BatteryVoltage, "mV"},
 	{"linkquality", sensors.RFStatus, "lqi"},

@@ -31,44 +31,23 @@ func main() {
 	}
 }
 
+// load gathers what the sessions measured.
+type load struct {
+	mu        sync.Mutex
+	latencies []time.Duration
+	firstErr  error
+}
+
 func run(url string, sessions, calls, pid int, hold, after time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	report(pid, "before")
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-		firstErr  error
-		wg        sync.WaitGroup
-		open      = make(chan *sdk.ClientSession, sessions)
-	)
+	l := &load{}
+	var wg sync.WaitGroup
+	open := make(chan *sdk.ClientSession, sessions)
 	start := time.Now()
 	for i := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("loadgen-%d", i), Version: "1"}, nil)
-			cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
-			if err != nil {
-				mu.Lock()
-				firstErr = cmpErr(firstErr, err)
-				mu.Unlock()
-				return
-			}
-			open <- cs
-			for range calls {
-				t0 := time.Now()
-				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
-				d := time.Since(t0)
-				mu.Lock()
-				if err == nil && res.IsError {
-					err = fmt.Errorf("tool error")
-				}
-				firstErr = cmpErr(firstErr, err)
-				latencies = append(latencies, d)
-				mu.Unlock()
-			}
-		}()
+		wg.Go(func() { l.session(ctx, url, i, calls, open) })
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -83,15 +62,47 @@ func run(url string, sessions, calls, pid int, hold, after time.Duration) error 
 		waited += 15 * time.Second
 		report(pid, fmt.Sprintf("%s after the load", waited))
 	}
-	if firstErr != nil {
-		return firstErr
+	if l.firstErr != nil {
+		return l.firstErr
 	}
-	slices.Sort(latencies)
-	q := func(p float64) time.Duration { return latencies[int(p*float64(len(latencies)-1))] }
-	fmt.Printf("calls: %d in %s (%.0f/s); latency p50 %s, p90 %s, p99 %s, max %s\n",
-		len(latencies), elapsed.Round(time.Millisecond), float64(len(latencies))/elapsed.Seconds(),
-		q(0.5).Round(time.Microsecond), q(0.9).Round(time.Microsecond), q(0.99).Round(time.Microsecond), latencies[len(latencies)-1].Round(time.Microsecond))
+	l.print(elapsed)
 	return nil
+}
+
+// session connects, leaves the session in open, and calls get_climate
+// calls times, timing each call.
+func (l *load) session(ctx context.Context, url string, i, calls int, open chan<- *sdk.ClientSession) {
+	c := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("loadgen-%d", i), Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		l.mu.Lock()
+		l.firstErr = cmpErr(l.firstErr, err)
+		l.mu.Unlock()
+		return
+	}
+	open <- cs
+	for range calls {
+		t0 := time.Now()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
+		d := time.Since(t0)
+		l.mu.Lock()
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error")
+		}
+		l.firstErr = cmpErr(l.firstErr, err)
+		l.latencies = append(l.latencies, d)
+		l.mu.Unlock()
+	}
+}
+
+// print reports the calls' rate and latency quantiles.
+func (l *load) print(elapsed time.Duration) {
+	lat := l.latencies
+	slices.Sort(lat)
+	q := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
+	fmt.Printf("calls: %d in %s (%.0f/s); latency p50 %s, p90 %s, p99 %s, max %s\n",
+		len(lat), elapsed.Round(time.Millisecond), float64(len(lat))/elapsed.Seconds(),
+		q(0.5).Round(time.Microsecond), q(0.9).Round(time.Microsecond), q(0.99).Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond))
 }
 
 func cmpErr(first, err error) error {

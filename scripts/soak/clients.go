@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,29 +47,35 @@ func session(ctx context.Context, h *hub, i int, st *clientStats) {
 			continue
 		}
 		st.connects.Add(1)
-		zone := zoneName(i % 50)
-		if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "climate://zone/" + zone}); err != nil {
-			st.failed.Add(1)
-		}
-		for n := 0; ctx.Err() == nil; n++ {
-			params := &sdk.CallToolParams{Name: "get_climate"}
-			if n%10 == 9 {
-				params = &sdk.CallToolParams{Name: "get_history", Arguments: map[string]any{"zone": zone, "measurement": "Temperature", "from": "1h"}}
-			}
-			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			res, err := cs.CallTool(cctx, params)
-			cancel()
-			if err != nil || res.IsError {
-				st.failed.Add(1)
-				if err != nil {
-					break // the hub went away: a new session
-				}
-			} else {
-				st.calls.Add(1)
-			}
-			sleep(ctx, 3*time.Second)
-		}
+		ask(ctx, cs, zoneName(i%50), st)
 		cs.Close()
+	}
+}
+
+// ask subscribes to zone and calls the tools every 3 s until ctx ends or
+// the session fails (the hub went away).
+func ask(ctx context.Context, cs *sdk.ClientSession, zone string, st *clientStats) {
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "climate://zone/" + zone}); err != nil {
+		st.failed.Add(1)
+	}
+	for n := 0; ctx.Err() == nil; n++ {
+		params := &sdk.CallToolParams{Name: "get_climate"}
+		if n%10 == 9 {
+			params = &sdk.CallToolParams{Name: "get_history", Arguments: map[string]any{"zone": zone, "measurement": "Temperature", "from": "1h"}}
+		}
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		res, err := cs.CallTool(cctx, params)
+		cancel()
+		switch {
+		case err != nil:
+			st.failed.Add(1)
+			return // the hub went away: a new session
+		case res.IsError:
+			st.failed.Add(1)
+		default:
+			st.calls.Add(1)
+		}
+		sleep(ctx, 3*time.Second)
 	}
 }
 
@@ -87,40 +94,51 @@ func neverReads(ctx context.Context, h *hub, st *clientStats) {
 			sleep(ctx, time.Second)
 			continue
 		}
-		endpoint := ""
-		sc := bufio.NewScanner(resp.Body)
-		for endpoint == "" && sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				endpoint = v
-			}
-		}
-		if endpoint == "" {
-			resp.Body.Close()
+		if endpoint := sseEndpoint(resp.Body); endpoint != "" {
+			postUnread(ctx, base+endpoint, st)
+		} else {
 			sleep(ctx, time.Second)
-			continue
-		}
-		post := func(body string) int {
-			r, err := http.Post(base+endpoint, "application/json", strings.NewReader(body))
-			if err != nil {
-				return 0
-			}
-			r.Body.Close()
-			return r.StatusCode
-		}
-		post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"never-reads","version":"1"}}}`)
-		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		for n := 1; ctx.Err() == nil; n++ {
-			code := 0
-			for j := range 50 {
-				code = post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`, n*100+j))
-				st.sseCode(code)
-			}
-			if code == 0 || code == http.StatusNotFound {
-				break // the hub restarted
-			}
-			sleep(ctx, 10*time.Second)
 		}
 		resp.Body.Close()
+	}
+}
+
+// sseEndpoint reads the stream up to its endpoint event; "" when the
+// stream ends first.
+func sseEndpoint(body io.Reader) string {
+	sc := bufio.NewScanner(body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// postUnread initializes the session at url, then posts 50 calls every
+// 10 s, whose answers go to a stream nobody reads, until the hub
+// restarts or ctx ends.
+func postUnread(ctx context.Context, url string, st *clientStats) {
+	post := func(body string) int {
+		r, err := http.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			return 0
+		}
+		r.Body.Close()
+		return r.StatusCode
+	}
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"never-reads","version":"1"}}}`)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for n := 1; ctx.Err() == nil; n++ {
+		code := 0
+		for j := range 50 {
+			code = post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`, n*100+j))
+			st.sseCode(code)
+		}
+		if code == 0 || code == http.StatusNotFound {
+			return // the hub restarted
+		}
+		sleep(ctx, 10*time.Second)
 	}
 }
 

@@ -105,7 +105,7 @@ func (h *House) At(t time.Time) []sensors.Reading {
 	bed := h.bedroom(in, dew)
 	pressure := h.seaLevelPressure(in)
 
-	rs := make([]sensors.Reading, 0, 22)
+	rs := make([]sensors.Reading, 0, 28)
 	add := func(zone string, m sensors.Measurement, v float64) {
 		rs = append(rs, sensors.Reading{Zone: zone, Measurement: m, Value: round(m, v), Time: t, Source: "demo/" + zone})
 	}
@@ -116,6 +116,13 @@ func (h *House) At(t time.Time) []sensors.Reading {
 	add(zoneIndoor, sensors.Pressure, pressure)
 	add(zoneIndoor, sensors.AbsolutePressure, pressure*stationFactor)
 	add(zoneIndoor, sensors.WiFiStatus, h.wifi(t))
+	a := h.livingAir(in)
+	add(zoneIndoor, sensors.PM1, a.pm1)
+	add(zoneIndoor, sensors.PM25, a.pm25)
+	add(zoneIndoor, sensors.PM4, a.pm4)
+	add(zoneIndoor, sensors.PM10, a.pm10)
+	add(zoneIndoor, sensors.VOCIndex, a.voc)
+	add(zoneIndoor, sensors.NOxIndex, a.nox)
 
 	add(zoneBedroom, sensors.Temperature, bed.temp)
 	add(zoneBedroom, sensors.Humidity, bed.humidity)

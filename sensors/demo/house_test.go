@@ -103,7 +103,8 @@ func TestAtIsDeterministic(t *testing.T) {
 			}
 		}
 	})
-	for _, m := range []sensors.Measurement{sensors.Temperature, sensors.Humidity, sensors.CO2, sensors.Pressure, sensors.BatteryPercent} {
+	for _, m := range []sensors.Measurement{sensors.Temperature, sensors.Humidity, sensors.CO2, sensors.Pressure, sensors.BatteryPercent,
+		sensors.PM25, sensors.VOCIndex, sensors.NOxIndex} {
 		if !differ[m] {
 			t.Errorf("seeds 42 and 43 give the same %s all day", m)
 		}
@@ -112,7 +113,8 @@ func TestAtIsDeterministic(t *testing.T) {
 
 // zoneMeasurements is what each zone must report; Rain only on boundaries.
 var zoneMeasurements = map[string][]sensors.Measurement{
-	"Indoor":  {sensors.Temperature, sensors.Humidity, sensors.CO2, sensors.Noise, sensors.Pressure, sensors.AbsolutePressure, sensors.WiFiStatus},
+	"Indoor": {sensors.Temperature, sensors.Humidity, sensors.CO2, sensors.Noise, sensors.Pressure, sensors.AbsolutePressure, sensors.WiFiStatus,
+		sensors.PM1, sensors.PM25, sensors.PM4, sensors.PM10, sensors.VOCIndex, sensors.NOxIndex},
 	"Bedroom": {sensors.Temperature, sensors.Humidity, sensors.CO2, sensors.BatteryVoltage, sensors.BatteryPercent, sensors.RFStatus},
 	"Balcony": {sensors.Temperature, sensors.Humidity, sensors.BatteryVoltage, sensors.BatteryPercent, sensors.RFStatus},
 	"Rain":    {sensors.BatteryVoltage, sensors.BatteryPercent, sensors.RFStatus},

@@ -51,13 +51,15 @@ func (h *House) livingRoom(in instant, outdoorDew float64) room {
 	if in.weekend {
 		weekend = window(in.wall, 10, 17, 1)
 	}
+	fresh := h.fresh(in) // the kitchen window after dinner (air.go)
 	lagged := h.outdoorTemp(h.instant(in.t.Add(-livingLag)))
 	temp := livingBase + livingCoupling*(lagged-seasonMean) + eveningWarmth*evening +
-		0.1*h.smooth(sLivingJitter, in.t, 20*time.Minute)
-	dew := indoorDew(outdoorDew, 1.5*evening+0.5*morning+0.8*weekend)
-	co2 := co2Outdoor + 60 + 40*h.smooth(sLivingCO2Base, in.t, 6*time.Hour) + // 440 … 520
-		100*morning + 150*weekend +
-		(260+120*h.unit(sLivingEvening, in.day))*evening // 260 … 380 ppm more
+		0.1*h.smooth(sLivingJitter, in.t, 20*time.Minute) -
+		(airingWarmth-0.6*summer(in))*fresh
+	dew := indoorDew(outdoorDew, (1.5*evening+0.5*morning+0.8*weekend)*(1-fresh))
+	co2 := co2Outdoor + (60+40*h.smooth(sLivingCO2Base, in.t, 6*time.Hour)+ // 440 … 520
+		100*morning+150*weekend+
+		(260+120*h.unit(sLivingEvening, in.day))*evening)*(1-fresh) // 260 … 380 ppm more
 	quiet := noiseNight + 2*h.smooth(sNoiseNight, in.t, 30*time.Minute)
 	busy := noiseDay + 6*h.smooth(sNoiseDay, in.t, 15*time.Minute)
 	return room{

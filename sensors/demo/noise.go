@@ -37,7 +37,16 @@ const (
 	sRFBase
 	sRFJitter
 	sRFFlicker
+	sOutdoorPM
+	sIndoorPM
+	sVOCDrift
+	sBreakfast // a meal's start; its strength is the stream plus sStrength
+	sDinner
 )
+
+// sStrength offsets a meal's stream to the stream of its strength, beyond
+// the other streams and below the modules' (module.stream).
+const sStrength stream = 64
 
 // splitmix64 is the output function of Steele, Lea and Flood's SplitMix64
 // generator: a bijective mix of 64 bits after which neighbouring inputs look

@@ -163,6 +163,12 @@ func TestLongRun(t *testing.T) {
 		"Balcony/battery_vp":      {5100, 6200},
 		"Rain/battery_vp":         {5100, 6200},
 		"Rain/Rain":               {0, 3},
+		"Indoor/PM1":              {0.5, 150},
+		"Indoor/PM25":             {1, 170},
+		"Indoor/PM4":              {1, 180},
+		"Indoor/PM10":             {1, 200},
+		"Indoor/VOCIndex":         {60, 410},
+		"Indoor/NOxIndex":         {1, 151},
 	}
 	var januaryTemp, julyTemp, januaryN, julyN float64
 	rainyHours := map[int64]bool{}

@@ -88,7 +88,7 @@ func (p *spec) convert(vs []value, t time.Time) ([]sensors.Reading, error) {
 			return &RangeError{Measurement: m, Value: v, Min: lo, Max: hi}
 		}
 		if p.provides[m] {
-			out = append(out, sensors.Reading{Zone: p.zone, Measurement: m, Value: round(v, info.Decimals+2), Time: t, Source: p.name})
+			out = append(out, sensors.Reading{Zone: p.zone, Measurement: m, Value: m.Round(v, 2), Time: t, Source: p.name})
 		}
 		return nil
 	}
@@ -111,11 +111,6 @@ func (p *spec) convert(vs []value, t time.Time) ([]sensors.Reading, error) {
 	}
 	slices.SortStableFunc(out, func(a, b sensors.Reading) int { return strings.Compare(string(a.Measurement), string(b.Measurement)) })
 	return out, nil
-}
-
-func round(v float64, decimals int) float64 {
-	f := math.Pow10(decimals)
-	return math.Round(v*f) / f
 }
 
 var w1ID = regexp.MustCompile(`^(10|22|28|3b|42)-[0-9a-f]{12}$`)

@@ -58,51 +58,69 @@ func (p *poller) run(ctx context.Context, sink sensors.Sink) error {
 			return nil
 		case <-timer.C:
 		}
-		now := time.Now()
-		rs, err := p.attempt(ctx, now)
-		if ctx.Err() != nil {
-			return nil
+		var err error
+		if next, err = p.poll(ctx, sink); err != nil || ctx.Err() != nil {
+			return err
 		}
-		var ny *notYet
-		switch {
-		case errors.As(err, &ny):
-			next = ny.at
-			continue
-		case errors.Is(err, errNotReady):
-			if p.notReadySince.IsZero() {
-				p.notReadySince = now
-			}
-			if limit := max(3*p.chip.period, 15*time.Second); now.Sub(p.notReadySince) < limit {
-				next = now.Add(notReadyRetry)
-				continue
-			}
-			err = p.fault("read", fmt.Errorf("%w: no new measurement for %s", ErrTimeout, now.Sub(p.notReadySince).Round(time.Second)))
-			p.drop()
-		}
-		if err != nil {
-			failedAt := time.Now()
-			next = failedAt.Add(p.failed(sink, failedAt, err))
-			continue
-		}
-		var rerr error
-		if len(rs) > 0 {
-			rerr = sink.Record(ctx, rs)
-		}
-		switch {
-		case rerr != nil && ctx.Err() != nil:
-			return nil
-		case errors.Is(rerr, sensors.ErrStopped):
-			return rerr
-		case rerr != nil:
-			p.log.Warn("sink rejected readings", "err", rerr)
-		}
-		at := time.Now()
-		if len(rs) > 0 {
-			at = rs[0].Time
-		}
-		p.succeeded(sink, at)
-		next = now.Truncate(p.interval).Add(p.interval)
 	}
+}
+
+// poll makes one attempt, hands its readings to sink, and returns when
+// to try next; an error only when the sink has stopped.
+func (p *poller) poll(ctx context.Context, sink sensors.Sink) (time.Time, error) {
+	now := time.Now()
+	rs, err := p.attempt(ctx, now)
+	if ctx.Err() != nil {
+		return now, nil
+	}
+	if next, wait := p.waitFor(now, err); wait {
+		return next, nil
+	}
+	if errors.Is(err, errNotReady) {
+		err = p.fault("read", fmt.Errorf("%w: no new measurement for %s", ErrTimeout, now.Sub(p.notReadySince).Round(time.Second)))
+		p.drop()
+	}
+	if err != nil {
+		failedAt := time.Now()
+		return failedAt.Add(p.failed(sink, failedAt, err)), nil
+	}
+	var rerr error
+	if len(rs) > 0 {
+		rerr = sink.Record(ctx, rs)
+	}
+	switch {
+	case rerr != nil && ctx.Err() != nil:
+		return now, nil
+	case errors.Is(rerr, sensors.ErrStopped):
+		return now, rerr
+	case rerr != nil:
+		p.log.Warn("sink rejected readings", "err", rerr)
+	}
+	at := time.Now()
+	if len(rs) > 0 {
+		at = rs[0].Time
+	}
+	p.succeeded(sink, at)
+	return now.Truncate(p.interval).Add(p.interval), nil
+}
+
+// waitFor says whether err, an attempt's at now, only means wait: a
+// device warming up, or one with no new measurement yet for less than
+// its limit; next is when to try again.
+func (p *poller) waitFor(now time.Time, err error) (next time.Time, wait bool) {
+	var ny *notYet
+	switch {
+	case errors.As(err, &ny):
+		return ny.at, true
+	case errors.Is(err, errNotReady):
+		if p.notReadySince.IsZero() {
+			p.notReadySince = now
+		}
+		if limit := max(3*p.chip.period, 15*time.Second); now.Sub(p.notReadySince) < limit {
+			return now.Add(notReadyRetry), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // stop closes the open device and waits for calls that timed out but

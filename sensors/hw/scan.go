@@ -123,6 +123,8 @@ var probes = []probe{
 		f.Detail = "measuring; data-ready status, crc ok"
 		return f, err == nil
 	}},
+	{[]uint16{0x69}, probeSEN5x},
+	{[]uint16{0x69}, probeSPS30},
 	{[]uint16{0x76, 0x77}, func(d *i2c.Dev) (Found, bool) {
 		id, err := readReg8(d.Bus, d.Addr, 0xD0)
 		c, ok := bmxx80IDs[id]

@@ -69,28 +69,7 @@ func New(cfg Config, opts *Options) (*Source, error) {
 		return nil, err
 	}
 	cfg = cfg.WithDefaults()
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if o.Open == nil {
-		o.Open = OpenBus
-	}
-	if o.W1Dir == "" {
-		o.W1Dir = DefaultW1Dir
-	}
-	if o.Wireless == "" {
-		o.Wireless = DefaultWireless
-	}
-	if o.AttemptTimeout == 0 {
-		o.AttemptTimeout = DefaultAttemptTimeout
-	}
-	if o.LogEvery == 0 {
-		o.LogEvery = DefaultLogEvery
-	}
+	o := opts.withDefaults()
 	provides, _ := assignProviders(cfg.Sensors) // checked by Validate
 	s := &Source{log: o.Logger, open: o.Open, timeout: o.AttemptTimeout, every: o.LogEvery, stale: cfg.StaleAfter}
 	air := &zoneAir{}
@@ -105,36 +84,7 @@ func New(cfg Config, opts *Options) (*Source, error) {
 			chip: chip, bus: sc.Bus, addr: sc.Address, zone: sc.Zone, interval: sc.Interval,
 			offsets: sc.Offsets, altitude: cfg.Altitude, provides: provides[i], air: air,
 		}
-		switch {
-		case chip.name == chipDS18B20 && sc.Bridge == 0:
-			p.name, p.device = "w1/"+sc.Device, sc.Device
-			p.offBus = true
-			dir := o.W1Dir + "/" + sc.Device
-			p.openDev = func(context.Context, *guard) (device, error) { return w1Therm{dir: dir}, nil }
-		case chip.name == chipDS18B20:
-			p.addr, p.device = sc.Bridge, sc.Device
-			p.name = fmt.Sprintf("i2c%s/0x%02x/%s", sc.Bus, sc.Bridge, sc.Device)
-			if sc.Channel != 0 {
-				p.name = fmt.Sprintf("i2c%s/0x%02x/ch%d/%s", sc.Bus, sc.Bridge, sc.Channel, sc.Device)
-			}
-			rom, _ := romOf(sc.Device) // checked by Validate
-			ch := sc.Channel
-			p.openDev = func(_ context.Context, g *guard) (device, error) {
-				return openDS18B20(g.bus.bridge(p.addr), g, ch, rom)
-			}
-		default:
-			p.name = fmt.Sprintf("i2c%s/0x%02x %s", sc.Bus, sc.Address, chip.name)
-			if chip.estimated {
-				p.name += " (estimated CO2)"
-			}
-			zone := sc.Zone
-			so := startOpts{altitude: cfg.Altitude, air: func() (float64, float64, bool) { return air.get(zone) }}
-			p.openDev = func(ctx context.Context, g *guard) (device, error) {
-				o := so
-				o.ctx, o.shared = ctx, g.bus
-				return chip.open(g, p.addr, o)
-			}
-		}
+		p.setOpen(sc, o.W1Dir, cfg.Altitude)
 		s.specs = append(s.specs, p)
 	}
 	if !cfg.WiFi.Disabled {
@@ -147,6 +97,69 @@ func New(cfg Config, opts *Options) (*Source, error) {
 		})
 	}
 	return s, nil
+}
+
+// withDefaults is o, or the zero Options, with every unset field set.
+func (o *Options) withDefaults() Options {
+	var d Options
+	if o != nil {
+		d = *o
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if d.Open == nil {
+		d.Open = OpenBus
+	}
+	if d.W1Dir == "" {
+		d.W1Dir = DefaultW1Dir
+	}
+	if d.Wireless == "" {
+		d.Wireless = DefaultWireless
+	}
+	if d.AttemptTimeout == 0 {
+		d.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if d.LogEvery == 0 {
+		d.LogEvery = DefaultLogEvery
+	}
+	return d
+}
+
+// setOpen names p after where its chip sits (the kernel's 1-wire bus, a
+// DS2482 bridge on I²C, or I²C itself) and sets how it is opened.
+func (p *spec) setOpen(sc SensorConfig, w1Dir string, altitude float64) {
+	chip := p.chip
+	switch {
+	case chip.name == chipDS18B20 && sc.Bridge == 0:
+		p.name, p.device = "w1/"+sc.Device, sc.Device
+		p.offBus = true
+		dir := w1Dir + "/" + sc.Device
+		p.openDev = func(context.Context, *guard) (device, error) { return w1Therm{dir: dir}, nil }
+	case chip.name == chipDS18B20:
+		p.addr, p.device = sc.Bridge, sc.Device
+		p.name = fmt.Sprintf("i2c%s/0x%02x/%s", sc.Bus, sc.Bridge, sc.Device)
+		if sc.Channel != 0 {
+			p.name = fmt.Sprintf("i2c%s/0x%02x/ch%d/%s", sc.Bus, sc.Bridge, sc.Channel, sc.Device)
+		}
+		rom, _ := romOf(sc.Device) // checked by Validate
+		ch := sc.Channel
+		p.openDev = func(_ context.Context, g *guard) (device, error) {
+			return openDS18B20(g.bus.bridge(p.addr), g, ch, rom)
+		}
+	default:
+		p.name = fmt.Sprintf("i2c%s/0x%02x %s", sc.Bus, sc.Address, chip.name)
+		if chip.estimated {
+			p.name += " (estimated CO2)"
+		}
+		air, zone := p.air, sc.Zone
+		so := startOpts{altitude: altitude, air: func() (float64, float64, bool) { return air.get(zone) }}
+		p.openDev = func(ctx context.Context, g *guard) (device, error) {
+			o := so
+			o.ctx, o.shared = ctx, g.bus
+			return chip.open(g, p.addr, o)
+		}
+	}
 }
 
 // Name implements sensors.Source.

@@ -1,5 +1,5 @@
 // Package sensirion is the I²C word protocol that Sensirion's sensors
-// (SHT3x, SHT4x, SCD30, SCD4x, SGP30) share: 16-bit words sent most
+// (SHT3x, SHT4x, SCD30, SCD4x, SGP30, SEN5x, SPS30) share: 16-bit words sent most
 // significant byte first, each followed by a CRC-8 (polynomial 0x31,
 // initialisation 0xFF, no reflection, no final XOR), which this package
 // checks on every word it reads.

@@ -1,8 +1,10 @@
 package sensirion
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"periph.io/x/conn/v3"
@@ -116,6 +118,24 @@ func Read(c conn.Conn, w []byte, delay time.Duration, n int) ([]uint16, error) {
 	return Words(r)
 }
 
+// String decodes the ASCII text that some commands answer (a product
+// name, a serial number): two characters a word, most significant byte
+// first, ending at the first NUL or with the last word.
+func String(words []uint16) string {
+	b := make([]byte, 0, 2*len(words))
+	for _, w := range words {
+		b = append(b, byte(w>>8), byte(w))
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}
+
+// Uint32 is the 32-bit value a command sends or answers as two words,
+// the most significant first.
+func Uint32(hi, lo uint16) uint32 { return uint32(hi)<<16 | uint32(lo) }
+
 // AllOnes reports whether b holds nothing but 0xFF bytes, what a read
 // returns when no chip drives the bus.
 func AllOnes(b []byte) bool {
@@ -139,4 +159,28 @@ func Temperature(raw uint16) physic.Temperature {
 func Humidity(raw uint16, offset, span int64) physic.RelativeHumidity {
 	rh := offset*int64(physic.PercentRH) + span*int64(physic.PercentRH)*int64(raw)/65535
 	return physic.RelativeHumidity(min(max(rh, 0), int64(100*physic.PercentRH)))
+}
+
+// ReadUint32 sends cmd (an 8-bit-argument command) and reads the two
+// words of a 32-bit answer: the status register, the auto cleaning
+// interval of Sensirion's particle sensors.
+func ReadUint32(c conn.Conn, cmd uint16, delay time.Duration) (uint32, error) {
+	w, err := Read(c, Encode8(cmd), delay, 2)
+	if err != nil {
+		return 0, err
+	}
+	return Uint32(w[0], w[1]), nil
+}
+
+// CleaningInterval is the auto cleaning interval i of a particle sensor's
+// fan (SEN5x, SPS30) in the seconds the chip takes; a negative one means
+// the chip's own default and returns 0.
+func CleaningInterval(i time.Duration) (uint32, error) {
+	switch {
+	case i < 0:
+		return 0, nil
+	case i%time.Second != 0 || i/time.Second > math.MaxUint32:
+		return 0, fmt.Errorf("auto cleaning interval %s: want whole seconds, at most 2³²−1", i)
+	}
+	return uint32(i / time.Second), nil
 }

@@ -95,3 +95,26 @@ func TestReadAndCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		words []uint16
+		want  string
+	}{
+		// SPS30 product type, always "00080000" without a NUL (SPS30
+		// datasheet v2.0, section 6.3.9).
+		{[]uint16{0x3030, 0x3038, 0x3030, 0x3030}, "00080000"},
+		// SEN5x product name, NUL-terminated in 32 characters (SEN5x
+		// datasheet v2, section 6.1.14).
+		{[]uint16{0x5345, 0x4E35, 0x3500, 0x0000, 0x4142}, "SEN55"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := String(tt.words); got != tt.want {
+			t.Errorf("String(%04X) = %q, want %q", tt.words, got, tt.want)
+		}
+	}
+	if got := Uint32(0x0009, 0x3A80); got != 604800 {
+		t.Errorf("Uint32 = %d, want 604800", got)
+	}
+}

@@ -1,0 +1,104 @@
+package alerts
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// States returns every persisted state.
+func (d *DB) States(ctx context.Context) ([]State, error) {
+	rows, err := d.db.QueryContext(ctx, "SELECT rule, zone, phase, since, fired_at, value FROM alert_state")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []State
+	for rows.Next() {
+		var s State
+		var since, fired int64
+		if err := rows.Scan(&s.Rule, &s.Zone, &s.Phase, &since, &fired, &s.Value); err != nil {
+			return nil, err
+		}
+		s.Since = time.Unix(since, 0)
+		if fired != 0 {
+			s.FiredAt = time.Unix(fired, 0)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Commit keeps the states and appends the events in one transaction, then
+// trims the history to its bounds.
+func (d *DB) Commit(ctx context.Context, states []State, events []Event) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, s := range states {
+		var fired int64
+		if !s.FiredAt.IsZero() {
+			fired = s.FiredAt.Unix()
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO alert_state (rule, zone, phase, since, fired_at, value) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (rule, zone) DO UPDATE SET phase = excluded.phase, since = excluded.since, fired_at = excluded.fired_at, value = excluded.value`,
+			s.Rule, s.Zone, string(s.Phase), s.Since.Unix(), fired, s.Value); err != nil {
+			return fmt.Errorf("state %s/%s: %w", s.Rule, s.Zone, err)
+		}
+	}
+	for _, e := range events {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO alert_events (t, type, rule, kind, zone, measurement, value, unit, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			e.Time.Unix(), string(e.Type), e.Rule, string(e.Kind), e.Zone, string(e.Measurement), e.Value, e.Unit, e.Text); err != nil {
+			return fmt.Errorf("event %s/%s: %w", e.Rule, e.Zone, err)
+		}
+	}
+	if len(events) > 0 {
+		if err := d.trim(ctx, tx); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// trim drops events older than HistoryAge and beyond MaxHistory.
+func (d *DB) trim(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM alert_events WHERE t < ?", d.opts.Now().Add(-d.opts.HistoryAge).Unix()); err != nil {
+		return fmt.Errorf("trim alert history: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM alert_events WHERE id <= (SELECT max(id) FROM alert_events) - ?", d.opts.MaxHistory); err != nil {
+		return fmt.Errorf("trim alert history: %w", err)
+	}
+	return nil
+}
+
+// History returns the latest events, newest first, at most limit (at most
+// the history's bound), with since (if not zero) as the earliest time.
+func (d *DB) History(ctx context.Context, since time.Time, limit int) ([]Event, error) {
+	if limit <= 0 || limit > d.opts.MaxHistory {
+		limit = d.opts.MaxHistory
+	}
+	var from int64
+	if !since.IsZero() {
+		from = since.Unix()
+	}
+	rows, err := d.db.QueryContext(ctx, "SELECT t, type, rule, kind, zone, measurement, value, unit, text FROM alert_events WHERE t >= ? ORDER BY id DESC LIMIT ?", from, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var t int64
+		if err := rows.Scan(&t, &e.Type, &e.Rule, &e.Kind, &e.Zone, &e.Measurement, &e.Value, &e.Unit, &e.Text); err != nil {
+			return nil, err
+		}
+		e.Time = time.Unix(t, 0)
+		e.House = len(e.Rule) > 6 && e.Rule[:6] == "house."
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

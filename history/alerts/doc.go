@@ -1,0 +1,45 @@
+// Package alerts watches the house: rules on any zone and measurement of
+// the sensors catalogue, evaluated on every reading, and the house rules
+// that are on by default. It is pure logic with no goroutine of its own:
+// the hub feeds it readings (Engine.Observe, in the order they arrive),
+// ticks it for the silence rules (Engine.Tick) and passes the events it
+// returns to the assistant, MQTT and the webhook (package notify).
+//
+// # Rules
+//
+// A rule is above or below a level, a rise or fall by an amount within a
+// window (the least-squares change over the window, as the trend of the
+// get_climate structure judges it; at least two points spanning half the
+// window), a silence of a zone (stale), or a condensation risk. Health
+// rules are rules on the health measurements: battery_percent below N,
+// rf_status or wifi_status above N (on Netatmo's scales a higher number is
+// a weaker signal; Describe says "weaker than").
+//
+// Each rule has a hold (For) before it fires and a clear level on the
+// safe side of its threshold, so a value hovering at the threshold fires
+// once (Rule.DefaultClear gives the default band), and optionally a hold
+// before it clears (ClearFor). Per zone a rule is ok, pending (breached,
+// holding), firing or clearing (recovered, holding); firing and clearing
+// produce events with a text in words and the value.
+//
+// # House rules
+//
+// See DefaultHouse: mould risk (humidity over 70 % for 6 h), condensation
+// risk (the room's dew point near an outside wall's surface temperature,
+// see DewPoint and SurfaceTemperature), CO2 over 1400 ppm for 15 min, frost
+// on an outdoor zone, a storm warning from a fast pressure fall (the Met
+// Office's "falling quickly", 3.6 hPa or more in 3 h), a zone silent for an
+// hour, and a battery under 15 %. Each can be turned off and its thresholds
+// changed in the configuration (HouseConfig, YAML).
+//
+// # Persistence and bounds
+//
+// DB keeps user rules, every state change and the event history in the
+// history's SQLite file (migration 004_alerts); a restart resumes holds
+// and firings where they were. At most MaxUserRules user rules; the
+// history keeps DefaultMaxHistory events for at most DefaultHistoryAge;
+// events beyond DefaultMaxEventsPerSecond (after a burst of DefaultBurst)
+// are counted and not emitted. Readings older than Options.MaxAge (a
+// backfill at start-up, a device's buffered readings) fill the windows but
+// are not judged, so a restart does not announce the past.
+package alerts

@@ -1,0 +1,76 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"syscall"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// lowSpace is the free space under which a failing SQLite call is blamed
+// on a full file system: SQLite needs a few pages for its journal and the
+// WAL index, and a file system with less than this left is full for it.
+const lowSpace = 1 << 20
+
+// FullError says the file system holding the database has (almost) no
+// space left, which is why SQLite failed: on open it reports a full disk
+// only as an I/O error (SQLITE_IOERR_SHMSIZE, 4874: the WAL index cannot
+// grow), which says nothing to someone whose SD card has filled up.
+type FullError struct {
+	Path        string // the database
+	Free, Total uint64 // bytes available to the hub, and the file system's size
+	Err         error  // what SQLite said
+}
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("the file system holding %s is full (%s free of %s): free some space (old backups, logs, journal) or move the database with --db; SQLite said: %v",
+		e.Path, FormatBytes(e.Free), FormatBytes(e.Total), e.Err)
+}
+
+func (e *FullError) Unwrap() error { return e.Err }
+
+// explainFull returns err, a failure of SQLite on the database at path,
+// as a FullError when SQLite said full or I/O error and the file system
+// holding path has less than lowSpace free; otherwise err unchanged.
+func explainFull(path string, err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	if c := se.Code() & 0xff; c != sqlite3.SQLITE_FULL && c != sqlite3.SQLITE_IOERR {
+		return err
+	}
+	free, total, serr := DiskSpace(filepath.Dir(path))
+	if serr != nil || free >= lowSpace {
+		return err
+	}
+	return &FullError{Path: path, Free: free, Total: total, Err: err}
+}
+
+// DiskSpace returns the bytes available to an unprivileged writer in the
+// file system holding dir, and that file system's size.
+func DiskSpace(dir string) (free, total uint64, err error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), st.Blocks * uint64(st.Bsize), nil
+}
+
+// FormatBytes writes n in the largest binary unit that keeps it ≥ 1
+// (KiB, MiB, GiB …), or in bytes below 1 KiB.
+func FormatBytes(n uint64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := uint64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
