@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/climated/climated/history/climate"
@@ -23,7 +24,7 @@ type Day struct {
 // that overlap [from, to). Days without readings are left out.
 func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]Day, error) {
 	if !from.Before(to) {
-		return nil, fmt.Errorf("from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
+		return nil, argError("range", nil, "from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
 	zs, err := s.zoneSeries(ctx)
 	if err != nil {
@@ -31,14 +32,15 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	}
 	i := slices.IndexFunc(zs, func(z zoneSeries) bool { return z.Name == zone })
 	if i < 0 {
-		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, zoneNames(zs))
+		zones := zoneNames(zs)
+		return nil, argError("zone", zones, "unknown zone %q; the zones are %s", zone, strings.Join(zones, ", "))
 	}
 	zi := zs[i]
 	loc := s.opts.Location
 	var starts []time.Time
 	for d := climate.LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
 		if len(starts) == MaxDays {
-			return nil, fmt.Errorf("range of more than %d days: ask for a shorter one", MaxDays)
+			return nil, argError("range", nil, "range of more than %d days: ask for a shorter one", MaxDays)
 		}
 		starts = append(starts, d)
 	}

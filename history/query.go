@@ -95,10 +95,10 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		return nil, err
 	}
 	if !q.From.Before(q.To) {
-		return nil, fmt.Errorf("from %s is not before to %s", q.From.UTC().Format(time.RFC3339), q.To.UTC().Format(time.RFC3339))
+		return nil, argError("range", nil, "from %s is not before to %s", q.From.UTC().Format(time.RFC3339), q.To.UTC().Format(time.RFC3339))
 	}
 	if q.Step < 0 || (q.Step > 0 && q.Step < time.Second) {
-		return nil, fmt.Errorf("step %s: want at least 1s, or none to choose one", q.Step)
+		return nil, argError("step", nil, "step %s: want at least 1s, or none to choose one", q.Step)
 	}
 	if q.MaxPoints <= 0 {
 		q.MaxPoints = DefaultMaxPoints
@@ -243,8 +243,9 @@ func (s *Store) series(ctx context.Context, zone string, m sensors.Measurement) 
 			for i, mi := range z.Measurements {
 				names[i] = string(mi)
 			}
-			return sensors.Info{}, 0, fmt.Errorf("zone %s has no measurement %q; it has %s", zone, m, strings.Join(names, ", "))
+			return sensors.Info{}, 0, argError("measurement", names, "zone %s has no measurement %q; it has %s", zone, m, strings.Join(names, ", "))
 		}
 	}
-	return sensors.Info{}, 0, fmt.Errorf("unknown zone %q; the zones are %s", zone, strings.Join(zoneNames(zs), ", "))
+	zones := zoneNames(zs)
+	return sensors.Info{}, 0, argError("zone", zones, "unknown zone %q; the zones are %s", zone, strings.Join(zones, ", "))
 }

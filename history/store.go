@@ -327,8 +327,9 @@ func (s *Store) ask(ctx context.Context, req chan chan error) error {
 }
 
 // Close stops taking readings, flushes what waits, and closes the database.
-// If the final flush does not finish before ctx ends it closes the database
-// all the same (what was not written is lost) and says so.
+// If the final flush does not finish before ctx ends, Close closes the
+// databases all the same (the writer's last commit then fails and what it
+// held is lost) and returns an error wrapping ctx.Err() that says so.
 func (s *Store) Close(ctx context.Context) error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -341,7 +342,7 @@ func (s *Store) Close(ctx context.Context) error {
 			select {
 			case <-s.writerDone:
 			case <-ctx.Done():
-				err = fmt.Errorf("close history: final flush: %w", ctx.Err())
+				err = fmt.Errorf("close history: final flush unfinished, databases closed without it: %w", ctx.Err())
 			}
 		}
 		err = errors.Join(err, s.closeDBs())

@@ -60,7 +60,7 @@ func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
 	if err := store.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &Options{Zones: house.Zones(), Simulated: true, Location: loc, Version: "test"})
+	srv := New(t.Context(), store, &Options{Zones: house.Zones(), Simulated: true, Location: loc, Version: "test"})
 	h := &testHub{store: store, srv: srv}
 	t.Cleanup(func() {
 		srv.Close()

@@ -79,7 +79,7 @@ func catalogueHub(t *testing.T) *testHub {
 	if err := store.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &Options{Zones: []string{"Hall"}, Location: time.UTC, Version: "test"})
+	srv := New(t.Context(), store, &Options{Zones: []string{"Hall"}, Location: time.UTC, Version: "test"})
 	t.Cleanup(func() {
 		srv.Close()
 		store.Close(ctx)

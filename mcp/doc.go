@@ -1,5 +1,8 @@
 // Package mcp serves the house climate over the Model Context Protocol, with
-// the official go-sdk doing all JSON-RPC work. One HTTP handler carries:
+// the official go-sdk doing all JSON-RPC work. Its HTTP handler (Handler)
+// carries the transports; the hub's HTTP front (cmd/climated/internal/front)
+// mounts it behind the Host, Origin and token checks, beside /api/climate,
+// /healthz (which asks Ready) and /metrics:
 //
 //   - /mcp: Streamable HTTP. Protocol 2026-07-28 and server/discover are
 //     served statelessly, as that revision requires, notifications coming
@@ -9,13 +12,11 @@
 //     no stream and no request; at the
 //     session limit the longest-idle of those makes room for a new client
 //     (idle.go), so abandoned sessions never lock clients out, and
-//     /healthz fails while clients would be refused;
+//     Ready fails while clients would be refused;
 //   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
 //     opens an event stream whose first "endpoint" event names
 //     /message?session_id=…; POST /message?session_id=… answers 202
-//     Accepted and the JSON-RPC response arrives on the event stream;
-//   - /api/climate: the get_climate structure as plain JSON;
-//   - /healthz.
+//     Accepted and the JSON-RPC response arrives on the event stream.
 //
 // Stdio serves the same MCP server on a pipe (climated mcp).
 //
@@ -27,7 +28,10 @@
 // initialize -32600 on every transport, and request ids come back byte for
 // byte (rpcids.go). An unknown log level, and completion for a prompt,
 // template or argument the hub lacks, are -32602 errors (loglevel.go,
-// completion.go). The go-sdk logs through a handler that puts its
+// completion.go). A question the history cannot answer (history.ArgError)
+// is -32602 with the valid values in its data; a failure of the history
+// itself is -32603, logged, its details kept from the client (huberr.go).
+// The go-sdk logs through a handler that puts its
 // routine INFO at DEBUG and rate-limits its warnings (sdklog.go).
 //
 // What a model reads is held to a budget and a schema subset: output
@@ -36,6 +40,6 @@
 // 8601 beside the Unix seconds (localtime.go, climate_times.go);
 // TestContextBudget measures the token cost with a year of demo history.
 //
-// The package never reshapes climate data: it serves the JSON its Climate
-// source made once per change.
+// The package never reshapes climate data: it serves the JSON its Hub
+// made once per change (Hub.Snapshot).
 package mcp

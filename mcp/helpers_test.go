@@ -22,7 +22,22 @@ type testHub struct {
 
 func newTestHub(t testing.TB) *testHub {
 	t.Helper()
-	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	store := openTestStore(t, filepath.Join(t.TempDir(), "h.db"))
+	srv := New(t.Context(), store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
+	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
+	t.Cleanup(func() {
+		srv.Close()
+		h.http.Close()
+		store.Close(context.Background())
+	})
+	return h
+}
+
+// openTestStore is a real store at path with readings of Indoor
+// (Temperature, CO2) and Rain, on disk.
+func openTestStore(t testing.TB, path string) *hub.Hub {
+	t.Helper()
+	store, err := hub.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,14 +53,7 @@ func newTestHub(t testing.TB) *testHub {
 	if err := store.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
-	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
-	t.Cleanup(func() {
-		srv.Close()
-		h.http.Close()
-		store.Close(context.Background())
-	})
-	return h
+	return store
 }
 
 func connect(t testing.TB, transport sdk.Transport) *sdk.ClientSession {

@@ -16,7 +16,7 @@ const pingBody = `{"jsonrpc":"2.0","id":9,"method":"ping"}`
 // TestAbandonedSessionsDoNotLockClientsOut: 200 clients initialize and go
 // away without a word (as the MCP Inspector CLI does per run); the next
 // client is served at once, the longest-idle session made room for it and
-// its client gets 404, and /healthz says ok throughout.
+// its client gets 404, and Ready (/healthz) says ok throughout.
 func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 	srv, ts := hubWith(t, Options{})
 	var first string
@@ -32,8 +32,8 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 	if n := srv.Sessions(); n > DefaultMaxSessions {
 		t.Errorf("%d sessions open, limit %d", n, DefaultMaxSessions)
 	}
-	if code, _, body := do(t, ts.URL, req{method: "GET", path: "/healthz"}); code != 200 {
-		t.Errorf("/healthz while new clients get in: %d %s", code, body)
+	if err := srv.Ready(); err != nil {
+		t.Errorf("Ready (for /healthz) while new clients get in: %v", err)
 	}
 	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
@@ -46,7 +46,7 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 }
 
 // TestHealthSaysWhenClientsAreRefused: when every session holds a stream,
-// a new client is refused, and /healthz says so instead of ok.
+// a new client is refused, and Ready (/healthz) says so instead of ok.
 func TestHealthSaysWhenClientsAreRefused(t *testing.T) {
 	srv, ts := hubWith(t, Options{MaxSessions: 2})
 	openSSE(t, ts.URL)
@@ -56,9 +56,8 @@ func TestHealthSaysWhenClientsAreRefused(t *testing.T) {
 	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (2 open, limit 2)") {
 		t.Errorf("third session while two streams are open: %d %q", code, body)
 	}
-	code, _, body = do(t, ts.URL, req{method: "GET", path: "/healthz"})
-	if code != 503 || !strings.Contains(body, "new clients are refused") {
-		t.Errorf("/healthz while clients are refused: %d %s", code, body)
+	if err := srv.Ready(); err == nil || !strings.Contains(err.Error(), "new clients are refused") {
+		t.Errorf("Ready (for /healthz) while clients are refused: %v", err)
 	}
 }
 

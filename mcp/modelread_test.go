@@ -71,7 +71,7 @@ func TestWhatTheModelReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(h.store, &Options{Zones: []string{"Indoor", "Rain"}, Location: loc})
+	srv := New(t.Context(), h.store, &Options{Zones: []string{"Indoor", "Rain"}, Location: loc})
 	t.Cleanup(srv.Close)
 	st, ct := sdk.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(context.Background(), st, nil); err != nil {

@@ -33,7 +33,7 @@ func dayOfDemo(t *testing.T) *testHub {
 	if err := store.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(store, &Options{Zones: house.Zones(), Simulated: true, Location: time.UTC, Version: "test"})
+	srv := New(t.Context(), store, &Options{Zones: house.Zones(), Simulated: true, Location: time.UTC, Version: "test"})
 	h := &testHub{store: store, srv: srv}
 	t.Cleanup(func() {
 		srv.Close()

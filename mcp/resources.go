@@ -238,7 +238,7 @@ func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, e
 	res, err := s.hub.Range(ctx, history.Query{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement),
 		From: from, To: to, Step: step, MaxPoints: a.MaxPoints})
 	if err != nil {
-		return nil, err
+		return nil, s.hubError(err, "history")
 	}
 	res.Columns, res.Points = nonNil(res.Columns), nonNil(res.Points)
 	return res, nil
@@ -252,7 +252,7 @@ func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) 
 	res, err := s.history(ctx, historyArgs{Zone: p.segments[0], Measurement: p.segments[1],
 		From: p.query.Get("from"), To: p.query.Get("to"), Step: p.query.Get("step")})
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, asInvalidParams(err)
 	}
 	return jsonResult(req.Params.URI, res)
 }
@@ -264,7 +264,7 @@ func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Da
 	}
 	days, err := s.hub.Daily(ctx, zone, f, t)
 	if err != nil {
-		return nil, err
+		return nil, s.hubError(err, "daily")
 	}
 	return days, nil
 }
@@ -279,7 +279,7 @@ func (s *Server) readDaily(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	}
 	days, err := s.daily(ctx, p.segments[0], p.query.Get("from"), p.query.Get("to"))
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, asInvalidParams(err)
 	}
 	if only := p.query.Get("measurements"); only != "" {
 		keep := strings.Split(only, ",")

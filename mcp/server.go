@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -57,11 +57,6 @@ type Options struct {
 	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
 	Now                func() time.Time // clock; nil means time.Now
 	MaxBodyBytes       int64            // largest request body accepted
-	Health             func() error     // extra readiness check for /healthz; nil means always ready
-	Metrics            http.Handler     // served at /metrics, behind the same checks as the API; nil: none
-	Token              string           // when set, every MCP and API request needs "Authorization: Bearer <Token>"
-	AllowedHosts       []string         // Host names accepted besides loopback ones; empty: any with a token, loopback only without
-	AllowedOrigins     []string         // browser origins (scheme://host[:port]) allowed besides the hub's own
 	MaxSessions        int              // open sessions at most (DefaultMaxSessions)
 	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
 	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
@@ -69,7 +64,7 @@ type Options struct {
 	Logger             *slog.Logger     // nil discards
 }
 
-// Server is climated's MCP server and the HTTP endpoints beside it.
+// Server is climated's MCP server and its HTTP transports.
 type Server struct {
 	opts Options
 	log  *slog.Logger
@@ -88,8 +83,10 @@ type Server struct {
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
-// its MCP server is connected to a transport.
-func New(h Hub, opts *Options) *Server {
+// its MCP server is connected to a transport. Its watcher (notifications of
+// new readings to subscribed clients) runs until ctx ends or Close, which
+// waits for it.
+func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s := &Server{hub: h}
 	if opts != nil {
 		s.opts = *opts
@@ -160,7 +157,7 @@ func New(h Hub, opts *Options) *Server {
 	s.addResources()
 	s.addPrompts()
 	s.addReportTool()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	s.stop, s.done = cancel, make(chan struct{})
 	// Registered before New returns, so no reading after it goes unnoticed.
 	u := newUpdates()
@@ -198,28 +195,34 @@ func (s *Server) Sessions() int {
 // MCP is the underlying go-sdk server, for transports other than HTTP.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
-// Handler serves every HTTP endpoint of the hub.
+// Handler serves the MCP transports: /mcp (Streamable HTTP), GET /sse
+// and POST /message (HTTP+SSE), with the session limit. It checks neither
+// Host, Origin nor a token: the hub's HTTP front mounts it behind those
+// checks.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
 		SessionTimeout:      s.opts.SessionTimeout,
 		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
 		Logger:              s.sdkLog.With("transport", "streamable"),
-		// The guard checks Host (and Origin and the token) for every
+		// The front checks Host (and Origin and the token) for every
 		// endpoint; the SDK's own loopback-only check would refuse a
 		// token-holding client that names the hub by its network name.
 		DisableLocalhostProtection: true,
 	})
-	g := newGuard(s)
-	mux.Handle("/mcp", g.wrap(s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler()))))
-	mux.Handle("GET /sse", g.wrap(s.streaming(http.HandlerFunc(s.sse.serveStream))))
-	mux.Handle("POST /message", g.wrap(http.HandlerFunc(s.sse.serveMessage)))
-	mux.Handle("GET /api/climate", g.wrap(http.HandlerFunc(s.serveClimate)))
-	if s.opts.Metrics != nil {
-		mux.Handle("GET /metrics", g.wrap(s.opts.Metrics))
+	mux.Handle("/mcp", s.admit(s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler()))))
+	mux.Handle("GET /sse", s.admit(s.streaming(http.HandlerFunc(s.sse.serveStream))))
+	mux.Handle("POST /message", http.HandlerFunc(s.sse.serveMessage))
+	return mux
+}
+
+// Ready says why new MCP clients would be refused now (every session
+// held, at the limit), for the hub's /healthz; nil while they get in.
+func (s *Server) Ready() error {
+	if full := s.sessionsFull(); full != "" {
+		return errors.New(full)
 	}
-	mux.HandleFunc("GET /healthz", s.serveHealth)
-	return s.recoverHTTP(mux)
+	return nil
 }
 
 // Close stops the server's watcher and ends the open SSE streams;
@@ -239,41 +242,4 @@ func (s *Server) streaming(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-func (s *Server) serveClimate(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(s.hub.Snapshot().JSON)
-}
-
-// serveHealth answers 200 when the Health check passes and new MCP
-// clients get in, else 503 with every failing part named, one per entry of
-// "problems".
-func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	var problems []string
-	if s.opts.Health != nil {
-		if err := s.opts.Health(); err != nil {
-			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				for _, e := range j.Unwrap() {
-					problems = append(problems, e.Error())
-				}
-			} else {
-				problems = []string{err.Error()}
-			}
-		}
-	}
-	if full := s.sessionsFull(); full != "" {
-		problems = append(problems, full)
-	}
-	body := map[string]any{"status": "ok"}
-	code := http.StatusOK
-	if len(problems) > 0 {
-		body = map[string]any{"status": "unhealthy", "problems": problems}
-		code = http.StatusServiceUnavailable
-	}
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(body)
 }

@@ -31,7 +31,7 @@ func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close(context.Background())
-	srv := New(store, &Options{SessionTimeout: 100 * time.Millisecond})
+	srv := New(t.Context(), store, &Options{SessionTimeout: 100 * time.Millisecond})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 

@@ -3,6 +3,7 @@ package mqtt
 import (
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"strings"
 
 	"github.com/climated/climated/mqtt/decode"
@@ -27,10 +28,10 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if err := c.Ingest.Validate(); err != nil {
-		return fmt.Errorf("ingest: %w", err)
+		return field.Wrap("ingest", ": ", err)
 	}
 	if err := c.Publish.Validate(); err != nil {
-		return fmt.Errorf("publish: %w", err)
+		return field.Wrap("publish", ": ", err)
 	}
 	if len(c.Subscriptions) == 0 && !c.Publish.Enabled && !c.Publish.HomeAssistant {
 		return errors.New("subscriptions, publish: nothing to do; subscribe to a topic or enable publishing")
@@ -43,7 +44,7 @@ func (c *Config) Validate() error {
 		own := prefix + "/any_zone/state"
 		for i, m := range c.Subscriptions {
 			if m.Format == decode.Climated && matches(m.Topic, own) {
-				return fmt.Errorf("subscriptions[%d].topic %q: takes in this hub's own states (prefix %q); give each hub a prefix of its own, e.g. %s/hub2",
+				return field.Errorf(fmt.Sprintf("subscriptions[%d].topic", i), "subscriptions[%d].topic %q: takes in this hub's own states (prefix %q); give each hub a prefix of its own, e.g. %s/hub2",
 					i, m.Topic, prefix, strings.SplitN(prefix, "/", 2)[0])
 			}
 		}
@@ -55,13 +56,13 @@ func (c *Config) Validate() error {
 func (o *IngestOptions) Validate() error {
 	switch {
 	case o.QueueSize < 0:
-		return fmt.Errorf("queue_size %d: must not be negative", o.QueueSize)
+		return field.Errorf("queue_size", "queue_size %d: must not be negative", o.QueueSize)
 	case o.MaxPayload < 0:
-		return fmt.Errorf("max_payload %d: must not be negative", o.MaxPayload)
+		return field.Errorf("max_payload", "max_payload %d: must not be negative", o.MaxPayload)
 	case o.MaxAutoZones < 0:
-		return fmt.Errorf("max_auto_zones %d: must not be negative", o.MaxAutoZones)
+		return field.Errorf("max_auto_zones", "max_auto_zones %d: must not be negative", o.MaxAutoZones)
 	case o.LogInterval < 0:
-		return fmt.Errorf("log_interval %s: must not be negative", o.LogInterval)
+		return field.Errorf("log_interval", "log_interval %s: must not be negative", o.LogInterval)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestOfflineHubZonesStaleInMCP(t *testing.T) {
 	a.record(t, sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 19.5, Time: time.Now().Truncate(time.Second), Source: "i2c1/0x76"})
 	waitFor(t, "Bedroom on hub b", func() bool { got, _ := value(b.store, "Bedroom", "Temperature"); return got == 19.5 })
 
-	server := mcp.New(b.store, &mcp.Options{Version: "test"})
+	server := mcp.New(t.Context(), b.store, &mcp.Options{Version: "test"})
 	t.Cleanup(server.Close)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()

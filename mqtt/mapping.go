@@ -3,6 +3,7 @@ package mqtt
 import (
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"regexp"
 	"strings"
 	"unicode"
@@ -47,23 +48,23 @@ type Mapping struct {
 // Validate reports what is wrong with m, naming the field.
 func (m *Mapping) Validate() error {
 	if err := validFilter(m.Topic); err != nil {
-		return fmt.Errorf("topic %q: %w", m.Topic, err)
+		return field.Errorf("topic", "topic %q: %w", m.Topic, err)
 	}
 	if m.Format == "" {
-		return fmt.Errorf("format: missing; want one of %s", strings.Join(decode.Formats(), ", "))
+		return field.Errorf("format", "format: missing; want one of %s", strings.Join(decode.Formats(), ", "))
 	}
 	if _, err := decode.New(m.Format, m.Fields); err != nil {
 		if errors.Is(err, decode.ErrUnknownFormat) {
-			return fmt.Errorf("format: %w", err)
+			return field.Errorf("format", "format: %w", err)
 		}
 		return err
 	}
 	if m.QoS != nil && (*m.QoS < 0 || *m.QoS > 2) {
-		return fmt.Errorf("qos %d: want 0, 1 or 2", *m.QoS)
+		return field.Errorf("qos", "qos %d: want 0, 1 or 2", *m.QoS)
 	}
 	if m.Zone != "" {
 		if err := validZone(m.Zone); err != nil {
-			return fmt.Errorf("zone %q: %w", m.Zone, err)
+			return field.Errorf("zone", "zone %q: %w", m.Zone, err)
 		}
 	}
 	if err := m.validDevices(); err != nil {
@@ -79,15 +80,15 @@ func (m *Mapping) Validate() error {
 func (m *Mapping) validDevices() error {
 	for dev, zone := range m.Devices {
 		if dev == "" {
-			return errors.New("devices: empty device name")
+			return field.Errorf("devices", "devices: empty device name")
 		}
 		if m.Format == decode.RTL433 {
 			if err := validRTL433Key(dev); err != nil {
-				return fmt.Errorf("devices[%q]: %w", dev, err)
+				return field.Errorf(fmt.Sprintf("devices.%s", dev), "devices[%q]: %w", dev, err)
 			}
 		}
 		if err := validZone(zone); err != nil {
-			return fmt.Errorf("devices[%q]: zone %q: %w", dev, zone, err)
+			return field.Errorf(fmt.Sprintf("devices.%s", dev), "devices[%q]: zone %q: %w", dev, zone, err)
 		}
 	}
 	return nil
@@ -125,10 +126,10 @@ func ValidateMappings(ms []Mapping) error {
 	seen := map[string]int{}
 	for i := range ms {
 		if err := ms[i].Validate(); err != nil {
-			return fmt.Errorf("subscriptions[%d]: %w", i, err)
+			return field.Wrap(fmt.Sprintf("subscriptions[%d]", i), ": ", err)
 		}
 		if j, dup := seen[ms[i].Topic]; dup {
-			return fmt.Errorf("subscriptions[%d].topic %q: the same as subscriptions[%d]", i, ms[i].Topic, j)
+			return field.Errorf(fmt.Sprintf("subscriptions[%d].topic", i), "subscriptions[%d].topic %q: the same as subscriptions[%d]", i, ms[i].Topic, j)
 		}
 		seen[ms[i].Topic] = i
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"log/slog"
 	"net"
 	"net/url"
@@ -94,22 +95,22 @@ func (o *Options) Validate() error {
 	}
 	switch k := o.KeepAlive; {
 	case k < 0, k > 0 && k < time.Second, k > 65535*time.Second:
-		return fmt.Errorf("keep_alive %s: want 1s to 18h12m15s (whole seconds; 0 means %s)", k, DefaultKeepAlive)
+		return field.Errorf("keep_alive", "keep_alive %s: want 1s to 18h12m15s (whole seconds; 0 means %s)", k, DefaultKeepAlive)
 	}
 	if o.ConnectTimeout < 0 {
-		return fmt.Errorf("connect_timeout %s: must not be negative", o.ConnectTimeout)
+		return field.Errorf("connect_timeout", "connect_timeout %s: must not be negative", o.ConnectTimeout)
 	}
 	if o.ReconnectMax < 0 {
-		return fmt.Errorf("reconnect_max %s: must not be negative", o.ReconnectMax)
+		return field.Errorf("reconnect_max", "reconnect_max %s: must not be negative", o.ReconnectMax)
 	}
 	if o.Prefix != "" {
 		if err := validTopic(o.Prefix); err != nil {
-			return fmt.Errorf("prefix %q: %w", o.Prefix, err)
+			return field.Errorf("prefix", "prefix %q: %w", o.Prefix, err)
 		}
 	}
 	if o.AvailabilityTopic != "" {
 		if err := validTopic(o.AvailabilityTopic); err != nil {
-			return fmt.Errorf("availability_topic %q: %w", o.AvailabilityTopic, err)
+			return field.Errorf("availability_topic", "availability_topic %q: %w", o.AvailabilityTopic, err)
 		}
 	}
 	return nil
@@ -165,11 +166,11 @@ func isTLS(scheme string) bool {
 // brokerURL parses Broker and adds the scheme's default port.
 func (o *Options) brokerURL() (*url.URL, error) {
 	if o.Broker == "" {
-		return nil, errors.New("broker: missing, e.g. tcp://127.0.0.1:1883")
+		return nil, field.Errorf("broker", "broker: missing, e.g. tcp://127.0.0.1:1883")
 	}
 	u, err := url.Parse(o.Broker)
 	if err != nil {
-		return nil, fmt.Errorf("broker %q: %w", o.Broker, err)
+		return nil, field.Errorf("broker", "broker %q: %w", o.Broker, err)
 	}
 	port := ""
 	switch u.Scheme {
@@ -179,20 +180,20 @@ func (o *Options) brokerURL() (*url.URL, error) {
 		port = "8883"
 	case "ws", "wss":
 	default:
-		return nil, fmt.Errorf("broker %q: scheme %q: want tcp, mqtt, ssl, tls, mqtts, ws or wss", o.Broker, u.Scheme)
+		return nil, field.Errorf("broker", "broker %q: scheme %q: want tcp, mqtt, ssl, tls, mqtts, ws or wss", o.Broker, u.Scheme)
 	}
 	if u.Hostname() == "" {
-		return nil, fmt.Errorf("broker %q: no host", o.Broker)
+		return nil, field.Errorf("broker", "broker %q: no host", o.Broker)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return nil, fmt.Errorf("broker %q: port %q is not a number from 1 to 65535", o.Broker, p)
+			return nil, field.Errorf("broker", "broker %q: port %q is not a number from 1 to 65535", o.Broker, p)
 		}
 	} else if port != "" {
 		u.Host = net.JoinHostPort(u.Hostname(), port)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("broker %q: put the user name and password in username and password_env, not in the URL", redactURL(u))
+		return nil, field.Errorf("broker", "broker %q: put the user name and password in username and password_env, not in the URL", redactURL(u))
 	}
 	return u, nil
 }
@@ -217,7 +218,7 @@ func (o *Options) password() (string, error) {
 	}
 	p, ok := lookup(o.PasswordEnv)
 	if !ok {
-		return "", fmt.Errorf("password_env: environment variable %s is not set", o.PasswordEnv)
+		return "", field.Errorf("password_env", "password_env: environment variable %s is not set", o.PasswordEnv)
 	}
 	return p, nil
 }
@@ -228,11 +229,11 @@ func (o *Options) tlsConfig(u *url.URL) (*tls.Config, error) {
 	if o.CAFile != "" {
 		pem, err := os.ReadFile(o.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("ca_file: %w", err)
+			return nil, field.Errorf("ca_file", "ca_file: %w", err)
 		}
 		cfg.RootCAs = x509.NewCertPool()
 		if !cfg.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("ca_file %s: no PEM certificate in it", o.CAFile)
+			return nil, field.Errorf("ca_file", "ca_file %s: no PEM certificate in it", o.CAFile)
 		}
 	}
 	if (o.CertFile == "") != (o.KeyFile == "") {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"hash/fnv"
 	"io"
 	"log/slog"
@@ -67,16 +68,16 @@ type PublishOptions struct {
 // Validate reports what is wrong with o, naming the field.
 func (o *PublishOptions) Validate() error {
 	if o.Interval < 0 {
-		return fmt.Errorf("interval %s: must not be negative", o.Interval)
+		return field.Errorf("interval", "interval %s: must not be negative", o.Interval)
 	}
 	if o.DiscoveryPrefix != "" {
 		if err := validTopic(o.DiscoveryPrefix); err != nil {
-			return fmt.Errorf("discovery_prefix %q: %w", o.DiscoveryPrefix, err)
+			return field.Errorf("discovery_prefix", "discovery_prefix %q: %w", o.DiscoveryPrefix, err)
 		}
 	}
 	for i, z := range o.Zones {
 		if err := validZone(z); err != nil {
-			return fmt.Errorf("zones[%d] %q: %w", i, z, err)
+			return field.Errorf(fmt.Sprintf("zones[%d]", i), "zones[%d] %q: %w", i, z, err)
 		}
 	}
 	return nil

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +13,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors/field"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
 )
@@ -40,7 +38,6 @@ type Config struct {
 	// sensors and wifi at the top level of the file (see hw.Config).
 	HW        hw.Config         `yaml:",inline"`
 	file      string            // the file it was read from, if any
-	raw       []byte            // its text, to locate validation errors
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 
@@ -106,39 +103,24 @@ func defaultDatabase() string {
 	return "climated.db"
 }
 
-// loadConfig decodes the YAML file at path over cfg. Unknown keys are
-// errors, and every error names the file and line.
-func loadConfig(path string, cfg *Config) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("config: %w", err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return errors.New(decodeError(path, data, err))
-	}
-	cfg.file, cfg.raw = path, data
-	return nil
-}
-
-// validate checks the assembled configuration once, at start-up.
+// validate checks the assembled configuration, once, in loadConfig; its
+// errors are *field.Error (several joined), each naming its key.
 func (c *Config) validate() error {
 	_, port, err := net.SplitHostPort(c.Listen)
 	if err != nil {
-		return fmt.Errorf("listen %q: want HOST:PORT, e.g. %s: %w", c.Listen, DefaultListen, err)
+		return field.Errorf("listen", "listen %q: want HOST:PORT, e.g. %s: %w", c.Listen, DefaultListen, err)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		return fmt.Errorf("listen %q: port %q is not a number from 0 to 65535", c.Listen, port)
+		return field.Errorf("listen", "listen %q: port %q is not a number from 0 to 65535", c.Listen, port)
 	}
 	if c.Database == "" {
-		return errors.New("database: empty path")
+		return field.Errorf("database", "database: empty path")
 	}
 	if _, err := c.location(); err != nil {
-		return err
+		return field.Errorf("timezone", "%w", err)
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
-		return err
+		return field.Errorf("log_level", "%w", err)
 	}
 	if len(c.HW.Sensors) > 0 {
 		if err := c.HW.Validate(); err != nil {
@@ -147,22 +129,22 @@ func (c *Config) validate() error {
 	}
 	if c.MQTT != nil {
 		if err := c.MQTT.Validate(); err != nil {
-			return fmt.Errorf("mqtt: %w", err)
+			return field.Wrap("mqtt", ": ", err)
 		}
 	}
 	if c.RainGauge != nil {
 		if err := c.RainGauge.Validate(); err != nil {
-			return fmt.Errorf("rain_gauge: %w", err)
+			return field.Wrap("rain_gauge", ": ", err)
 		}
 	}
 	if r := time.Duration(c.Retention.Raw); r < 24*time.Hour {
-		return fmt.Errorf("retention.raw %s: keep raw readings at least a day (1d)", r)
+		return field.Errorf("retention.raw", "retention.raw %s: keep raw readings at least a day (1d)", r)
 	}
 	if f := time.Duration(c.Retention.FiveMinute); f < time.Duration(c.Retention.Raw) {
-		return fmt.Errorf("retention.five_minute %s: keep 5-minute buckets at least as long as raw readings (%s)", f, time.Duration(c.Retention.Raw))
+		return field.Errorf("retention.five_minute", "retention.five_minute %s: keep 5-minute buckets at least as long as raw readings (%s)", f, time.Duration(c.Retention.Raw))
 	}
 	if c.Demo.Interval < time.Second {
-		return fmt.Errorf("demo.interval %s: must be at least 1s", c.Demo.Interval)
+		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
 	}
 	return nil
 }

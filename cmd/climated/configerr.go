@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/climated/climated/sensors/field"
 )
 
 // What yaml's decoder says, taken apart so that the message can be said
@@ -16,6 +18,36 @@ var (
 	typeMismatch = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `.*`)? into (\\S+)$")
 	keyNotFound  = regexp.MustCompile(`^line (\d+): field (\S+) not found in type \S+$`)
 )
+
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
+// decodeErrors turns yaml's messages into field errors, one per message,
+// naming the key, the value given and what it takes: yaml.v3 gives its
+// errors only as text ("line 3: cannot unmarshal …"), so that text is read.
+func decodeErrors(data []byte, err error) []*field.Error {
+	var all []pair
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) == nil {
+		all = pairs(&root, "", nil, nil)
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n")
+	var out []*field.Error
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "yaml: ")
+		if line == "" {
+			continue
+		}
+		if fe := explainDecodeLine(all, line); fe != nil {
+			out = append(out, fe)
+		} else if m := yamlLine.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, field.At("", n, strings.Replace(line, m[0], "", 1)))
+		} else {
+			out = append(out, field.At("", 0, line))
+		}
+	}
+	return out
+}
 
 // pair is one key of the file with its value, and where it sits.
 type pair struct {
@@ -51,32 +83,33 @@ func pairs(n *yaml.Node, path string, keys []string, out []pair) []pair {
 	return out
 }
 
-// explainDecodeLine rewrites one of yaml's messages; ok is false for a
-// message it does not know, which is then kept as it is.
-func explainDecodeLine(all []pair, line string) (string, bool) {
+// explainDecodeLine rewrites one of yaml's messages as the error of the
+// key it is about; nil for a message it does not know, which is then kept
+// as it is.
+func explainDecodeLine(all []pair, line string) *field.Error {
 	if m := typeMismatch.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		p, found := valueAt(all, n)
 		if !found {
-			return "", false
+			return nil
 		}
 		want, example := wanted(m[3], p)
-		return fmt.Sprintf("%d: %s: %s is not %s: write it as %s: %s", n, p.path, given(p.value), want, p.key.Value, example), true
+		return field.At(p.path, n, fmt.Sprintf("%s: %s is not %s: write it as %s: %s", p.path, given(p.value), want, p.key.Value, example))
 	}
 	if m := keyNotFound.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		for _, p := range all {
 			if p.key.Line == n && p.key.Value == m[2] {
-				msg := fmt.Sprintf("%d: unknown key %s", n, p.path)
+				msg := "unknown key " + p.path
 				if s := closest(m[2], knownKeys(typeAt(reflect.TypeOf(Config{}), p.keys[:len(p.keys)-1]))); s != "" {
 					msg += ": did you mean " + s + "?"
 				}
-				return msg, true
+				return field.At(p.path, n, msg)
 			}
 		}
-		return fmt.Sprintf("%s: unknown key %s", m[1], m[2]), true
+		return field.At(m[2], n, "unknown key "+m[2])
 	}
-	return "", false
+	return nil
 }
 
 // valueAt is the key whose value yaml found on line n: the last one, as

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/cmd/climated/internal/front"
 )
 
 // runConnect is `climated connect CLIENT`: the configuration that makes
@@ -77,7 +77,7 @@ func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
 		if err != nil {
 			return t, err
 		}
-		t.Remote, t.Token = true, !mcp.IsLoopback(u.Hostname())
+		t.Remote, t.Token = true, !front.IsLoopback(u.Hostname())
 		t.URL = u.String()
 		t.SSE = withPath(u, "/sse")
 		t.Args = []string{"mcp", "--remote", t.URL}

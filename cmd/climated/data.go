@@ -24,6 +24,10 @@ type dataFlags struct {
 	stdout     io.Writer // where --help goes
 	configPath *string
 	db         *string
+	// broker: the command connects to the MQTT broker (doctor), so the
+	// password's environment variable must be set; the others do not, and
+	// run where the service's environment is not.
+	broker bool
 }
 
 func newDataFlags(name string, stdout, stderr io.Writer) dataFlags {
@@ -51,15 +55,22 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 			// The service finds its database in its StateDirectory.
 			cfg.Database = filepath.Join(installed.State, "climated.db")
 		}
-		if err := loadConfig(path, &cfg); err != nil {
-			return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
-		}
 	}
-	if *d.db != "" {
-		cfg.Database = *d.db
+	cfg, err := loadConfig(path, cfg, d.override)
+	if err != nil && path != "" {
+		return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
 	}
-	_, err := cfg.location()
 	return cfg, err
+}
+
+// override puts the flags over the file.
+func (d dataFlags) override(c *Config) {
+	if *d.db != "" {
+		c.Database = *d.db
+	}
+	if c.MQTT != nil && !d.broker {
+		c.MQTT.Options.LookupEnv = func(string) (string, bool) { return "", true }
+	}
 }
 
 // runBackup is `climated backup FILE`: a consistent copy of the database,

@@ -1,8 +1,23 @@
 // Command climated is the home-climate hub: it records the house's zone
 // sensors in SQLite and serves them over MCP.
 //
-//	climated [serve] [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
+//	climated serve [--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]
+//	climated scan [--bus N] [--zone NAME]
+//	climated read [--config FILE] [--bus N] [--zone NAME]
+//	climated mcp [--config FILE] [--db FILE] | --remote URL [--token-file FILE]
+//	climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]
+//	climated doctor [--config FILE] [--db FILE] [--json]
+//	climated backup [--config FILE] [--db FILE] BACKUP-FILE
+//	climated export [--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
+//	climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE
+//	climated token [--config FILE] [--db FILE]
+//	climated config check [FILE]
+//	climated config example [--starter]
 //	climated version
+//	climated help [COMMAND]
+//
+// serve is the default command. The list and its usage lines come from commands.go; "climated help"
+// prints them with a line on each.
 //
 // With no configuration and no hardware it runs the demo house, a simulated
 // home, so that an assistant has something to ask about at once.

@@ -55,6 +55,7 @@ var errUnhealthy = errors.New("doctor")
 // runDoctor is `climated doctor [--json]`.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := newDataFlags("doctor", stdout, stderr)
+	d.broker = true
 	asJSON := d.fs.Bool("json", false, "print the findings as JSON, for scripts")
 	cfg, err := d.config(args, stderr)
 	if err != nil {
@@ -63,9 +64,6 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if d.fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "climated doctor: unexpected argument %q\n%s", d.fs.Arg(0), usageLine("doctor"))
 		return errUsage
-	}
-	if err := cfg.validate(); err != nil {
-		return err
 	}
 	return doctor(ctx, cfg, doctorEnv{}, *asJSON, stdout)
 }

@@ -29,23 +29,15 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var cfg hw.Config
 	if *configPath != "" {
-		full := defaultConfig()
-		if err := loadConfig(*configPath, &full); err != nil {
-			return err
-		}
-		if err := full.validate(); err != nil {
+		full, err := loadConfig(*configPath, defaultConfig(), nil)
+		if err != nil {
 			return err
 		}
 		cfg = full.HW
 	} else {
-		b, err := hw.OpenBus(*bus)
+		found, err := scanBus(ctx, nil, *bus)
 		if err != nil {
 			return fmt.Errorf("read: %w", err)
-		}
-		found, err := hw.Scan(ctx, b, *bus)
-		b.Close()
-		if err != nil {
-			return fmt.Errorf("read: scan bus %s: %w", *bus, err)
 		}
 		cfg = hw.ScanConfig(found, *zone)
 	}

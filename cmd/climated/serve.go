@@ -14,6 +14,8 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -44,27 +46,17 @@ func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
-	if *configPath != "" {
-		if err := loadConfig(*configPath, &cfg); err != nil {
-			return cfg, err
+	return loadConfig(*configPath, cfg, func(c *Config) {
+		if *listen != "" {
+			c.Listen = *listen
 		}
-	}
-	if *listen != "" {
-		cfg.Listen = *listen
-	}
-	if *db != "" {
-		cfg.Database = *db
-	}
-	if *demoFlag {
-		cfg.Demo.Enabled = true
-	}
-	if err := cfg.validate(); err != nil {
-		if cfg.file != "" {
-			return cfg, fmt.Errorf("%s:%s", cfg.file, locate(cfg.raw, err))
+		if *db != "" {
+			c.Database = *db
 		}
-		return cfg, err
-	}
-	return cfg, nil
+		if *demoFlag {
+			c.Demo.Enabled = true
+		}
+	})
 }
 
 var _ mcp.Hub = (*hub.Hub)(nil)
@@ -98,10 +90,8 @@ type serveEnv struct {
 // serve runs the hub until ctx ends, then shuts down in reverse order
 // (hub.Hub.Close): the watchdog stops, the HTTP server drains, the sources
 // stop, and the history is flushed and closed last.
+// cfg comes validated, from loadConfig.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
-	if err := cfg.validate(); err != nil {
-		return err
-	}
 	loc, _ := cfg.location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
@@ -136,13 +126,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
-	srv := mcp.New(store, &mcp.Options{
-		Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+	srv := mcp.New(ctx, store, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
-		Health: run.healthy(store), Metrics: m.handler(), Logger: log.With("component", "mcp"),
+		Logger: log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	httpErr := startParts(ctx, store, run, set, ln, srv, m.instrument(srv.Handler()), log)
+	web, err := hubFront(srv, store, run, m, token, cfg, set.simulated, log)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	httpErr := startParts(ctx, store, run, set, ln, srv, m.instrument(web), log)
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
@@ -269,6 +263,28 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 		<-served
 		return nil
 	}
+}
+
+// hubFront is the listener's handler: the MCP transports, /api/climate,
+// /healthz and /metrics, behind the checks of who may call, and the
+// dashboard at / and /dash/, which makes its own (a login for browsers).
+func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, log *slog.Logger) (http.Handler, error) {
+	f := front.New(front.Routes{
+		MCP:     srv.Handler(),
+		Climate: func() []byte { return store.Snapshot().JSON },
+		Health:  []func() error{run.healthy(store), srv.Ready},
+		Metrics: m.handler(),
+	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})
+	d, err := dash.New(dash.StoreSource{Store: store}, &dash.Options{
+		Simulated: simulated, Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+		Logger: log.With("component", "dashboard"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	f.Mount("GET /{$}", d)
+	f.Mount("/dash/", d)
+	return f, nil
 }
 
 // fillDemoPast fills the gap since the last run before serving, so that

@@ -153,23 +153,14 @@ func (s *sourceSet) add(src sensors.Source, zones []string) {
 // autodetect scans the default bus and configures what answers in the main
 // zone.
 func autodetect(ctx context.Context, cfg hw.Config, log *slog.Logger, open hw.Opener) hw.Config {
-	if open == nil {
-		open = hw.OpenBus
-	}
 	bus := cfg.WithDefaults().Bus
-	b, err := open(bus)
-	if err != nil {
-		if errors.Is(err, hw.ErrNoBus) {
-			log.Info("no I²C bus to scan", "bus", bus)
-		} else {
-			log.Warn("cannot scan the I²C bus", "bus", bus, "err", err)
-		}
+	found, err := scanBus(ctx, open, bus)
+	if errors.Is(err, hw.ErrNoBus) {
+		log.Info("no I²C bus to scan", "bus", bus)
 		return cfg
 	}
-	defer b.Close()
-	found, err := hw.Scan(ctx, b, bus)
 	if err != nil {
-		log.Warn("scan of the I²C bus failed", "bus", bus, "err", err)
+		log.Warn("cannot scan the I²C bus", "bus", bus, "err", err)
 		return cfg
 	}
 	if len(found) == 0 {

@@ -43,7 +43,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	defer store.Close(context.Background())
-	srv := mcp.New(store, &mcp.Options{
+	srv := mcp.New(ctx, store, &mcp.Options{
 		Version:   buildVersion(),
 		Zones:     store.Zones(),
 		Simulated: simulated(store),

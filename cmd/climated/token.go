@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/cmd/climated/internal/front"
 )
 
 // tokenFile is where the bearer token lives: token_file in the
@@ -27,7 +27,7 @@ func (c *Config) tokenFile() string {
 // that carry its token.
 func (c *Config) needsToken() bool {
 	host, _, _ := net.SplitHostPort(c.Listen)
-	return !mcp.IsLoopback(host)
+	return !front.IsLoopback(host)
 }
 
 // loadOrCreateToken reads the token file, creating it with a new random

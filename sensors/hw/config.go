@@ -3,6 +3,7 @@ package hw
 import (
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"math"
 	"slices"
 	"strings"
@@ -123,8 +124,8 @@ func (c Config) WithDefaults() Config {
 func (c Config) Validate() error {
 	c = c.WithDefaults()
 	var errs []error
-	add := func(field, format string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
+	add := func(path, format string, a ...any) {
+		errs = append(errs, field.Errorf(path, "%s: %s", path, fmt.Sprintf(format, a...)))
 	}
 	if math.IsNaN(c.Altitude) || c.Altitude < -500 || c.Altitude > 9000 {
 		add("altitude", "%g m: want −500 to 9000 metres above sea level", c.Altitude)
@@ -143,7 +144,7 @@ func (c Config) Validate() error {
 	for i, s := range c.Sensors {
 		f := fmt.Sprintf("sensors[%d]", i)
 		if err := s.validate(); err != nil {
-			errs = append(errs, fmt.Errorf("%s.%w", f, err))
+			errs = append(errs, field.Wrap(f, ".", err))
 			continue
 		}
 		key, what := s.Bus+"/"+fmt.Sprint(s.Address), "same bus and address"
@@ -178,19 +179,19 @@ func (s SensorConfig) validate() error {
 	chip := lookupChip(s.Chip)
 	switch {
 	case strings.TrimSpace(s.Zone) == "":
-		return errors.New("zone: empty: name the zone the chip measures, e.g. Indoor")
+		return field.Errorf("zone", "zone: empty: name the zone the chip measures, e.g. Indoor")
 	case s.Chip == "":
-		return fmt.Errorf("chip: empty: want one of %s", strings.Join(ChipNames(), ", "))
+		return field.Errorf("chip", "chip: empty: want one of %s", strings.Join(ChipNames(), ", "))
 	case chip == nil:
-		return fmt.Errorf("chip: unknown chip %q: want one of %s", s.Chip, strings.Join(ChipNames(), ", "))
+		return field.Errorf("chip", "chip: unknown chip %q: want one of %s", s.Chip, strings.Join(ChipNames(), ", "))
 	case s.Interval < chip.period:
-		return fmt.Errorf("interval: %s: the %s measures at most every %s", s.Interval, chip.name, chip.period)
+		return field.Errorf("interval", "interval: %s: the %s measures at most every %s", s.Interval, chip.name, chip.period)
 	case math.Abs(s.Offsets.Temperature) > 20:
-		return fmt.Errorf("offsets.temperature: %g °C: want within ±20", s.Offsets.Temperature)
+		return field.Errorf("offsets.temperature", "offsets.temperature: %g °C: want within ±20", s.Offsets.Temperature)
 	case math.Abs(s.Offsets.Humidity) > 50:
-		return fmt.Errorf("offsets.humidity: %g %%: want within ±50", s.Offsets.Humidity)
+		return field.Errorf("offsets.humidity", "offsets.humidity: %g %%: want within ±50", s.Offsets.Humidity)
 	case math.Abs(s.Offsets.Pressure) > 50:
-		return fmt.Errorf("offsets.pressure: %g hPa: want within ±50", s.Offsets.Pressure)
+		return field.Errorf("offsets.pressure", "offsets.pressure: %g hPa: want within ±50", s.Offsets.Pressure)
 	}
 	if chip.name == chipDS18B20 {
 		if err := s.validateDS18B20(); err != nil {
@@ -198,23 +199,23 @@ func (s SensorConfig) validate() error {
 		}
 	} else {
 		if _, err := busNumber(s.Bus); err != nil {
-			return fmt.Errorf("bus: %w", err)
+			return field.Errorf("bus", "bus: %w", err)
 		}
 		if !slices.Contains(chip.addrs, s.Address) {
-			return fmt.Errorf("address: 0x%02x is not an address of the %s (%s)", s.Address, chip.name, chip.addrList())
+			return field.Errorf("address", "address: 0x%02x is not an address of the %s (%s)", s.Address, chip.name, chip.addrList())
 		}
 		switch {
 		case s.Device != "":
-			return fmt.Errorf("device: only a ds18b20 has a 1-wire device ID")
+			return field.Errorf("device", "device: only a ds18b20 has a 1-wire device ID")
 		case s.Bridge != 0:
-			return fmt.Errorf("bridge: only a ds18b20 is read through a DS2482 bridge")
+			return field.Errorf("bridge", "bridge: only a ds18b20 is read through a DS2482 bridge")
 		case s.Channel != 0:
-			return fmt.Errorf("channel: only a ds18b20 behind a DS2482-800 has a 1-wire channel")
+			return field.Errorf("channel", "channel: only a ds18b20 behind a DS2482-800 has a 1-wire channel")
 		}
 	}
 	for j, m := range s.Provides {
 		if !chip.measuresM(m) {
-			return fmt.Errorf("provides[%d]: the %s does not measure %q (it measures %v)", j, chip.name, string(m), chip.measures)
+			return field.Errorf(fmt.Sprintf("provides[%d]", j), "provides[%d]: the %s does not measure %q (it measures %v)", j, chip.name, string(m), chip.measures)
 		}
 	}
 	return nil
@@ -226,27 +227,27 @@ func (s SensorConfig) validateDS18B20() error {
 	if s.Bridge == 0 {
 		switch {
 		case s.Bus != "w1":
-			return fmt.Errorf("bus: %q: a ds18b20 is read through the kernel's 1-wire bus (bus: w1) or a DS2482 bridge (bridge: its I²C address)", s.Bus)
+			return field.Errorf("bus", "bus: %q: a ds18b20 is read through the kernel's 1-wire bus (bus: w1) or a DS2482 bridge (bridge: its I²C address)", s.Bus)
 		case !validW1ID(s.Device):
-			return fmt.Errorf("device: %q: want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff (ls %s)", s.Device, DefaultW1Dir)
+			return field.Errorf("device", "device: %q: want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff (ls %s)", s.Device, DefaultW1Dir)
 		case s.Channel != 0:
-			return fmt.Errorf("channel: %d: only a ds18b20 behind a DS2482-800 (bridge:) has a channel", s.Channel)
+			return field.Errorf("channel", "channel: %d: only a ds18b20 behind a DS2482-800 (bridge:) has a channel", s.Channel)
 		}
 		return nil
 	}
 	if _, err := busNumber(s.Bus); err != nil {
-		return fmt.Errorf("bus: %q: with bridge, bus is the DS2482's I²C bus, e.g. 1", s.Bus)
+		return field.Errorf("bus", "bus: %q: with bridge, bus is the DS2482's I²C bus, e.g. 1", s.Bus)
 	}
 	switch {
 	case s.Bridge < ds2482Addrs[0] || s.Bridge > ds2482Addrs[len(ds2482Addrs)-1]:
-		return fmt.Errorf("bridge: 0x%02x is not an address of a DS2482 (0x18–0x1f)", s.Bridge)
+		return field.Errorf("bridge", "bridge: 0x%02x is not an address of a DS2482 (0x18–0x1f)", s.Bridge)
 	case s.Address != 0:
-		return fmt.Errorf("address: a ds18b20 has no I²C address; its DS2482's is bridge: 0x%02x", s.Address)
+		return field.Errorf("address", "address: a ds18b20 has no I²C address; its DS2482's is bridge: 0x%02x", s.Address)
 	case s.Channel < 0 || s.Channel > 7:
-		return fmt.Errorf("channel: %d: a DS2482-800 has channels 0–7", s.Channel)
+		return field.Errorf("channel", "channel: %d: a DS2482-800 has channels 0–7", s.Channel)
 	}
 	if _, err := romOf(s.Device); err != nil {
-		return fmt.Errorf("device: %q: %w", s.Device, err)
+		return field.Errorf("device", "device: %q: %w", s.Device, err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package hw
 
 import (
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"math"
 	"regexp"
 	"slices"
@@ -41,7 +42,7 @@ func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) 
 		for _, m := range s.Provides {
 			k := key{s.Zone, m}
 			if j, dup := listed[k]; dup && j != i {
-				return nil, fmt.Errorf("sensors[%d].provides: zone %s gets %s from sensors[%d] already; list it in the provides of one sensor only", i, s.Zone, m, j)
+				return nil, field.Errorf(fmt.Sprintf("sensors[%d].provides", i), "sensors[%d].provides: zone %s gets %s from sensors[%d] already; list it in the provides of one sensor only", i, s.Zone, m, j)
 			}
 			listed[k] = i
 			out[i][m] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/climated/climated/sensors/field"
 	"io"
 	"log/slog"
 	"math"
@@ -71,15 +72,15 @@ func (c Config) Validate() error {
 	c = c.WithDefaults()
 	switch {
 	case strings.TrimSpace(c.Pin) == "":
-		return errors.New("pin: empty: name the GPIO of the reed switch, e.g. GPIO17")
+		return field.Errorf("pin", "pin: empty: name the GPIO of the reed switch, e.g. GPIO17")
 	case math.IsNaN(c.MMPerTip) || c.MMPerTip <= 0 || c.MMPerTip > 10:
-		return fmt.Errorf("mm_per_tip: %g: want more than 0 and at most 10 mm", c.MMPerTip)
+		return field.Errorf("mm_per_tip", "mm_per_tip: %g: want more than 0 and at most 10 mm", c.MMPerTip)
 	case c.Interval < time.Minute || c.Interval > time.Hour:
-		return fmt.Errorf("interval: %s: want 1m to 1h", c.Interval)
+		return field.Errorf("interval", "interval: %s: want 1m to 1h", c.Interval)
 	case c.Debounce < time.Millisecond || c.Debounce > time.Second:
-		return fmt.Errorf("debounce: %s: want 1ms to 1s", c.Debounce)
+		return field.Errorf("debounce", "debounce: %s: want 1ms to 1s", c.Debounce)
 	case c.Edge != "falling" && c.Edge != "rising":
-		return fmt.Errorf("edge: %q: want falling (switch to ground) or rising (switch to 3.3 V)", c.Edge)
+		return field.Errorf("edge", "edge: %q: want falling (switch to ground) or rising (switch to 3.3 V)", c.Edge)
 	}
 	return nil
 }

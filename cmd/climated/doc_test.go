@@ -1,0 +1,21 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDocListsEveryCommand: the package documentation names every command
+// of the help, so that it cannot fall behind again.
+func TestDocListsEveryCommand(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands {
+		if !strings.Contains(string(doc), "//\tclimated "+c.name) {
+			t.Errorf("doc.go does not list \"climated %s\"", c.name)
+		}
+	}
+}

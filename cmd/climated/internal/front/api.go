@@ -1,0 +1,36 @@
+package front
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// climate serves the get_climate structure as it stands.
+func climate(snapshot func() []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(snapshot())
+	})
+}
+
+// health answers 200 when every check passes, else 503 with every failing
+// part named, one per entry of "problems".
+func health(checks []func() error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		var found []string
+		for _, check := range checks {
+			found = append(found, problems(check())...)
+		}
+		body := map[string]any{"status": "ok"}
+		code := http.StatusOK
+		if len(found) > 0 {
+			body = map[string]any{"status": "unhealthy", "problems": found}
+			code = http.StatusServiceUnavailable
+		}
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(body)
+	})
+}
