@@ -125,18 +125,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		}
 	}
 
-	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
-	srv := mcp.New(ctx, store, &mcp.Options{
-		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
-		Logger: log.With("component", "mcp"),
-	})
-	m.watch(store, store.Path(), srv.Sessions, run)
-	web, err := hubFront(srv, store, run, m, token, cfg, set.simulated, log)
+	run, httpErr, err := startServing(ctx, cfg, loc, store, set, m, token, ln, log)
 	if err != nil {
-		srv.Close()
 		return err
 	}
-	httpErr := startParts(ctx, store, run, set, ln, srv, m.instrument(web), log)
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
@@ -148,11 +140,34 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
 	runErr := rl.until(ctx, cfg, env, httpErr)
 	notify(log, daemon.SdNotifyStopping)
+	return stopHub(store, runErr, log)
+}
+
+// startServing starts the sources, the MCP server and the HTTP front, as
+// parts of the hub h; it returns the sources' runner and the HTTP
+// server's end.
+func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, m *metrics, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
+	run := newRunning(log, newClockGuard(countingSink{h, m}, log, h.Latest()), set)
+	srv := mcp.New(ctx, h, &mcp.Options{
+		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
+		Logger: log.With("component", "mcp"),
+	})
+	m.watch(h, h.Path(), srv.Sessions, run)
+	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, log)
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return run, startParts(ctx, h, run, set, ln, srv, m.instrument(web), log), nil
+}
+
+// stopHub closes the hub: the watchdog and the HTTP server stop first
+// (requests drain while the history is open), then the sources, then the
+// history; runErr joined with what failed.
+func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	// The watchdog and the HTTP server stop first (requests drain while
-	// the history is open), then the sources, then the history.
-	if err := store.Close(sctx); err != nil {
+	if err := h.Close(sctx); err != nil {
 		log.Error("close history", "err", err)
 		runErr = errors.Join(runErr, err)
 	}

@@ -47,20 +47,25 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		r.Device = z
 	}
 	if raw, ok := o[climate.KeyWhen]; ok {
-		w, err := number(raw)
-		switch {
-		case err != nil:
+		w, err := unixTime(raw)
+		if err != nil {
 			return r.fail("When: %w", err)
-		case w < minWhen || w > maxWhen:
-			return r.fail("When: %g is not a plausible Unix time", w)
 		}
-		r.Time = time.Unix(int64(w), 0)
+		r.Time = w
 	}
 	if rain, ok := o[string(sensors.Rain)]; ok {
 		r.RainState = fmt.Sprint(rain, "/", o[climate.KeySumRain1], "/", o[climate.KeySumRain24])
 	}
-	times, _ := o["times"].(object)
 	d.applyJSON(&r, o)
+	d.measurements(&r, o)
+	return r
+}
+
+// measurements adds the state's value of every measurement of the
+// catalogue that no field mapping reads, each with its own time from
+// "times" where the state has one.
+func (d *climated) measurements(r *Result, o object) {
+	times, _ := o["times"].(object)
 	for _, m := range sensors.Measurements() {
 		raw, ok := o[string(m)]
 		if !ok || raw == nil || d.configured(m) {
@@ -74,16 +79,23 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		n := len(r.Values)
 		r.add(m, v, "", string(m))
 		if t, ok := times[string(m)]; ok && len(r.Values) > n {
-			w, err := number(t)
-			switch {
-			case err != nil:
+			if w, err := unixTime(t); err != nil {
 				r.problem("times."+string(m), err)
-			case w < minWhen || w > maxWhen:
-				r.problem("times."+string(m), fmt.Errorf("%g is not a plausible Unix time", w))
-			default:
-				r.Values[n].Time = time.Unix(int64(w), 0)
+			} else {
+				r.Values[n].Time = w
 			}
 		}
 	}
-	return r
+}
+
+// unixTime reads a believable Unix time in seconds.
+func unixTime(raw any) (time.Time, error) {
+	w, err := number(raw)
+	switch {
+	case err != nil:
+		return time.Time{}, err
+	case w < minWhen || w > maxWhen:
+		return time.Time{}, fmt.Errorf("%g is not a plausible Unix time", w)
+	}
+	return time.Unix(int64(w), 0), nil
 }

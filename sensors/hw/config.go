@@ -139,9 +139,26 @@ func (c Config) Validate() error {
 	if !c.WiFi.Disabled && c.WiFi.Interval < time.Second {
 		add("wifi.interval", "%s: want at least 1s", c.WiFi.Interval)
 	}
+	errs = append(errs, validSensors(c.Sensors)...)
+	if len(errs) == 0 {
+		if _, err := assignProviders(c.Sensors); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validSensors checks each sensor, and that no two share a bus and
+// address (or a 1-wire device) and none sits at the address of a DS2482
+// bridge that others are behind.
+func validSensors(sensors []SensorConfig) []error {
+	var errs []error
+	add := func(path, format string, a ...any) {
+		errs = append(errs, field.Errorf(path, "%s: %s", path, fmt.Sprintf(format, a...)))
+	}
 	seen := make(map[string]int)
 	bridges := make(map[string]int) // bus/address of a DS2482 → the first sensor behind it
-	for i, s := range c.Sensors {
+	for i, s := range sensors {
 		f := fmt.Sprintf("sensors[%d]", i)
 		if err := s.validate(); err != nil {
 			errs = append(errs, field.Wrap(f, ".", err))
@@ -161,17 +178,12 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	for i, s := range c.Sensors {
+	for i, s := range sensors {
 		if j, ok := bridges[s.Bus+"/"+fmt.Sprint(s.Address)]; ok && s.Address != 0 {
 			add(fmt.Sprintf("sensors[%d].address", i), "0x%02x on bus %s is the DS2482 bridge of sensors[%d]", s.Address, s.Bus, j)
 		}
 	}
-	if len(errs) == 0 {
-		if _, err := assignProviders(c.Sensors); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // validate checks one sensor; its error starts with the field name.

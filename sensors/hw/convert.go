@@ -25,7 +25,7 @@ func SeaLevelPressure(p, h float64) float64 { return sensors.SeaLevelPressure(p,
 //     alone; listed by two, it is an error.
 //  3. Otherwise the most precise chip provides it (sht4x, sht3x, hdc302x;
 //     mcp9808; tmp102, ds18b20; bme280, bmp280; aht20; bmp180, am2320;
-//     scd30, scd4x; ccs811 and sgp30 last), the first configured on a
+//     sen5x, sps30; scd30, scd4x; ccs811 and sgp30 last), the first configured on a
 //     tie. An NDIR CO₂ chip (scd4x, scd30) is preferred to an estimating
 //     one (ccs811, sgp30).
 func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) {
@@ -33,14 +33,29 @@ func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) 
 	for i := range out {
 		out[i] = make(map[sensors.Measurement]bool)
 	}
-	type key struct {
-		zone string
-		m    sensors.Measurement
+	listed, err := listedProviders(ss, out)
+	if err != nil {
+		return nil, err
 	}
-	listed := make(map[key]int)
+	for k, i := range bestProviders(ss, listed) {
+		out[i][k.m] = true
+	}
+	return out, nil
+}
+
+// zoneMeasurement is a measurement of a zone, which one sensor provides.
+type zoneMeasurement struct {
+	zone string
+	m    sensors.Measurement
+}
+
+// listedProviders marks in out what each sensor's provides lists (rules
+// 1 and 2) and returns which sensor lists each measurement of a zone.
+func listedProviders(ss []SensorConfig, out []map[sensors.Measurement]bool) (map[zoneMeasurement]int, error) {
+	listed := make(map[zoneMeasurement]int)
 	for i, s := range ss {
 		for _, m := range s.Provides {
-			k := key{s.Zone, m}
+			k := zoneMeasurement{s.Zone, m}
 			if j, dup := listed[k]; dup && j != i {
 				return nil, field.Errorf(fmt.Sprintf("sensors[%d].provides", i), "sensors[%d].provides: zone %s gets %s from sensors[%d] already; list it in the provides of one sensor only", i, s.Zone, m, j)
 			}
@@ -48,14 +63,20 @@ func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) 
 			out[i][m] = true
 		}
 	}
-	best := make(map[key]int)
+	return listed, nil
+}
+
+// bestProviders picks, for each measurement of a zone that no provides
+// lists, the sensor of the most precise chip (rule 3).
+func bestProviders(ss []SensorConfig, listed map[zoneMeasurement]int) map[zoneMeasurement]int {
+	best := make(map[zoneMeasurement]int)
 	for i, s := range ss {
 		if len(s.Provides) > 0 {
 			continue
 		}
 		chip := lookupChip(s.Chip)
 		for _, m := range chip.measures {
-			k := key{s.Zone, m}
+			k := zoneMeasurement{s.Zone, m}
 			if _, ok := listed[k]; ok {
 				continue
 			}
@@ -64,10 +85,7 @@ func assignProviders(ss []SensorConfig) ([]map[sensors.Measurement]bool, error) 
 			}
 		}
 	}
-	for k, i := range best {
-		out[i][k.m] = true
-	}
-	return out, nil
+	return best
 }
 
 // convert turns what a chip measured into readings: offsets added,
