@@ -341,3 +341,37 @@ func TestNoAlertsNoTools(t *testing.T) {
 		}
 	}
 }
+
+// TestAlertToolSchemas: the alert tools' schemas fit the model providers'
+// subset, and the tools that answer structured content declare it.
+func TestAlertToolSchemas(t *testing.T) {
+	h := newAlertHub(t)
+	cs := h.inMemory(t, nil)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tool := range tools.Tools {
+		if !strings.Contains(tool.Name, "alert") {
+			continue
+		}
+		n++
+		for what, schema := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+			raw, _ := json.Marshal(schema)
+			var generic any
+			json.Unmarshal(raw, &generic)
+			if err := fitsModelSubset(tool.Name+" "+what, generic); schema != nil && err != nil {
+				t.Errorf("%v\n%s", err, raw)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d alert tools, want 3", n)
+	}
+	for name, args := range map[string]map[string]any{ToolCreateAlert: co2Rule, ToolListAlerts: nil} {
+		if res, text := callTool(t, cs, name, args); res.IsError || res.StructuredContent == nil {
+			t.Errorf("%s: no structured content: %s", name, text)
+		}
+	}
+}

@@ -75,14 +75,16 @@ func (s *Server) addAlertTools() {
 		Description: "Watch a zone: an alert fires when the rule's condition holds (for its hold time) and clears when it is back " +
 			"past the clear level. Answers the rule's id and the rule in words: read it back to the user. Where the client " +
 			"supports it the user confirms the rule first. Subscribe to " + URIAlertsActive + " to be told when alerts fire or clear.",
-		InputSchema: createAlertSchema(),
-		Annotations: &sdk.ToolAnnotations{Title: "Create an alert", OpenWorldHint: new(bool)},
+		InputSchema:  createAlertSchema(),
+		OutputSchema: createAlertOutputSchema,
+		Annotations:  &sdk.ToolAnnotations{Title: "Create an alert", OpenWorldHint: new(bool)},
 	}, s.createAlert)
 	sdk.AddTool(s.mcp, &sdk.Tool{
-		Name:        ToolListAlerts,
-		Title:       "Alert rules and active alerts",
-		Description: "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now.",
-		Annotations: readOnly("Alert rules and active alerts"),
+		Name:         ToolListAlerts,
+		Title:        "Alert rules and active alerts",
+		Description:  "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now.",
+		OutputSchema: listAlertsOutputSchema,
+		Annotations:  readOnly("Alert rules and active alerts"),
 	}, func(context.Context, *sdk.CallToolRequest, listAlertsArgs) (*sdk.CallToolResult, any, error) {
 		rules := []ruleView{}
 		for _, r := range s.opts.Alerts.Rules() {
@@ -170,3 +172,24 @@ func (s *Server) alertErr(tool string, err error) error {
 	}
 	return err
 }
+
+// ruleSchema is a rule as list_alerts and create_alert show it (ruleView).
+var ruleSchema = object(map[string]*jsonschema.Schema{
+	"id": str(""), "text": str("the rule in words"), "kind": str(""), "house": {Type: "boolean"},
+	"zone": str("a user rule's zone"), "scope": str("a house rule's zones: any, indoor, outdoor"), "measurement": str(""),
+	"threshold": number(""), "clear": number("where a firing alert clears"),
+	"window": str(""), "for": str(""), "clear_for": str(""),
+}, "id", "text", "kind", "house", "threshold")
+
+var listAlertsOutputSchema = object(map[string]*jsonschema.Schema{
+	"rules": arrayOf(ruleSchema, "the house rules that are on, then the user's"),
+	"active": arrayOf(object(map[string]*jsonschema.Schema{
+		"rule": str("the rule's id"), "text": str("the rule in words"), "zone": str(""),
+		"phase": str("firing, or clearing (recovered, holding)"), "since": integer(""), "fired_at": integer(""),
+		"local_time": str("fired_at, ISO 8601 local"), "value": number("the value that fired it"), "unit": str(""),
+	}, "rule", "zone", "phase", "fired_at"), "the alerts that are on"),
+}, "rules", "active")
+
+var createAlertOutputSchema = object(map[string]*jsonschema.Schema{
+	"id": str("the new rule's id"), "text": str("the rule in words: read it back to the user"), "rule": ruleSchema,
+}, "id", "text")
