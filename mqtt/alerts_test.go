@@ -113,7 +113,10 @@ func TestAlertPublisher(t *testing.T) {
 	}
 
 	observeCO2(t, e, p, 900)
-	waitFor(t, "cleared", func() bool { m, _ := got.last(base + "/event"); return json.Unmarshal(m.Payload, &ev) == nil && ev["type"] == "cleared" })
+	waitFor(t, "cleared", func() bool {
+		m, _ := got.last(base + "/event")
+		return json.Unmarshal(m.Payload, &ev) == nil && ev["type"] == "cleared"
+	})
 	waitFor(t, "state OFF", func() bool { s, _ := got.last(base + "/state"); return string(s.Payload) == "OFF" })
 
 	announced := got.count(config)
