@@ -120,3 +120,27 @@ func (s *Server) AlertEvent(ctx context.Context, events []alerts.Event) {
 		s.logToClients(ctx, "warning", "alert "+ev.Rule+" "+ev.Zone, "alert "+string(ev.Type)+": "+ev.Text)
 	}
 }
+
+// alertReportLimit is how many alerts a report's material holds at most.
+const alertReportLimit = 20
+
+// alertMaterial is what a report says of the alerts: those of its period
+// (when each fired and cleared), or for a report on the present the alerts
+// that are on; nothing when the hub has no alerts.
+func (s *Server) alertMaterial(ctx context.Context, p promptSpec, per period) (string, []*sdk.ResourceContents, error) {
+	if s.opts.Alerts == nil {
+		return "", nil, nil
+	}
+	note := "\n\nMention the alerts that are on now (below), if any, with what to do about them."
+	uri, read := URIAlertsActive, s.readActiveAlerts
+	if p.defaultPeriod != "" {
+		note = "\n\nMention the alerts of the period (below, newest first: when each fired or cleared, in words), if any."
+		q := url.Values{"since": {per.from}, "until": {per.to}, "limit": {strconv.Itoa(alertReportLimit)}}
+		uri, read = URIAlertsHistory+"?"+q.Encode(), s.readAlertHistory
+	}
+	res, err := read(ctx, &sdk.ReadResourceRequest{Params: &sdk.ReadResourceParams{URI: uri}})
+	if err != nil {
+		return "", nil, fmt.Errorf("read %s: %w", uri, err)
+	}
+	return note, res.Contents, nil
+}

@@ -375,3 +375,42 @@ func TestAlertToolSchemas(t *testing.T) {
 		}
 	}
 }
+
+// promptAll is a prompt's instructions and embedded resources in one text.
+func promptAll(t *testing.T, cs *sdk.ClientSession, name string, args map[string]string) string {
+	t.Helper()
+	text, embedded := promptText(t, cs, name, args)
+	for uri, body := range embedded {
+		text += "\n" + uri + " " + body
+	}
+	return text
+}
+
+// TestReportsMentionAlerts: a report over a period carries the alerts of
+// that period and says to mention them; a report on the present carries
+// the alerts that are on; a hub without alerts says nothing of them.
+func TestReportsMentionAlerts(t *testing.T) {
+	h := newAlertHub(t)
+	cs := h.inMemory(t, nil)
+	callTool(t, cs, ToolCreateAlert, with(co2Rule, "for", nil))
+	fired := h.observe(t, "Bedroom", sensors.CO2, 1350)
+	if len(fired) != 1 {
+		t.Fatalf("events %v", fired)
+	}
+	text := promptAll(t, cs, "climate_report", map[string]string{"period": "today"})
+	if !strings.Contains(text, "Mention the alerts of the period") || !strings.Contains(text, fired[0].Text) ||
+		!strings.Contains(text, URIAlertsHistory+"?") {
+		t.Errorf("climate_report today:\n%s", text)
+	}
+	if text := promptAll(t, cs, "climate_report", map[string]string{"period": "yesterday"}); strings.Contains(text, fired[0].Text) {
+		t.Errorf("yesterday's report has today's alert:\n%s", text)
+	}
+	text = promptAll(t, cs, "comfort_assessment", nil)
+	if !strings.Contains(text, "alerts that are on now") || !strings.Contains(text, `"rule":"u1"`) {
+		t.Errorf("comfort_assessment:\n%s", text)
+	}
+	plain := newTestHub(t).inMemory(t, nil)
+	if text := promptAll(t, plain, "climate_report", nil); strings.Contains(text, "alerts") {
+		t.Errorf("a hub without alerts mentions them:\n%s", text)
+	}
+}
