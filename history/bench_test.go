@@ -44,31 +44,6 @@ func BenchmarkWriterBatch(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(rs))/b.Elapsed().Seconds(), "readings/s")
 }
 
-// BenchmarkSnapshotRebuild shapes the structure of the demo house with a
-// day of history, as happens once per new reading.
-func BenchmarkSnapshotRebuild(b *testing.B) {
-	end := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
-	s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: fixedClock(end), Location: time.UTC})
-	h := demo.New(&demo.Options{Seed: 1, Location: time.UTC})
-	if err := h.Backfill(context.Background(), s, end.Add(-24*time.Hour), end); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		s.live.gen.Add(1)
-		s.Snapshot()
-	}
-}
-
-// BenchmarkSnapshotCached is the cost of get_climate's data when nothing
-// changed: a pointer load and two comparisons.
-func BenchmarkSnapshotCached(b *testing.B) {
-	s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: fixedClock(time.Unix(1_800_000_000, 0))})
-	s.Record(context.Background(), demoReadings(100))
-	for b.Loop() {
-		s.Snapshot()
-	}
-}
-
 // yearStore is a database with a year of one reading a minute for one
 // zone's temperature (525,600 rows), built once per benchmark binary run.
 func yearStore(b *testing.B) (*Store, time.Time) {
@@ -102,9 +77,6 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 		b.Fatal(err)
 	}
 	s.w.adopt(tw)
-	if err := s.rebuild(ctx); err != nil {
-		b.Fatal(err)
-	}
 	return s, end
 }
 

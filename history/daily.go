@@ -3,30 +3,20 @@ package history
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
 // MaxDays bounds a daily summary request.
 const MaxDays = 366
 
-// DayStats summarises one measurement over one local day. Sum is set for
-// amounts (rain) only.
-type DayStats struct {
-	Min     float64  `json:"min"`
-	MinTime int64    `json:"min_time"`
-	Max     float64  `json:"max"`
-	MaxTime int64    `json:"max_time"`
-	Mean    float64  `json:"mean"`
-	Sum     *float64 `json:"sum,omitempty"`
-	Count   int      `json:"count"`
-}
-
 // Day is one local calendar day of a zone.
 type Day struct {
-	Date         string              `json:"date"` // YYYY-MM-DD in the hub's time zone
-	Measurements map[string]DayStats `json:"measurements"`
+	Date         string             `json:"date"`         // YYYY-MM-DD in the hub's time zone
+	Measurements map[string]Summary `json:"measurements"` // each measurement over the day
 }
 
 // Daily summarises every measurement of zone per local day, for the days
@@ -35,19 +25,18 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if !from.Before(to) {
 		return nil, fmt.Errorf("from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
-	var zi *ZoneInfo
-	for _, z := range s.Describe() {
-		if z.Name == zone {
-			zi = &z
-			break
-		}
+	zs, err := s.zoneSeries(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if zi == nil {
-		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, s.Zones())
+	i := slices.IndexFunc(zs, func(z zoneSeries) bool { return z.Name == zone })
+	if i < 0 {
+		return nil, fmt.Errorf("unknown zone %q; the zones are %v", zone, zoneNames(zs))
 	}
+	zi := zs[i]
 	loc := s.opts.Location
 	var starts []time.Time
-	for d := LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
+	for d := climate.LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
 		if len(starts) == MaxDays {
 			return nil, fmt.Errorf("range of more than %d days: ask for a shorter one", MaxDays)
 		}
@@ -55,10 +44,10 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	}
 	days := make([]Day, len(starts))
 	for i, d := range starts {
-		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]DayStats{}}
+		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
 	}
-	for _, mi := range zi.Measurements {
-		info, id, err := s.series(ctx, zone, mi.Name)
+	for _, m := range zi.Measurements {
+		info, id, err := s.series(ctx, zone, m)
 		if err != nil {
 			return nil, err
 		}
@@ -66,13 +55,13 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 			continue // not written yet
 		}
 		for i, d := range starts {
-			tier, _ := s.pickTier(d, nextMidnight(d, loc), time.Hour)
-			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), mi.Name, info.Kind)
+			tier, _ := s.pickTier(m, d, nextMidnight(d, loc), time.Hour)
+			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), m, info.Kind)
 			if err != nil {
-				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, mi.Name, days[i].Date, err)
+				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, m, days[i].Date, err)
 			}
 			if ok {
-				days[i].Measurements[string(mi.Name)] = st
+				days[i].Measurements[string(m)] = st
 			}
 		}
 	}
@@ -85,8 +74,8 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	return out, nil
 }
 
-func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (DayStats, bool, error) {
-	var st DayStats
+func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (Summary, bool, error) {
+	var st Summary
 	var sum float64
 	err := s.rdb.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(%s, 0), coalesce(%s, 0) FROM %s WHERE series = ? AND t >= ? AND t < ?",
 		tier.count, tier.sum, tier.table), id, from, to).Scan(&st.Count, &sum)

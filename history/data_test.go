@@ -37,8 +37,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("export after import differs:\n%.300s\nvs\n%.300s", csv1.String(), csv2.String())
 	}
 	// The imported history answers queries and the recent state.
-	if got := b.Snapshot().Climate["Rain"]["sum_rain_24"]; got != a.Snapshot().Climate["Rain"]["sum_rain_24"] {
-		t.Errorf("sum_rain_24 after import %v, before %v", got, a.Snapshot().Climate["Rain"]["sum_rain_24"])
+	if got, was := snapshotOf(t, b).Climate["Rain"]["sum_rain_24"], snapshotOf(t, a).Climate["Rain"]["sum_rain_24"]; got != was {
+		t.Errorf("sum_rain_24 after import %v, before %v", got, was)
 	}
 	var js bytes.Buffer
 	n, err = a.Export(ctx, &js, Export{Zone: "Living room", From: now.Add(-time.Hour), Format: "json"})

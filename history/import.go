@@ -119,9 +119,6 @@ func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impor
 	}
 	s.w.adopt(tw)
 	res.Imported = pending
-	if err := s.rebuild(ctx); err != nil {
-		return res, fmt.Errorf("import: imported %d readings, then: %w", pending, err)
-	}
 	return res, nil
 }
 

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // lockChild is the test binary as a second hub: with HISTORY_LOCK_DB set
@@ -58,7 +57,7 @@ func TestSecondOpenIsRefused(t *testing.T) {
 		s2.Close(ctx)
 	}
 	checkLocked(t, err, path, os.Getpid())
-	ro, err := OpenReadOnly(ctx, path, nil, time.Hour)
+	ro, err := OpenReadOnly(ctx, path, nil)
 	if err != nil {
 		t.Fatalf("read-only beside the writer: %v", err)
 	}
@@ -96,7 +95,7 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 		s.Close(ctx)
 	}
 	checkLocked(t, err, path, cmd.Process.Pid)
-	ro, err := OpenReadOnly(ctx, path, nil, time.Hour)
+	ro, err := OpenReadOnly(ctx, path, nil)
 	if err != nil {
 		t.Fatalf("read-only beside the first process: %v", err)
 	}

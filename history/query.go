@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +28,8 @@ type Query struct {
 	MaxPoints   int           // 0 means DefaultMaxPoints; at most MaxPoints
 }
 
-// Summary describes a whole range. Sum is set for amounts (rain) only.
+// Summary describes one measurement over a range (a query's, or a local
+// day of Daily's). Sum is set for amounts (rain) only.
 type Summary struct {
 	Count   int      `json:"count"`
 	Min     float64  `json:"min"`
@@ -103,7 +105,7 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	}
 	q.MaxPoints = min(q.MaxPoints, MaxPoints)
 	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
-	tier, why := s.pickTier(q.From, q.To, step)
+	tier, why := s.pickTier(q.Measurement, q.From, q.To, step)
 	if tier.width > step {
 		if why == "" {
 			why = "the step is below the resolution of " + tier.name
@@ -195,6 +197,9 @@ func joinNotes(a, b string) string {
 	return a + "; " + b
 }
 
+// round rounds v to the decimals m is shown with.
+func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
+
 // roundMore keeps one more decimal than shown for current values, so that
 // means of whole-number measurements still say something.
 func roundMore(m sensors.Measurement, v float64) float64 { return m.Round(v, 1) }
@@ -223,21 +228,23 @@ func (s *Store) series(ctx context.Context, zone string, m sensors.Measurement) 
 	if !errors.Is(err, sql.ErrNoRows) {
 		return sensors.Info{}, 0, fmt.Errorf("look up %s/%s: %w", zone, m, err)
 	}
-	for _, z := range s.Describe() {
+	zs, err := s.zoneSeries(ctx)
+	if err != nil {
+		return sensors.Info{}, 0, err
+	}
+	for _, z := range zs {
 		if z.Name == zone {
-			for _, mi := range z.Measurements {
-				if mi.Name == m {
-					// Recorded but not yet written: an empty answer, not an error.
-					info, _ := sensors.Lookup(m)
-					return info, 0, nil
-				}
+			if slices.Contains(z.Measurements, m) {
+				// Recorded but not yet written: an empty answer, not an error.
+				info, _ := sensors.Lookup(m)
+				return info, 0, nil
 			}
 			names := make([]string, len(z.Measurements))
 			for i, mi := range z.Measurements {
-				names[i] = string(mi.Name)
+				names[i] = string(mi)
 			}
 			return sensors.Info{}, 0, fmt.Errorf("zone %s has no measurement %q; it has %s", zone, m, strings.Join(names, ", "))
 		}
 	}
-	return sensors.Info{}, 0, fmt.Errorf("unknown zone %q; the zones are %s", zone, strings.Join(s.Zones(), ", "))
+	return sensors.Info{}, 0, fmt.Errorf("unknown zone %q; the zones are %s", zone, strings.Join(zoneNames(zs), ", "))
 }

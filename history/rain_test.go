@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -25,15 +26,15 @@ func TestRainAtGaugeResolution(t *testing.T) {
 	s := storeWith(t, time.UTC, now, rs)
 	ctx := context.Background()
 
-	climate := s.Snapshot().Climate
+	structure := snapshotOf(t, s).Climate
 	for zone, want := range map[string][3]float64{
 		"Tip":    {0.279, 0.279, 0.279},
 		"Garden": {0.279, 0.838, 0.838},
 		"Rain":   {0.279, 0.838, 0.838},
 	} {
-		z := climate[zone]
+		z := structure[zone]
 		f := func(k string) float64 { v, _ := z[k].(float64); return v }
-		if got := [3]float64{f("Rain"), f(KeySumRain1), f(KeySumRain24)}; got != want {
+		if got := [3]float64{f("Rain"), f(climate.KeySumRain1), f(climate.KeySumRain24)}; got != want {
 			t.Errorf("%s: Rain, sum_rain_1, sum_rain_24 = %v, want %v", zone, got, want)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -20,26 +21,19 @@ const DefaultRefresh = 2 * time.Second
 var ErrReadOnly = errors.New("history opened read-only")
 
 // OpenReadOnly opens the database another process (climated serve) writes,
-// for reading alongside it: it never writes, and every refresh interval it
-// takes in the readings committed since, so its state, its notifications
-// and its answers follow the daemon's. Rain amounts recorded twice for the
-// same second in separate commits are seen once.
-func OpenReadOnly(ctx context.Context, path string, opts *Options, refresh time.Duration) (*Store, error) {
+// for reading alongside it: it never writes. Follow takes in what that
+// process commits.
+func OpenReadOnly(ctx context.Context, path string, opts *Options) (*Store, error) {
 	s := newStore(path, opts)
 	s.readOnly = true
-	if refresh <= 0 {
-		refresh = DefaultRefresh
-	}
 	if err := s.openReadOnly(ctx); err != nil {
 		s.closeDBs()
 		return nil, fmt.Errorf("open history %s read-only: %w", path, err)
 	}
-	if err := s.rebuild(ctx); err != nil {
+	if err := s.readOpened(ctx); err != nil {
 		s.closeDBs()
 		return nil, fmt.Errorf("open history %s read-only: %w", path, err)
 	}
-	r := &refresher{s: s, seen: map[int64]int64{}}
-	go r.loop(refresh)
 	return s, nil
 }
 
@@ -71,94 +65,75 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 	return nil
 }
 
-// refresher takes in what the writing process committed.
-type refresher struct {
-	s    *Store
-	seen map[int64]int64 // series id → newest time taken in
-}
-
-func (r *refresher) loop(every time.Duration) {
-	defer close(r.s.writerDone)
+// Follow passes f, every interval, the readings committed since the last
+// time, until ctx ends; from is what the caller has already (Windows), so
+// that it is not passed again. Rain amounts recorded twice for the same
+// second in separate commits are seen once. It returns when ctx ends.
+func (s *Store) Follow(ctx context.Context, every time.Duration, from []climate.Window, f func([]sensors.Reading)) {
+	if every <= 0 {
+		every = DefaultRefresh
+	}
+	r := &follower{s: s, seen: map[int64]int64{}}
+	r.init(ctx, from)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { <-r.s.quit; cancel() }()
-	r.init(ctx)
 	for {
 		select {
-		case <-r.s.quit:
+		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if err := r.poll(ctx); err != nil && ctx.Err() == nil {
-				r.s.log.Warn("read new readings", "err", err)
+			rs, err := r.poll(ctx)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("read new readings", "err", err)
+			}
+			if len(rs) > 0 {
+				f(rs)
 			}
 		}
 	}
 }
 
-// init notes how far the rebuilt state goes for every series.
-func (r *refresher) init(ctx context.Context) {
-	ids, err := r.s.seriesIDs(ctx)
+// follower notes how far it has taken in every series.
+type follower struct {
+	s    *Store
+	seen map[int64]int64 // series id → newest time taken in
+}
+
+// init notes how far from goes for every series.
+func (r *follower) init(ctx context.Context, from []climate.Window) {
+	ids, err := readSeries(ctx, r.s.rdb)
 	if err != nil {
 		// Without it the first poll takes in the window again: values
 		// repeat, but amounts would add up twice, so say so.
 		r.s.log.Warn("read series at start; the first refresh may count rain twice", "err", err)
 		return
 	}
-	r.s.live.mu.RLock()
-	defer r.s.live.mu.RUnlock()
+	latest := map[seriesKey]int64{}
+	for _, w := range from {
+		latest[seriesKey{w.Zone, w.Measurement}] = w.Latest.T
+	}
 	for id, k := range ids {
-		if rec := r.s.live.series[k.key]; rec != nil {
-			r.seen[id] = rec.latest.T
+		if t, ok := latest[k.key]; ok {
+			r.seen[id] = t
 		}
 	}
 }
 
-func (r *refresher) poll(ctx context.Context) error {
-	ids, err := r.s.seriesIDs(ctx)
+func (r *follower) poll(ctx context.Context) ([]sensors.Reading, error) {
+	ids, err := readSeries(ctx, r.s.rdb)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var rs []sensors.Reading
 	for id, k := range ids {
 		pts, err := r.s.points(ctx, id, k.key.m, r.seen[id]+1, 1<<62)
 		if err != nil {
-			return err
+			return rs, err
 		}
 		for _, p := range pts {
 			rs = append(rs, sensors.Reading{Zone: k.key.zone, Measurement: k.key.m, Value: p.V, Time: time.Unix(p.T, 0), Source: k.source})
 			r.seen[id] = p.T
 		}
 	}
-	if len(rs) > 0 {
-		added := r.s.live.add(rs)
-		r.s.notify(rs, added)
-	}
-	return nil
-}
-
-type seriesRow struct {
-	key    seriesKey
-	source string
-}
-
-func (s *Store) seriesIDs(ctx context.Context) (map[int64]seriesRow, error) {
-	rows, err := s.rdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]seriesRow{}
-	for rows.Next() {
-		var id int64
-		var r seriesRow
-		var m string
-		if err := rows.Scan(&id, &r.key.zone, &m, &r.source); err != nil {
-			return nil, err
-		}
-		r.key.m = sensors.Measurement(m)
-		out[id] = r
-	}
-	return out, rows.Err()
+	return rs, nil
 }

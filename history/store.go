@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -35,7 +35,7 @@ const (
 type Options struct {
 	FlushInterval   time.Duration    // flush at least this often
 	BatchSize       int              // flush as soon as this many readings wait (while writes succeed)
-	Window          time.Duration    // recent past kept in memory (DefaultWindow)
+	Window          time.Duration    // recent past of every series read back at Open (climate.DefaultWindow)
 	RawRetention    time.Duration    // raw readings are kept this long (DefaultRawRetention)
 	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
 	Location        *time.Location   // local time for "since midnight"; nil means time.Local
@@ -47,8 +47,9 @@ type Options struct {
 	Logger  *slog.Logger // nil discards
 }
 
-// Store is the history of every zone: a SQLite file, the recent window in
-// memory, and the writer goroutine between them.
+// Store is the history of every zone: a SQLite file and the writer
+// goroutine that feeds it. The live state derived from it is package
+// climate's (see Windows).
 type Store struct {
 	opts Options
 	log  *slog.Logger
@@ -57,15 +58,9 @@ type Store struct {
 	wdb *sql.DB // the writer's single connection
 	rdb *sql.DB // readers' pool, query-only
 
-	live   *live
-	snap   atomic.Pointer[Snapshot]
-	snapMu sync.Mutex
-
-	statusMu sync.Mutex
-	status   map[string]sensors.Status
-
-	listenMu  sync.Mutex
-	listeners []func(zones []string, added bool)
+	opened  []climate.Window // read at Open, until Opened takes them
+	knownMu sync.Mutex
+	known   map[seriesKey]bool // series recorded or in the database
 
 	// Shutdown: quit releases blocked Records, closing (under recMu) keeps
 	// new ones out, then in is closed and the writer drains it.
@@ -80,14 +75,13 @@ type Store struct {
 
 	w *writer
 
-	readOnly bool     // opened by OpenReadOnly: a refresher instead of a writer
+	readOnly bool     // opened by OpenReadOnly: no writer
 	lock     *os.File // the writer's lock (lockDB), released by Close
 }
 
-var _ sensors.Sink = (*Store)(nil)
-
 // Open opens (creating if needed) the database at path, brings its schema up
-// to date, rebuilds the recent window from it and starts the writer. It
+// to date, reads back the recent window of every series (see Opened) and
+// starts the writer. It
 // takes the writer's lock of the database: while another process holds it
 // Open returns a *LockedError naming that process.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
@@ -136,9 +130,9 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		s.closeDBs()
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	if err := s.rebuild(ctx); err != nil {
+	if err := s.readOpened(ctx); err != nil {
 		s.closeDBs()
-		return nil, fmt.Errorf("open history %s: rebuild recent state: %w", path, err)
+		return nil, fmt.Errorf("open history %s: read back recent state: %w", path, err)
 	}
 	w, err := newWriter(ctx, s)
 	if err != nil {
@@ -155,7 +149,7 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 
 // newStore applies the defaults of opts.
 func newStore(path string, opts *Options) *Store {
-	s := &Store{path: path, status: make(map[string]sensors.Status), quit: make(chan struct{}), writerDone: make(chan struct{})}
+	s := &Store{path: path, known: map[seriesKey]bool{}, quit: make(chan struct{}), writerDone: make(chan struct{})}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -167,7 +161,7 @@ func newStore(path string, opts *Options) *Store {
 		o.BatchSize = DefaultBatchSize
 	}
 	if o.Window <= 0 {
-		o.Window = DefaultWindow
+		o.Window = climate.DefaultWindow
 	}
 	if o.BusyTimeout <= 0 {
 		o.BusyTimeout = DefaultBusyTimeout
@@ -188,7 +182,6 @@ func newStore(path string, opts *Options) *Store {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.live = newLive(o.Window)
 	return s
 }
 
@@ -251,80 +244,26 @@ func explainOpen(err error) error {
 	return err
 }
 
-// rebuild loads the latest point and the recent window of every series.
-func (s *Store) rebuild(ctx context.Context) error {
-	rows, err := s.rdb.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
-	if err != nil {
-		return err
-	}
-	type row struct {
-		id     int64
-		k      seriesKey
-		source string
-	}
-	var all []row
-	for rows.Next() {
-		var r row
-		var m string
-		if err := rows.Scan(&r.id, &r.k.zone, &m, &r.source); err != nil {
-			rows.Close()
-			return err
-		}
-		r.k.m = sensors.Measurement(m)
-		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	keep := int64(s.opts.Window / time.Second)
-	for _, r := range all {
-		var latest Point
-		err := s.rdb.QueryRowContext(ctx, "SELECT t, v FROM "+rawView+" WHERE series = ? ORDER BY t DESC LIMIT 1", r.id).Scan(&latest.T, &latest.V)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
-		}
-		latest.V = decode(r.k.m, latest.V)
-		pts, err := s.points(ctx, r.id, r.k.m, latest.T-keep, latest.T)
-		if err != nil {
-			return fmt.Errorf("series %s/%s: %w", r.k.zone, r.k.m, err)
-		}
-		s.live.load(r.k, r.source, pts, latest)
-	}
-	return nil
-}
-
-// points reads the raw points of one series of m with from <= t <= to.
-func (s *Store) points(ctx context.Context, id int64, m sensors.Measurement, from, to int64) ([]Point, error) {
-	rows, err := s.rdb.QueryContext(ctx, "SELECT t, v FROM "+rawView+" WHERE series = ? AND t >= ? AND t <= ? ORDER BY t", id, from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var pts []Point
-	for rows.Next() {
-		var p Point
-		if err := rows.Scan(&p.T, &p.V); err != nil {
-			return nil, err
-		}
-		p.V = decode(m, p.V)
-		pts = append(pts, p)
-	}
-	return pts, rows.Err()
-}
-
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Record validates readings, keeps the valid ones in the recent state at
-// once and queues them for the writer. It blocks while the writer's queue is
+// Record validates readings and queues the valid ones for the writer. It blocks while the writer's queue is
 // full, returns ctx.Err() if ctx ends first and ErrStopped after Close. An
 // error names every invalid reading; the valid ones are kept all the same.
 func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
-	valid := make([]sensors.Reading, 0, len(readings))
+	valid, invalid := Prepare(readings)
+	if len(valid) > 0 {
+		if err := s.enqueue(ctx, valid); err != nil {
+			return err
+		}
+	}
+	return invalid
+}
+
+// Prepare splits readings into the valid ones, at the store's resolution
+// of a second, and an error naming every invalid one (nil when none is).
+func Prepare(readings []sensors.Reading) (valid []sensors.Reading, invalid error) {
+	valid = make([]sensors.Reading, 0, len(readings))
 	var errs []error
 	for _, r := range readings {
 		if err := r.Validate(); err != nil {
@@ -334,12 +273,7 @@ func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 		r.Time = r.Time.Truncate(time.Second)
 		valid = append(valid, r)
 	}
-	if len(valid) > 0 {
-		if err := s.enqueue(ctx, valid); err != nil {
-			return err
-		}
-	}
-	return errors.Join(errs...)
+	return valid, errors.Join(errs...)
 }
 
 func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
@@ -358,8 +292,7 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 	case <-s.quit:
 		return sensors.ErrStopped
 	}
-	added := s.live.add(rs)
-	s.notify(rs, added)
+	s.noteSeries(rs)
 	return nil
 }
 
@@ -393,26 +326,9 @@ func (s *Store) ask(ctx context.Context, req chan chan error) error {
 	}
 }
 
-// Report keeps the latest status of a source.
-func (s *Store) Report(st sensors.Status) {
-	s.statusMu.Lock()
-	defer s.statusMu.Unlock()
-	s.status[st.Source] = st
-}
-
-// Statuses returns the latest status of every source that reported one.
-func (s *Store) Statuses() []sensors.Status {
-	s.statusMu.Lock()
-	defer s.statusMu.Unlock()
-	out := make([]sensors.Status, 0, len(s.status))
-	for _, st := range s.status {
-		out = append(out, st)
-	}
-	return out
-}
-
 // Close stops taking readings, flushes what waits, and closes the database.
-// It returns ctx.Err() if the final flush does not finish in time.
+// If the final flush does not finish before ctx ends it closes the database
+// all the same (what was not written is lost) and says so.
 func (s *Store) Close(ctx context.Context) error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -422,14 +338,13 @@ func (s *Store) Close(ctx context.Context) error {
 		s.recMu.Unlock()
 		if s.in != nil {
 			close(s.in)
+			select {
+			case <-s.writerDone:
+			case <-ctx.Done():
+				err = fmt.Errorf("close history: final flush: %w", ctx.Err())
+			}
 		}
-		select {
-		case <-s.writerDone:
-		case <-ctx.Done():
-			err = fmt.Errorf("close history: final flush: %w", ctx.Err())
-			return
-		}
-		err = s.closeDBs()
+		err = errors.Join(err, s.closeDBs())
 		if s.lock != nil {
 			// After the database: the next writer finds it closed.
 			err = errors.Join(err, s.lock.Close())

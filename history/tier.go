@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -40,6 +41,19 @@ func (t tierSQL) div(m sensors.Measurement) float64 {
 	return 1
 }
 
+// of is the tier as it is read for m: a rollup tier holds only the hours
+// compaction has moved, so the readings still in recent (the last hour or
+// two; after a backfill, until compaction has caught up) are read with it,
+// each as a bucket of one.
+func (t tierSQL) of(m sensors.Measurement) tierSQL {
+	if t.raw {
+		return t
+	}
+	v := "CAST(v AS REAL) / " + strconv.FormatFloat(scaleOf(m), 'f', -1, 64)
+	t.table = fmt.Sprintf("(SELECT series, t, n, total, lo, hi FROM %s UNION ALL SELECT series, t, 1, %s, %[2]s, %[2]s FROM recent)", t.table, v)
+	return t
+}
+
 // rowBudget bounds the rows one query reads from a tier, assuming the
 // usual one reading a minute: beyond it, a coarser tier answers.
 const rowBudget = 20_000
@@ -47,7 +61,7 @@ const rowBudget = 20_000
 // pickTier chooses the finest tier that still holds data from `from` and
 // answers in at most rowBudget rows. When its buckets are wider than step,
 // the answer is coarser than asked and the second result says why.
-func (s *Store) pickTier(from, to time.Time, step time.Duration) (tierSQL, string) {
+func (s *Store) pickTier(m sensors.Measurement, from, to time.Time, step time.Duration) (tierSQL, string) {
 	now := s.opts.Now()
 	span := to.Sub(from)
 	kept := [3]time.Time{now.Add(-s.opts.RawRetention), now.Add(-s.opts.RollupRetention), {}}
@@ -61,13 +75,13 @@ func (s *Store) pickTier(from, to time.Time, step time.Duration) (tierSQL, strin
 				why = "a range this long is read from " + tierSQLs[i+1].name
 			}
 		case t.width <= step:
-			return t, ""
+			return t.of(m), ""
 		default:
 			if why == "" {
 				why = fmt.Sprintf("the step is below the %s resolution of %s", formatStep(t.width), t.name)
 			}
-			return t, why
+			return t.of(m), why
 		}
 	}
-	return tierSQLs[hourly], why
+	return tierSQLs[hourly].of(m), why
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/climated/climated/history/climate"
 )
 
 // Earliest and latest times a query may name: readings before 2000 or more
@@ -30,9 +32,9 @@ func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	case "now":
 		return now, nil
 	case "today":
-		return LocalMidnight(now, loc), nil
+		return climate.LocalMidnight(now, loc), nil
 	case "yesterday":
-		return LocalMidnight(LocalMidnight(now, loc).Add(-time.Hour), loc), nil
+		return climate.LocalMidnight(climate.LocalMidnight(now, loc).Add(-time.Hour), loc), nil
 	}
 	var t time.Time
 	if d, err := ParseDuration(strings.TrimPrefix(s, "-")); err == nil {

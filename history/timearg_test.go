@@ -54,3 +54,12 @@ func FuzzParseTime(f *testing.F) {
 		}
 	})
 }
+
+func mustLoad(t testing.TB, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}

@@ -82,28 +82,15 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 
 // loadSeries reads every series into the writer's ids, those another
 // process created since included.
-func (w *writer) loadSeries(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) error {
-	rows, err := q.QueryContext(ctx, "SELECT id, zone, measurement, source FROM series")
+func (w *writer) loadSeries(ctx context.Context, q querier) error {
+	ids, err := readSeries(ctx, q)
 	if err != nil {
 		return fmt.Errorf("load series: %w", err)
 	}
-	defer rows.Close()
 	w.idsMu.Lock()
 	defer w.idsMu.Unlock()
-	for rows.Next() {
-		var id int64
-		var k seriesKey
-		var m, src string
-		if err := rows.Scan(&id, &k.zone, &m, &src); err != nil {
-			return fmt.Errorf("load series: %w", err)
-		}
-		k.m = sensors.Measurement(m)
-		w.ids[k], w.srcs[id] = id, src
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load series: %w", err)
+	for id, r := range ids {
+		w.ids[r.key], w.srcs[id] = id, r.source
 	}
 	return nil
 }

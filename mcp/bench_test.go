@@ -20,7 +20,7 @@ const callBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name"
 // ceiling any HTTP server reaches on this machine. Compare the ratio.
 func BenchmarkGetClimate(b *testing.B) {
 	h := newTestHub(b)
-	data := h.store.ClimateJSON()
+	data := h.store.Snapshot().JSON
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,7 +32,7 @@ func tokens(s string) int { return (len(s) + 3) / 4 }
 func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
 	t.Helper()
 	ctx := context.Background()
-	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc})
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}

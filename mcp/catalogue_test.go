@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,7 +61,7 @@ func TestToolsDescribeEveryMeasurement(t *testing.T) {
 func catalogueHub(t *testing.T) *testHub {
 	t.Helper()
 	ctx := context.Background()
-	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 )
-
-// timeKeys are the keys of the get_climate structure that hold Unix times.
-var timeKeys = []string{"When", history.KeyDateMinTemp, history.KeyDateMaxTemp}
 
 // climateTimes writes the times of the structure in the hub's local time,
 // ISO 8601, for the model to quote: the structure keeps Unix seconds (the
 // seed's contract), which a model cannot turn into local time on its own.
 // Times of today give the time of day alone, to stay short.
-func (s *Server) climateTimes(c history.Climate) string {
+func (s *Server) climateTimes(c climate.Structure) string {
 	now := s.opts.Now().In(s.opts.Location)
 	today := now.Format(time.DateOnly)
 	var b strings.Builder
@@ -28,7 +25,7 @@ func (s *Server) climateTimes(c history.Climate) string {
 	slices.Sort(zones)
 	for _, z := range zones {
 		var parts []string
-		for _, k := range timeKeys {
+		for _, k := range climate.TimeKeys {
 			v, ok := c[z][k].(int64)
 			if !ok {
 				if f, isFloat := c[z][k].(float64); isFloat {

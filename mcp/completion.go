@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,7 +74,7 @@ func (s *Server) zoneCandidates(ref *sdk.CompleteReference) []string {
 // zone is empty or unknown.
 func (s *Server) measurementNames(zone string) []string {
 	zones := s.hub.Describe()
-	known := slices.ContainsFunc(zones, func(z history.ZoneInfo) bool { return z.Name == zone })
+	known := slices.ContainsFunc(zones, func(z climate.ZoneInfo) bool { return z.Name == zone })
 	var names []string
 	for _, z := range zones {
 		if known && z.Name != zone {

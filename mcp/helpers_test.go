@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -15,14 +15,14 @@ import (
 // testHub is a real history store on a temporary SQLite file behind a real
 // HTTP server on loopback.
 type testHub struct {
-	store *history.Store
+	store *hub.Hub
 	srv   *Server
 	http  *httptest.Server
 }
 
 func newTestHub(t testing.TB) *testHub {
 	t.Helper()
-	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -72,7 +72,7 @@ type zoneView struct {
 	When         int64                     `json:"when"`
 	LocalTime    string                    `json:"local_time"`
 	Sources      []string                  `json:"sources"`
-	Measurements []history.MeasurementInfo `json:"measurements"`
+	Measurements []climate.MeasurementInfo `json:"measurements"`
 }
 
 func (s *Server) describe() []zoneView {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -45,7 +45,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	var out syncBuffer
 	// As cmd builds it: one handler, a child per component.
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "mcp")
-	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

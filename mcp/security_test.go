@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hubWith serves a real store with the given options.
 func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
-	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

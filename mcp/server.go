@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,12 +28,13 @@ const (
 	DefaultStreamWriteTimeout = 10 * time.Second
 )
 
-// Hub is what the server needs of the house; history.Store provides it.
+// Hub is what the server needs of the house; hub.Hub (history/hub)
+// provides it.
 type Hub interface {
 	// Snapshot is the get_climate structure as it stands, with its JSON.
-	Snapshot() *history.Snapshot
+	Snapshot() *climate.Snapshot
 	// Describe lists the zones with their measurements and sources.
-	Describe() []history.ZoneInfo
+	Describe() []climate.ZoneInfo
 	// Range and Daily read the recorded history.
 	Range(ctx context.Context, q history.Query) (*history.Series, error)
 	Daily(ctx context.Context, zone string, from, to time.Time) ([]history.Day, error)
@@ -81,6 +83,7 @@ type Server struct {
 	calls  *callLimit
 	book   *sessionBook
 	zones  *zoneResources
+	replay *climateReplay // get_climate answers kept (fastclimate.go)
 	stop   context.CancelFunc
 	done   chan struct{}
 }
@@ -137,6 +140,7 @@ func New(h Hub, opts *Options) *Server {
 	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
+	s.replay = newClimateReplay()
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
@@ -180,7 +184,7 @@ func (s *Server) instructions() string {
 
 // silent is how long zone z has gone without a reading; zones silent for
 // StaleAfter are stale, for GoneAfter they leave the resource list.
-func (s *Server) silent(z history.ZoneInfo) time.Duration {
+func (s *Server) silent(z climate.ZoneInfo) time.Duration {
 	return s.opts.Now().Sub(time.Unix(z.When, 0))
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 )
 
 // waitFor polls cond every 10 ms for at most 10 s.
@@ -26,7 +26,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestIdleStreamableSessionsAreReclaimed: a client that initialises and
 // goes away leaves nothing behind once the idle timeout has passed.
 func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
-	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,9 @@ var knownMethods = map[string]bool{
 func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := stateful
+		if r.Method == http.MethodDelete {
+			s.replay.forget("s:" + r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
+		}
 		if r.Method != http.MethodPost {
 			if newProtocol(r) {
 				next = stateless // which answers 405: 2026-07-28 has no GET stream
@@ -100,6 +103,10 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 		}
 		if answers, status := s.frontAnswers(envs, session == "" && !modern); answers != nil {
 			writeAnswers(w, status, answers, batch)
+			return
+		}
+		if slot := replaySlot(session, modern, batch, msgs, envs); slot != "" {
+			s.serveClimateCall(w, r, slot, session, envs[0].ID, func(w http.ResponseWriter) { next.ServeHTTP(w, withBody(r, body)) })
 			return
 		}
 		ids := newIDKeeper()

@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -99,7 +99,7 @@ func loadSubscriptions(t testing.TB, path string) []Mapping {
 // corpusHub is a running ingest on its own mosquitto, recording into a history.
 type corpusHub struct {
 	in    *Ingest
-	store *history.Store
+	store *hub.Hub
 	log   *logBuffer
 	// publishRaw sends as a device does.
 	publishRaw func(t *testing.T, topic string, payload []byte, retained bool)

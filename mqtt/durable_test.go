@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -22,7 +22,7 @@ var counterMapping = Mapping{Topic: "sensors/+", Format: "generic", AutoZone: tr
 
 // gatedStore is the history with a Flush that waits for the gate to open.
 type gatedStore struct {
-	*history.Store
+	*hub.Hub
 	gate    chan struct{}
 	flushes atomic.Int32
 }
@@ -50,7 +50,7 @@ func sessionOptions(t *testing.T, broker, prefix string) Options {
 func TestMosquittoAckAfterFlush(t *testing.T) {
 	m := newMosquitto(t, "max_inflight_messages 4")
 	m.start()
-	sink := &gatedStore{Store: openStore(t), gate: make(chan struct{})}
+	sink := &gatedStore{Hub: openStore(t), gate: make(chan struct{})}
 	c := newClient(t, sessionOptions(t, m.url(), "climated/ack"))
 	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
@@ -123,7 +123,7 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 // cuttingStore cuts the network right after the history's first commit,
 // before the acknowledgements can go out.
 type cuttingStore struct {
-	*history.Store
+	*hub.Hub
 	cut  func()
 	once sync.Once
 }
@@ -150,7 +150,7 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	runClient(t, c)
-	runIngest(t, in, &cuttingStore{Store: store, cut: p.cut})
+	runIngest(t, in, &cuttingStore{Hub: store, cut: p.cut})
 	waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
 	dev := testDevice(t, m.url())
 	for i := range 3 {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 )
 
@@ -16,7 +16,7 @@ func Example() {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	store, err := history.Open(ctx, "/var/lib/climated/climated.db", nil)
+	store, err := hub.Open(ctx, "/var/lib/climated/climated.db", nil)
 	if err != nil {
 		return
 	}

@@ -6,28 +6,29 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
 // hub is one climated in a test: a history store fed directly (as the
 // I²C chips would), a client, an ingest of the other hub's states and a
 // publisher of its own zones.
-type hub struct {
-	store  *history.Store
+type peer struct {
+	store  *hub.Hub
 	client *Client
 	ingest *Ingest
 }
 
-func startHub(t *testing.T, broker, prefix, other string) *hub {
+func startHub(t *testing.T, broker, prefix, other string) *peer {
 	t.Helper()
 	return startHubOn(t, broker, prefix, other+"/+/state")
 }
 
 // startHubOn is startHub with the ingest's topic filter: other/# to take
 // the other hub's status too.
-func startHubOn(t *testing.T, broker, prefix, filter string) *hub {
+func startHubOn(t *testing.T, broker, prefix, filter string) *peer {
 	t.Helper()
-	h := &hub{store: openStore(t), client: newClient(t, fastOptions(broker, prefix))}
+	h := &peer{store: openStore(t), client: newClient(t, fastOptions(broker, prefix))}
 	var err error
 	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
@@ -45,7 +46,7 @@ func startHubOn(t *testing.T, broker, prefix, filter string) *hub {
 	return h
 }
 
-func (h *hub) record(t *testing.T, rs ...sensors.Reading) {
+func (h *peer) record(t *testing.T, rs ...sensors.Reading) {
 	t.Helper()
 	if err := h.store.Record(context.Background(), rs); err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func TestTwoHubsFederate(t *testing.T) {
 	)
 	b.record(t, sensors.Reading{Zone: "Attic", Measurement: sensors.Temperature, Value: 27.2, Time: at(0), Source: "i2c1/0x77"})
 
-	want := func(h *hub, zone, key string, v float64) {
+	want := func(h *peer, zone, key string, v float64) {
 		t.Helper()
 		waitFor(t, zone+" "+key, func() bool { got, _ := value(h.store, zone, key); return got == v })
 	}
@@ -111,7 +112,7 @@ func TestTwoHubsFederate(t *testing.T) {
 }
 
 // keyOf is zone's key in the store's structure, nil when absent.
-func keyOf(s *history.Store, zone, key string) any { v, _ := value(s, zone, key); return v }
+func keyOf(s *hub.Hub, zone, key string) any { v, _ := value(s, zone, key); return v }
 
 // Each measurement reaches the other hub with its own time, not the zone's
 // When: rain of 70 minutes ago published with a temperature of 5 minutes

@@ -13,7 +13,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -92,9 +92,9 @@ func runIngest(t testing.TB, in *Ingest, sink sensors.Sink) {
 	runUntilCleanup(t, "ingest Run", func(ctx context.Context) error { return in.Run(ctx, sink) })
 }
 
-func openStore(t testing.TB) *history.Store {
+func openStore(t testing.TB) *hub.Hub {
 	t.Helper()
-	s, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
+	s, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func openStore(t testing.TB) *history.Store {
 }
 
 // value reads zone's key from the store's get_climate structure.
-func value(s *history.Store, zone, key string) (any, bool) {
+func value(s *hub.Hub, zone, key string) (any, bool) {
 	z, ok := s.Snapshot().Climate[zone]
 	if !ok {
 		return nil, false

@@ -54,7 +54,7 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 	if auto && !in.Feeds(zone) {
 		// A zone of its own only for a device that measures the climate:
 		// not for a passing phone's BLE beacon, and within the bound.
-		if !climate(vs) {
+		if !hasRoomValue(vs) {
 			return nil, fmt.Errorf("device %q: %w", name, errNoClimate)
 		}
 		if in.autoZones >= in.opts.MaxAutoZones {

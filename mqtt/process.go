@@ -277,9 +277,9 @@ func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time
 	}
 }
 
-// climate reports whether vs hold a measurement of the room, not only of
+// hasRoomValue reports whether vs hold a measurement of the room, not only of
 // the device's health.
-func climate(vs []decode.Value) bool {
+func hasRoomValue(vs []decode.Value) bool {
 	for _, v := range vs {
 		if info, ok := sensors.Lookup(v.Measurement); ok && info.Kind != sensors.Health {
 			return true

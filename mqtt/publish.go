@@ -12,6 +12,8 @@ import (
 	"sort"
 	"sync/atomic"
 	"time"
+
+	"github.com/climated/climated/history/climate"
 )
 
 // Defaults for PublishOptions fields left zero.
@@ -20,18 +22,13 @@ const (
 	DefaultDiscoveryPrefix = "homeassistant"
 )
 
-// Climate is what the publisher needs of the house: the get_climate
-// structure (zone → key → value) as JSON. history.Store provides it.
-type Climate interface {
-	ClimateJSON() []byte
-}
-
-// climateTimes is what a Climate may add: from the same snapshot, the Unix
-// time of each measurement's latest reading (zone → measurement → time),
-// published as the state's "times" so that another hub stamps every value
-// with its own time rather than the zone's When. history.Store has it.
-type climateTimes interface {
-	ClimateTimes() ([]byte, map[string]map[string]int64)
+// Snapshots is what the publisher needs of the house: the get_climate
+// structure as it stands, with the Unix time of each measurement's latest
+// reading (climate.Snapshot.Times), published as the state's "times" so
+// that another hub stamps every value with its own time rather than the
+// zone's When. hub.Hub (history/hub) provides it.
+type Snapshots interface {
+	Snapshot() *climate.Snapshot
 }
 
 // keyTimes is the state's key for the measurements' own times; hubs that
@@ -94,7 +91,7 @@ func (o *PublishOptions) Validate() error {
 // retained messages.
 type Publisher struct {
 	client  *Client
-	climate Climate
+	climate Snapshots
 	opts    PublishOptions
 	log     *slog.Logger
 	node    string // Home Assistant node id: the prefix as a slug
@@ -115,9 +112,9 @@ type pubZone struct {
 	announced map[string]bool
 }
 
-// NewPublisher prepares a publisher of climate on c.
-func NewPublisher(c *Client, climate Climate, opts *PublishOptions) (*Publisher, error) {
-	p := &Publisher{client: c, climate: climate, zones: map[string]*pubZone{}, slugs: map[string]string{}}
+// NewPublisher prepares a publisher of the snapshots of house on c.
+func NewPublisher(c *Client, house Snapshots, opts *PublishOptions) (*Publisher, error) {
+	p := &Publisher{client: c, climate: house, zones: map[string]*pubZone{}, slugs: map[string]string{}}
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -190,44 +187,31 @@ func (p *Publisher) publish(ctx context.Context) error {
 	if p.birth.Swap(false) {
 		p.forget(false)
 	}
-	var (
-		data  []byte
-		times map[string]map[string]int64
-	)
-	if ct, ok := p.climate.(climateTimes); ok {
-		data, times = ct.ClimateTimes()
-	} else {
-		data = p.climate.ClimateJSON()
-	}
-	if bytes.Equal(data, p.lastJSON) {
+	sn := p.climate.Snapshot()
+	if bytes.Equal(sn.JSON, p.lastJSON) {
 		return nil
 	}
-	var climate map[string]map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // numbers go out exactly as they came
-	if err := dec.Decode(&climate); err != nil {
-		return fmt.Errorf("decode climate: %w", err)
-	}
-	names := make([]string, 0, len(climate))
-	for zone := range climate {
+	structure, times := sn.Climate, sn.Times
+	names := make([]string, 0, len(structure))
+	for zone := range structure {
 		if p.publishes(zone) {
 			names = append(names, zone)
 		}
 	}
 	sort.Strings(names)
 	for _, zone := range names {
-		if err := p.publishZone(ctx, zone, climate[zone], times[zone]); err != nil {
+		if err := p.publishZone(ctx, zone, structure[zone], times[zone]); err != nil {
 			return err
 		}
 	}
 	for zone := range p.zones {
-		if _, ok := climate[zone]; !ok || !p.publishes(zone) {
+		if _, ok := structure[zone]; !ok || !p.publishes(zone) {
 			if err := p.remove(ctx, zone); err != nil {
 				return err
 			}
 		}
 	}
-	p.lastJSON = data
+	p.lastJSON = sn.JSON
 	return nil
 }
 

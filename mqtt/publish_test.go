@@ -8,14 +8,24 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/history/climate"
 )
 
 // fakeClimate serves a get_climate structure that tests change.
-type fakeClimate struct{ json atomic.Pointer[[]byte] }
+type fakeClimate struct {
+	snap atomic.Pointer[climate.Snapshot]
+}
 
-func (f *fakeClimate) set(s string) { b := []byte(s); f.json.Store(&b) }
+func (f *fakeClimate) set(s string) {
+	var c climate.Structure
+	if err := json.Unmarshal([]byte(s), &c); err != nil {
+		panic(err)
+	}
+	f.snap.Store(&climate.Snapshot{Climate: c, JSON: []byte(s)})
+}
 
-func (f *fakeClimate) ClimateJSON() []byte { return *f.json.Load() }
+func (f *fakeClimate) Snapshot() *climate.Snapshot { return f.snap.Load() }
 
 func runPublisher(t testing.TB, p *Publisher) { runUntilCleanup(t, "publisher Run", p.Run) }
 

@@ -19,10 +19,12 @@ since() { echo "$(($(date +%s) - $1))s"; }
 
 # Everything from apt in one go, before anything runs in parallel (apt
 # holds a lock): gcc for go test -race (cgo), mosquitto for the MQTT broker
-# tests, qemu-user-static, lintian and systemd-nspawn for the scripts.
+# tests, chromium for the dashboard, qemu-user-static, lintian and
+# systemd-nspawn for the scripts.
 need=()
 command -v gcc >/dev/null || need+=(gcc)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v chromium >/dev/null || need+=(chromium) # the dashboard's browser test
 command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null || need+=(qemu-user-static)
 command -v lintian >/dev/null || need+=(lintian)
 command -v systemd-nspawn >/dev/null || need+=(systemd-container)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -73,7 +74,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, usageLine("backup"))
 		return errUsage
 	}
-	store, err := history.OpenReadOnly(ctx, cfg.Database, nil, time.Hour)
+	store, err := history.OpenReadOnly(ctx, cfg.Database, nil)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("--measurement %q: not a measurement (%v)", *measurement, sensors.Measurements())
 		}
 	}
-	store, err := history.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc}, time.Hour)
+	store, err := hub.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc}, time.Hour)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 )
 
 // The doctor's checks of the system around the hub: broker, disk, clock,
@@ -148,7 +149,7 @@ func checkClock(ctx context.Context, cfg Config, env doctorEnv) []finding {
 			Fix: "let it synchronise: network up, then timedatectl set-ntp true; systemctl status systemd-timesyncd"})
 	}
 	if _, err := os.Stat(cfg.Database); err == nil {
-		if store, err := history.OpenReadOnly(ctx, cfg.Database, nil, time.Hour); err == nil {
+		if store, err := hub.OpenReadOnly(ctx, cfg.Database, nil, time.Hour); err == nil {
 			latest := store.Latest()
 			store.Close(context.Background())
 			if latest.After(now.Add(time.Minute)) {

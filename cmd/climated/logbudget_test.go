@@ -51,9 +51,9 @@ mqtt:
 	var logs syncBuffer
 	log, _ := newLogger(&logs, "info", nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan hub, 1)
+	ready := make(chan served, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }}) }()
+	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }}) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -66,7 +66,7 @@ mqtt:
 	}
 	waitFor(t, "the first device's zone", func() bool {
 		publish("hall_th", 20)
-		return h.Store.Snapshot().Climate["hall_th"] != nil
+		return h.Hub.Snapshot().Climate["hall_th"] != nil
 	})
 
 	clientCtx, stopClients := context.WithCancel(ctx)

@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/history/hub"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -91,7 +92,7 @@ func TestSIGTERMFlushesHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var served history.Climate
+	var served climate.Structure
 	json.NewDecoder(resp.Body).Decode(&served)
 	resp.Body.Close()
 
@@ -126,7 +127,7 @@ func TestSIGTERMFlushesHistory(t *testing.T) {
 	if strings.Contains(logBuf.String(), "http shutdown") || !strings.Contains(logBuf.String(), `msg=stopped`) {
 		t.Errorf("unclean shutdown:\n%s", logBuf.String())
 	}
-	s, err := history.Open(context.Background(), db, nil)
+	s, err := hub.Open(context.Background(), db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

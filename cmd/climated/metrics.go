@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 )
@@ -60,7 +61,7 @@ func (m *metrics) onFlush(d time.Duration, _ int, err error) {
 // watch adds what is read at scrape time: source ages, zone ages, the
 // database size, MCP sessions, and, once the sources include MQTT, the
 // broker connection and the ingest's counters.
-func (m *metrics) watch(store *history.Store, db string, sessions func() int, run *running) {
+func (m *metrics) watch(store *hub.Hub, db string, sessions func() int, run *running) {
 	m.reg.MustRegister(&stateCollector{store: store, db: db})
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "climated_history_refused_total",
 		Help: "Readings the database refused for their own sake (a constraint): dropped and logged, the rest written."},
@@ -130,7 +131,7 @@ func (s *statusRecorder) Flush() {
 
 // stateCollector reads the hub's state when scraped.
 type stateCollector struct {
-	store *history.Store
+	store *hub.Hub
 	db    string
 }
 

@@ -53,19 +53,19 @@ mqtt:
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan hub, 1)
+	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h hub) { ready <- h }})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }})
 	}()
 	h := <-ready
 	if strings.Join(h.Zones, ",") != "Bedroom" {
 		t.Errorf("zones %v, want only the MQTT device's (no demo house)", h.Zones)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for h.Store.Snapshot().Climate["Bedroom"]["Temperature"] != 19.4 {
+	for h.Hub.Snapshot().Climate["Bedroom"]["Temperature"] != 19.4 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the device's reading never arrived: %v", h.Store.Snapshot().Climate)
+			t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
 		}
 		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","pressure":1000.2,"battery":87,"linkquality":120}`), false, 0)
 		time.Sleep(20 * time.Millisecond)
@@ -82,7 +82,7 @@ mqtt:
 	if v := metricValue(string(text), `climated_mqtt_connected`); v != 1 {
 		t.Errorf("climated_mqtt_connected = %v", v)
 	}
-	bed := h.Store.Snapshot().Climate["Bedroom"]
+	bed := h.Hub.Snapshot().Climate["Bedroom"]
 	if bed["Humidity"] != 58.0 || bed["battery_percent"] != 87.0 {
 		t.Errorf("Bedroom = %v", bed)
 	}
@@ -143,7 +143,7 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	// The demo house (no subscriptions configured) still answers.
-	if h.Store.Snapshot().Climate["Indoor"] == nil {
+	if h.Hub.Snapshot().Climate["Indoor"] == nil {
 		t.Error("the hub stopped serving its other sources")
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
 )
@@ -64,24 +66,13 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// printNested prints readings as zone → measurement → value, with When,
-// the time of the zone's latest reading in Unix seconds.
+// printNested prints readings as the get_climate structure (package
+// climate): zone → measurement → value, with When, the time of the zone's
+// latest reading in Unix seconds, and what one reading derives.
 func printNested(w io.Writer, rs []sensors.Reading) error {
-	out := make(map[string]map[string]any)
-	for _, r := range rs {
-		z := out[r.Zone]
-		if z == nil {
-			z = make(map[string]any)
-			out[r.Zone] = z
-		}
-		z[string(r.Measurement)] = r.Value
-		if when, _ := z["When"].(int64); r.Time.Unix() > when {
-			z["When"] = r.Time.Unix()
-		}
-	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(climate.Readings(rs, time.Local).Climate)
 }
 
 // unjoin splits an errors.Join into its errors.

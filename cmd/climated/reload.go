@@ -8,7 +8,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 )
 
 // A reload (SIGHUP; systemctl reload climated) reads the configuration
@@ -37,7 +37,7 @@ type reloader struct {
 	load  func() (Config, error) // reads and validates the configuration as at start-up
 	level *slog.LevelVar         // the process's log level; nil leaves it alone
 	seams seams
-	store *history.Store
+	store *hub.Hub
 	run   *running
 	m     *metrics
 }

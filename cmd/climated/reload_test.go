@@ -68,10 +68,10 @@ func TestReload(t *testing.T) {
 	log, _ := newLogger(&logs, cfg.LogLevel, level)
 	reload := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan hub, 1)
+	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }, reload: reload, load: load, level: level})
+		done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }, reload: reload, load: load, level: level})
 	}()
 	defer func() {
 		cancel()
@@ -80,7 +80,7 @@ func TestReload(t *testing.T) {
 		}
 	}()
 	h := <-ready
-	if h.Store.Snapshot().Climate["Indoor"] == nil {
+	if h.Hub.Snapshot().Climate["Indoor"] == nil {
 		t.Fatal("the demo house is not running")
 	}
 
@@ -97,7 +97,7 @@ mqtt:
 	}
 	waitFor(t, "the MQTT device's reading arrives after the reload", func() bool {
 		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":12.5,"humidity":61}`), false, 0)
-		return h.Store.Snapshot().Climate["Attic"]["Temperature"] == 12.5
+		return h.Hub.Snapshot().Climate["Attic"]["Temperature"] == 12.5
 	})
 	// The demo house stopped with the old configuration.
 	if !strings.Contains(logs.String(), `msg="configuration reloaded" sources=1 zones=[Attic] simulated=false`) {
@@ -118,7 +118,7 @@ mqtt:
 	}
 	waitFor(t, "the MQTT source still runs after a refused reload", func() bool {
 		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":13.5}`), false, 0)
-		return h.Store.Snapshot().Climate["Attic"]["Temperature"] == 13.5
+		return h.Hub.Snapshot().Climate["Attic"]["Temperature"] == 13.5
 	})
 
 	// Keys that need a restart are named, and keep their running values.

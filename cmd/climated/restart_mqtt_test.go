@@ -119,7 +119,7 @@ mqtt:
 	n := int(published.Load())
 
 	// The last hub takes in the rest; then it stops and the file is read.
-	store, err := history.OpenReadOnly(context.Background(), db, nil, time.Hour)
+	store, err := history.OpenReadOnly(context.Background(), db, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

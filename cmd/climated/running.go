@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 )
@@ -67,7 +67,7 @@ func (r *running) stop() {
 // healthy reports every part that is not working: the history writer,
 // the MQTT connection, and each source whose latest status is an error
 // (a sensor that fails or is stale, a device that reports offline).
-func (r *running) healthy(store *history.Store) func() error {
+func (r *running) healthy(store *hub.Hub) func() error {
 	return func() error {
 		errs := []error{store.Health()}
 		for _, h := range r.set().health {

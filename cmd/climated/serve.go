@@ -15,6 +15,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
@@ -66,12 +67,12 @@ func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 	return cfg, nil
 }
 
-var _ mcp.Hub = (*history.Store)(nil)
+var _ mcp.Hub = (*hub.Hub)(nil)
 
-// hub is what serve started, for tests to reach.
-type hub struct {
+// served is what serve started, for tests to reach.
+type served struct {
 	Addr  net.Addr
-	Store *history.Store
+	Hub   *hub.Hub
 	Zones []string
 }
 
@@ -82,7 +83,7 @@ var processStart = time.Now()
 // serveEnv is what a caller of serve may add: a callback once everything
 // is up, fakes for the hardware, and what a reload needs.
 type serveEnv struct {
-	ready func(hub)
+	ready func(served)
 	seams seams
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
@@ -94,8 +95,9 @@ type serveEnv struct {
 	stderr io.Writer
 }
 
-// serve runs the hub until ctx ends, then shuts down in reverse order:
-// sources stop, history is flushed and closed, the HTTP server drains.
+// serve runs the hub until ctx ends, then shuts down in reverse order
+// (hub.Hub.Close): the watchdog stops, the HTTP server drains, the sources
+// stop, and the history is flushed and closed last.
 func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
 	if err := cfg.validate(); err != nil {
 		return err
@@ -110,26 +112,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	defer ln.Close() // after Serve took it, a second close is harmless
 	// The token next: a token file others can read stops the hub before
 	// it writes anything else.
-	var token string
-	if cfg.needsToken() {
-		if token, err = loadOrCreateToken(cfg.tokenFile()); err != nil {
-			return err
-		}
-		log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
-	}
-	m := newMetrics()
-	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
-		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
+	token, err := bearerToken(cfg, log)
 	if err != nil {
 		return err
 	}
-	storeOpen := true
-	defer func() {
-		if storeOpen {
-			store.Close(context.Background())
-		}
-	}()
-	log.Info("history open", "database", store.Path())
+	m := newMetrics()
+	store, err := openHub(ctx, cfg, loc, m, log)
+	if err != nil {
+		return err
+	}
+	// Close stops every part started below, the last first, and closes
+	// the history after them all; on an early return it is this one.
+	defer store.Close(context.Background())
 
 	set, err := buildSources(ctx, cfg, log, env.seams, store)
 	if err != nil {
@@ -142,88 +136,139 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 
 	run := newRunning(log, newClockGuard(countingSink{store, m}, log, store.Latest()), set)
-	defer run.stop()
-
 	srv := mcp.New(store, &mcp.Options{
-		Token:          token,
-		AllowedHosts:   cfg.AllowedHosts,
-		AllowedOrigins: cfg.AllowedOrigins,
-		Version:        buildVersion(),
-		Zones:          set.zones,
-		Simulated:      set.simulated,
-		Location:       loc,
-		Health:         run.healthy(store),
-		Metrics:        m.handler(),
-		Logger:         log.With("component", "mcp"),
+		Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
+		Health: run.healthy(store), Metrics: m.handler(), Logger: log.With("component", "mcp"),
 	})
 	m.watch(store, store.Path(), srv.Sessions, run)
-	// Cancelling baseCtx ends every request's context, so that event
-	// streams that clients hold open do not hold up the shutdown.
-	baseCtx, cancelRequests := context.WithCancel(context.Background())
-	defer cancelRequests()
-	httpSrv := &http.Server{
-		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		Handler:           m.instrument(srv.Handler()),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- httpSrv.Serve(ln) }()
-
-	run.start(ctx, set)
-
-	wdCtx, stopWatchdog := context.WithCancel(ctx)
-	defer stopWatchdog()
-	go watchdog(wdCtx, log, liveness{ping: store.Ping, addr: ln.Addr()})
-	go trimMemory(wdCtx, trimEvery)
+	httpErr := startParts(ctx, store, run, set, ln, srv, m.instrument(srv.Handler()), log)
 	notify(log, daemon.SdNotifyReady)
 
 	base := "http://" + ln.Addr().String()
 	log.Info("serving MCP", "startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
 	if env.ready != nil {
-		env.ready(hub{Addr: ln.Addr(), Store: store, Zones: set.zones})
+		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
 	}
 
 	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
-	var runErr error
-	for serving := true; serving; {
-		select {
-		case <-ctx.Done():
-			log.Info("shutting down")
-			serving = false
-		case err := <-httpErr:
-			runErr = fmt.Errorf("http server: %w", err)
-			serving = false
-		case <-env.reload:
-			if env.load == nil {
-				log.Warn("reload: no configuration to read again (started without one); nothing changed")
-				continue
-			}
-			cfg = rl.reload(ctx, cfg)
-		}
-	}
-
+	runErr := rl.until(ctx, cfg, env, httpErr)
 	notify(log, daemon.SdNotifyStopping)
-	stopWatchdog()
-	run.stop()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	storeOpen = false
+	// The watchdog and the HTTP server stop first (requests drain while
+	// the history is open), then the sources, then the history.
 	if err := store.Close(sctx); err != nil {
 		log.Error("close history", "err", err)
 		runErr = errors.Join(runErr, err)
 	}
-	srv.Close()
-	cancelRequests()
-	if err := httpSrv.Shutdown(sctx); err != nil {
-		log.Warn("http shutdown", "err", err)
-	}
 	log.Info("stopped")
 	return runErr
+}
+
+// openHub opens the history and the hub around it.
+func openHub(ctx context.Context, cfg Config, loc *time.Location, m *metrics, log *slog.Logger) (*hub.Hub, error) {
+	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
+		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("history open", "database", h.Path())
+	return h, nil
+}
+
+// bearerToken is the token every request needs when the hub listens beyond
+// loopback, read or created; "" on loopback.
+func bearerToken(cfg Config, log *slog.Logger) (string, error) {
+	if !cfg.needsToken() {
+		return "", nil
+	}
+	token, err := loadOrCreateToken(cfg.tokenFile())
+	if err != nil {
+		return "", err
+	}
+	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	return token, nil
+}
+
+// startParts starts the parts of the running hub, each owned by h, in an
+// order that Close reverses: the sources, the HTTP server (so that it
+// drains before the sources stop and the history closes), the watchdog
+// and the memory trimmer. It returns the HTTP server's end.
+func startParts(ctx context.Context, h *hub.Hub, run *running, set *sourceSet, ln net.Listener, srv *mcp.Server, web http.Handler, log *slog.Logger) <-chan error {
+	h.Start("sources", func(ctx context.Context) error {
+		<-ctx.Done()
+		run.stop()
+		return nil
+	})
+	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
+	run.start(ctx, set)
+	h.Start("watchdog", func(ctx context.Context) error {
+		watchdog(ctx, log, liveness{ping: h.Ping, addr: ln.Addr()})
+		return nil
+	})
+	h.Start("memory trim", func(ctx context.Context) error {
+		trimMemory(ctx, trimEvery)
+		return nil
+	})
+	return httpErr
+}
+
+// until serves reloads until ctx ends or the HTTP server fails, and
+// returns the failure.
+func (r *reloader) until(ctx context.Context, cfg Config, env serveEnv, httpErr <-chan error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			r.log.Info("shutting down")
+			return nil
+		case err := <-httpErr:
+			return fmt.Errorf("http server: %w", err)
+		case <-env.reload:
+			if env.load == nil {
+				r.log.Warn("reload: no configuration to read again (started without one); nothing changed")
+				continue
+			}
+			cfg = r.reload(ctx, cfg)
+		}
+	}
+}
+
+// serveHTTP is the HTTP server as a part of the hub: it serves on ln until
+// its context ends, then closes the MCP sessions, ends every request's
+// context (so that event streams clients hold open do not hold up the
+// shutdown) and waits for the requests in flight.
+func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		baseCtx, cancelRequests := context.WithCancel(context.Background())
+		defer cancelRequests()
+		httpSrv := &http.Server{
+			BaseContext:       func(net.Listener) context.Context { return baseCtx },
+			Handler:           h,
+			ReadHeaderTimeout: readHeaderTimeout,
+			ReadTimeout:       readTimeout,
+			WriteTimeout:      writeTimeout,
+			IdleTimeout:       idleTimeout,
+			MaxHeaderBytes:    maxHeaderBytes,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		served := make(chan error, 1)
+		go func() { served <- httpSrv.Serve(ln) }()
+		select {
+		case err := <-served:
+			return err
+		case <-ctx.Done():
+		}
+		srv.Close()
+		cancelRequests()
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := httpSrv.Shutdown(sctx); err != nil {
+			log.Warn("http shutdown", "err", err)
+		}
+		<-served
+		return nil
+	}
 }
 
 // fillDemoPast fills the gap since the last run before serving, so that
@@ -232,7 +277,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
 // A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *history.Store, log *slog.Logger, term io.Writer) error {
+func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hub.Hub, log *slog.Logger, term io.Writer) error {
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {

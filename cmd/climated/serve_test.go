@@ -18,7 +18,7 @@ import (
 )
 
 // startHub runs serve on loopback with a temporary database until the test ends.
-func startHub(t *testing.T, cfg Config) hub {
+func startHub(t *testing.T, cfg Config) served {
 	t.Helper()
 	h, _ := runHub(t, cfg)
 	return h
@@ -26,13 +26,13 @@ func startHub(t *testing.T, cfg Config) hub {
 
 // runHub runs serve until the returned stop is called (or the test ends),
 // so that a test can restart a hub as systemctl restart does.
-func runHub(t *testing.T, cfg Config) (hub, func()) {
+func runHub(t *testing.T, cfg Config) (served, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan hub, 1)
+	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h hub) { ready <- h }}) }()
+	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }}) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
@@ -56,7 +56,7 @@ func runHub(t *testing.T, cfg Config) (hub, func()) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("hub not ready within 60 s")
 	}
-	return hub{}, stop
+	return served{}, stop
 }
 
 func testConfig(t *testing.T) Config {

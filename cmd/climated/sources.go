@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
@@ -48,7 +48,7 @@ type seams struct {
 // file), the chips a scan of the default I²C bus finds become the main
 // zone's sensors; when there is no bus or nothing answers, the demo house
 // runs, and the log says why.
-func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, store *history.Store) (*sourceSet, error) {
+func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, store *hub.Hub) (*sourceSet, error) {
 	set := &sourceSet{}
 	hwCfg := cfg.HW
 	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
@@ -93,7 +93,7 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, s
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger, store *history.Store) error {
+func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger, store *hub.Hub) error {
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
 	if err != nil {

@@ -78,12 +78,12 @@ func TestServeWithFaultySensor(t *testing.T) {
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "sht31", Address: 0x44}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan hub, 1)
+	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h hub) { ready <- h }, seams: seams{openBus: deniedBus}})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: deniedBus}})
 	}()
-	var h hub
+	var h served
 	select {
 	case h = <-ready:
 	case err := <-done:
@@ -92,7 +92,7 @@ func TestServeWithFaultySensor(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var fault string
-		for _, st := range h.Store.Statuses() {
+		for _, st := range h.Hub.Statuses() {
 			if st.Err != nil {
 				fault = st.Err.Error()
 			}
@@ -101,11 +101,11 @@ func TestServeWithFaultySensor(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no fault reported for the unreadable sensor: %v", h.Store.Statuses())
+			t.Fatalf("no fault reported for the unreadable sensor: %v", h.Hub.Statuses())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if c := h.Store.Snapshot().Climate; len(c) != 0 {
+	if c := h.Hub.Snapshot().Climate; len(c) != 0 {
 		t.Errorf("zones without a single reading: %v", c)
 	}
 	resp, err := http.Get("http://" + h.Addr.String() + "/healthz")

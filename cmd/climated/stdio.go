@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
 )
 
@@ -37,7 +38,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if err := checkReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
 		return fmt.Errorf("open history %s: %w", cfg.Database, err)
 	}
-	store, err := history.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")}, 0)
+	store, err := hub.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")}, 0)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 }
 
 // simulated: the database was filled by the demo house.
-func simulated(s *history.Store) bool {
+func simulated(s *hub.Hub) bool {
 	for _, z := range s.Describe() {
 		for _, src := range z.Sources {
 			if strings.HasPrefix(src, "demo/") {

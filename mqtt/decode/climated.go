@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -45,7 +46,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	if z, ok := o["zone"].(string); ok && z != "" {
 		r.Device = z
 	}
-	if raw, ok := o["When"]; ok {
+	if raw, ok := o[climate.KeyWhen]; ok {
 		w, err := number(raw)
 		switch {
 		case err != nil:
@@ -56,7 +57,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		r.Time = time.Unix(int64(w), 0)
 	}
 	if rain, ok := o[string(sensors.Rain)]; ok {
-		r.RainState = fmt.Sprint(rain, "/", o["sum_rain_1"], "/", o["sum_rain_24"])
+		r.RainState = fmt.Sprint(rain, "/", o[climate.KeySumRain1], "/", o[climate.KeySumRain24])
 	}
 	times, _ := o["times"].(object)
 	d.applyJSON(&r, o)

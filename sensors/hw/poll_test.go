@@ -13,7 +13,7 @@ import (
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 	"github.com/climated/climated/sensors/internal/sinktest"
@@ -250,7 +250,7 @@ func TestRunSinkStopped(t *testing.T) {
 // TestRunIntoHistory records into a real SQLite history.
 func TestRunIntoHistory(t *testing.T) {
 	ctx := context.Background()
-	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

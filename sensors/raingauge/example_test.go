@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors/raingauge"
 )
 
@@ -14,7 +14,7 @@ func Example() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	store, err := history.Open(ctx, "rain.db", nil)
+	store, err := hub.Open(ctx, "rain.db", nil)
 	if err != nil {
 		log.Error("open history", "err", err)
 		return

@@ -14,7 +14,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/sinktest"
 )
@@ -228,7 +228,7 @@ func TestConfigValidate(t *testing.T) {
 // sums back.
 func TestIntoHistory(t *testing.T) {
 	ctx := context.Background()
-	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

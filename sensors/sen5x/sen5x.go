@@ -3,7 +3,6 @@ package sen5x
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -121,9 +120,9 @@ func NewI2C(b i2c.Bus, addr uint16, opts *Opts) (*Dev, error) {
 	if opts == nil {
 		opts = &Opts{}
 	}
-	interval, err := cleaningInterval(opts.AutoCleaning)
+	interval, err := sensirion.CleaningInterval(opts.AutoCleaning)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sen5x: %w", err)
 	}
 	d := &Dev{d: i2c.Dev{Bus: b, Addr: addr}}
 	if err := d.identify(); err != nil {
@@ -138,17 +137,6 @@ func NewI2C(b i2c.Bus, addr uint16, opts *Opts) (*Dev, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// cleaningInterval is the auto cleaning interval's seconds for the chip.
-func cleaningInterval(i time.Duration) (uint32, error) {
-	switch {
-	case i < 0:
-		return 0, nil
-	case i%time.Second != 0 || i/time.Second > math.MaxUint32:
-		return 0, fmt.Errorf("sen5x: auto cleaning interval %s: want whole seconds, at most 2³²−1", i)
-	}
-	return uint32(i / time.Second), nil
 }
 
 // identify reads the product name and serial number.
@@ -241,11 +229,11 @@ func (d *Dev) StartFanCleaning() error {
 func (d *Dev) AutoCleaning() (time.Duration, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	w, err := sensirion.Read(&d.d, sensirion.Encode8(cmdAutoClean), waitRead, 2)
+	s, err := sensirion.ReadUint32(&d.d, cmdAutoClean, waitRead)
 	if err != nil {
 		return 0, fmt.Errorf("sen5x: read auto cleaning interval: %w", err)
 	}
-	return time.Duration(sensirion.Uint32(w[0], w[1])) * time.Second, nil
+	return time.Duration(s) * time.Second, nil
 }
 
 // Status reads the device status register (datasheet 5.4): StatusFanSpeed,
@@ -253,11 +241,11 @@ func (d *Dev) AutoCleaning() (time.Duration, error) {
 func (d *Dev) Status() (uint32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	w, err := sensirion.Read(&d.d, sensirion.Encode8(cmdStatus), waitRead, 2)
+	st, err := sensirion.ReadUint32(&d.d, cmdStatus, waitRead)
 	if err != nil {
 		return 0, fmt.Errorf("sen5x: read device status: %w", err)
 	}
-	return sensirion.Uint32(w[0], w[1]), nil
+	return st, nil
 }
 
 // Bits of the device status register (datasheet 5.4).

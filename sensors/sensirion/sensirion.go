@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"periph.io/x/conn/v3"
@@ -158,4 +159,28 @@ func Temperature(raw uint16) physic.Temperature {
 func Humidity(raw uint16, offset, span int64) physic.RelativeHumidity {
 	rh := offset*int64(physic.PercentRH) + span*int64(physic.PercentRH)*int64(raw)/65535
 	return physic.RelativeHumidity(min(max(rh, 0), int64(100*physic.PercentRH)))
+}
+
+// ReadUint32 sends cmd (an 8-bit-argument command) and reads the two
+// words of a 32-bit answer: the status register, the auto cleaning
+// interval of Sensirion's particle sensors.
+func ReadUint32(c conn.Conn, cmd uint16, delay time.Duration) (uint32, error) {
+	w, err := Read(c, Encode8(cmd), delay, 2)
+	if err != nil {
+		return 0, err
+	}
+	return Uint32(w[0], w[1]), nil
+}
+
+// CleaningInterval is the auto cleaning interval i of a particle sensor's
+// fan (SEN5x, SPS30) in the seconds the chip takes; a negative one means
+// the chip's own default and returns 0.
+func CleaningInterval(i time.Duration) (uint32, error) {
+	switch {
+	case i < 0:
+		return 0, nil
+	case i%time.Second != 0 || i/time.Second > math.MaxUint32:
+		return 0, fmt.Errorf("auto cleaning interval %s: want whole seconds, at most 2³²−1", i)
+	}
+	return uint32(i / time.Second), nil
 }

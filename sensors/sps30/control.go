@@ -25,11 +25,11 @@ func (d *Dev) StartFanCleaning() error {
 func (d *Dev) AutoCleaning() (time.Duration, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	w, err := sensirion.Read(&d.d, sensirion.Encode8(cmdAutoClean), waitShort, 2)
+	s, err := sensirion.ReadUint32(&d.d, cmdAutoClean, waitShort)
 	if err != nil {
 		return 0, fmt.Errorf("sps30: read auto cleaning interval: %w", err)
 	}
-	return time.Duration(sensirion.Uint32(w[0], w[1])) * time.Second, nil
+	return time.Duration(s) * time.Second, nil
 }
 
 // Bits of the device status register (datasheet 4.4; firmware 2.2 or
@@ -45,11 +45,11 @@ const (
 func (d *Dev) Status() (uint32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	w, err := sensirion.Read(&d.d, sensirion.Encode8(cmdStatus), 0, 2)
+	st, err := sensirion.ReadUint32(&d.d, cmdStatus, 0)
 	if err != nil {
 		return 0, fmt.Errorf("sps30: read device status: %w", err)
 	}
-	return sensirion.Uint32(w[0], w[1]), nil
+	return st, nil
 }
 
 // Halt stops the measurement; the fan and the laser turn off.

@@ -115,9 +115,9 @@ func NewI2C(b i2c.Bus, addr uint16, opts *Opts) (*Dev, error) {
 	if opts == nil {
 		opts = &Opts{}
 	}
-	interval, err := cleaningInterval(opts.AutoCleaning)
+	interval, err := sensirion.CleaningInterval(opts.AutoCleaning)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sps30: %w", err)
 	}
 	d := &Dev{d: i2c.Dev{Bus: b, Addr: addr}}
 	if err := d.identify(); err != nil {
@@ -132,17 +132,6 @@ func NewI2C(b i2c.Bus, addr uint16, opts *Opts) (*Dev, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// cleaningInterval is the auto cleaning interval's seconds for the chip.
-func cleaningInterval(i time.Duration) (uint32, error) {
-	switch {
-	case i < 0:
-		return 0, nil
-	case i%time.Second != 0 || i/time.Second > math.MaxUint32:
-		return 0, fmt.Errorf("sps30: auto cleaning interval %s: want whole seconds, at most 2³²−1", i)
-	}
-	return uint32(i / time.Second), nil
 }
 
 // identify reads the product type, waking the chip up first if it does

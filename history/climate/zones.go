@@ -1,4 +1,4 @@
-package history
+package climate
 
 import (
 	"sort"
@@ -26,11 +26,11 @@ type ZoneInfo struct {
 }
 
 // Describe lists every zone with its measurements, sorted by name.
-func (s *Store) Describe() []ZoneInfo {
-	s.live.mu.RLock()
-	defer s.live.mu.RUnlock()
+func (l *Live) Describe() []ZoneInfo {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
 	byZone := map[string]*ZoneInfo{}
-	for k, r := range s.live.series {
+	for k, r := range l.series {
 		z := byZone[k.zone]
 		if z == nil {
 			z = &ZoneInfo{Name: k.zone}
@@ -56,33 +56,4 @@ func (s *Store) Describe() []ZoneInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-// OnUpdate registers f to be called after every Record with the zones that
-// got readings, and whether any of them (or any of their measurements) is
-// new. f runs on the recording goroutine: it must return at once.
-func (s *Store) OnUpdate(f func(zones []string, added bool)) {
-	s.listenMu.Lock()
-	defer s.listenMu.Unlock()
-	s.listeners = append(s.listeners, f)
-}
-
-func (s *Store) notify(rs []sensors.Reading, added bool) {
-	s.listenMu.Lock()
-	ls := s.listeners
-	s.listenMu.Unlock()
-	if len(ls) == 0 {
-		return
-	}
-	var zones []string
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if !seen[r.Zone] {
-			seen[r.Zone] = true
-			zones = append(zones, r.Zone)
-		}
-	}
-	for _, f := range ls {
-		f(zones, added)
-	}
 }

@@ -1,21 +1,20 @@
-package history
+package climate
 
 import (
 	"testing"
 	"time"
 )
 
-func mustLoad(t testing.TB, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
+// berlin is a zone with daylight saving.
+var berlin = func() *time.Location {
+	loc, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	return loc
-}
+}()
 
 func TestLocalMidnight(t *testing.T) {
-	berlin := mustLoad(t, "Europe/Berlin")
 	cases := []struct {
 		name string
 		now  time.Time
@@ -43,7 +42,6 @@ func TestLocalMidnight(t *testing.T) {
 }
 
 func TestExtremesAcrossMidnightAndDST(t *testing.T) {
-	berlin := mustLoad(t, "Europe/Berlin")
 	at := func(s string) int64 {
 		tm, err := time.Parse(time.RFC3339, s)
 		if err != nil {

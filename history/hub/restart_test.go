@@ -1,4 +1,4 @@
-package history
+package hub
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -38,11 +40,14 @@ func rainySeed(t *testing.T, loc *time.Location, end time.Time) (*demo.House, fl
 // structure, and checks the derivations against values computed directly
 // from the demo house.
 func TestRestartKeepsDerivations(t *testing.T) {
-	loc := mustLoad(t, "Europe/Berlin")
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
 	end := time.Date(2026, 10, 25, 18, 0, 0, 0, loc)
 	house, wantRain24 := rainySeed(t, loc, end)
 	path := filepath.Join(t.TempDir(), "h.db")
-	opts := &Options{Now: fixedClock(end), Location: loc}
+	opts := &history.Options{Now: fixedClock(end), Location: loc}
 	ctx := context.Background()
 
 	s, err := Open(ctx, path, opts)
@@ -80,22 +85,22 @@ func TestRestartKeepsDerivations(t *testing.T) {
 		}
 	}
 	b := after["Balcony"]
-	if b[KeyMinTemp] != lo || b[KeyMaxTemp] != hi || b[KeyDateMinTemp] != loAt || b[KeyDateMaxTemp] != hiAt {
+	if b[climate.KeyMinTemp] != lo || b[climate.KeyMaxTemp] != hi || b[climate.KeyDateMinTemp] != loAt || b[climate.KeyDateMaxTemp] != hiAt {
 		t.Errorf("Balcony extremes = %v at %v, %v at %v; want %v at %d, %v at %d",
-			b[KeyMinTemp], b[KeyDateMinTemp], b[KeyMaxTemp], b[KeyDateMaxTemp], lo, loAt, hi, hiAt)
+			b[climate.KeyMinTemp], b[climate.KeyDateMinTemp], b[climate.KeyMaxTemp], b[climate.KeyDateMaxTemp], lo, loAt, hi, hiAt)
 	}
-	if got := after["Rain"][KeySumRain24]; got != round(sensors.Rain, wantRain24) {
+	if got := after["Rain"][climate.KeySumRain24]; got != round(sensors.Rain, wantRain24) {
 		t.Errorf("sum_rain_24 = %v, want %v", got, round(sensors.Rain, wantRain24))
 	}
 	for _, zone := range []string{"Indoor", "Bedroom", "Balcony"} {
-		if _, ok := after[zone][KeyTempTrend]; !ok {
+		if _, ok := after[zone][climate.KeyTempTrend]; !ok {
 			t.Errorf("%s has no temp_trend", zone)
 		}
 	}
-	if _, ok := after["Indoor"][KeyPressureTrend]; !ok {
+	if _, ok := after["Indoor"][climate.KeyPressureTrend]; !ok {
 		t.Error("Indoor has no pressure_trend")
 	}
-	if got := after["Indoor"][KeyWhen]; got != end.Unix() {
+	if got := after["Indoor"][climate.KeyWhen]; got != end.Unix() {
 		t.Errorf("When = %v, want %d", got, end.Unix())
 	}
 }

@@ -1,0 +1,179 @@
+package dash_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromium returns the path of Debian's chromium, installing it with apt
+// when it is missing, as scripts/test.sh does for mosquitto.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"chromium", "/usr/bin/chromium"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	t.Log("installing chromium: apt-get install -y chromium")
+	cmd := exec.Command("sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		msg := fmt.Sprintf("this test needs Debian's chromium and could not install it (apt-get install -y chromium; scripts/test.sh installs it): %v\n%s", err, out)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg + " (required when CI=true)")
+	}
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("chromium installed but not found: %v", err)
+	}
+	return path
+}
+
+// browser starts one headless chromium for the whole test; tabs open in it.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1440, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// tab is a browser tab that records what went wrong in it: console errors,
+// uncaught exceptions, failed requests and HTTP errors.
+type tab struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+	bytes    int64 // transferred so far, compressed as sent
+}
+
+func newTab(t *testing.T, browserCtx context.Context) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelTime)
+	tb := &tab{ctx: ctx}
+	if err := chromedp.Listen(ctx, tb.event); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func (tb *tab) event(ev any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value)+a.Description)
+			}
+			tb.problems = append(tb.problems, "console.error: "+strings.Join(args, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		tb.problems = append(tb.problems, "exception: "+ev.ExceptionDetails.Text+" "+describe(ev.ExceptionDetails.Exception))
+	case *log.EventEntryAdded:
+		if ev.Entry.Level == log.EntryLevelError {
+			tb.problems = append(tb.problems, fmt.Sprintf("log error: %s %s", ev.Entry.Text, ev.Entry.URL))
+		}
+	case *network.EventLoadingFailed:
+		if !ev.Canceled {
+			tb.problems = append(tb.problems, "request failed: "+ev.ErrorText)
+		}
+	case *network.EventResponseReceived:
+		if ev.Response.Status >= 400 {
+			tb.problems = append(tb.problems, fmt.Sprintf("HTTP %d: %s", ev.Response.Status, ev.Response.URL))
+		}
+	case *network.EventLoadingFinished:
+		tb.bytes += int64(ev.EncodedDataLength)
+	}
+}
+
+func describe(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	return o.Description
+}
+
+// check fails the test with the tab's problems, and forgets them.
+func (tb *tab) check(t *testing.T) {
+	t.Helper()
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, p := range tb.problems {
+		t.Error(p)
+	}
+	tb.problems = nil
+}
+
+func (tb *tab) transferred() int64 {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.bytes
+}
+
+func (tb *tab) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(tb.ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the tab.
+func eval[T any](t *testing.T, tb *tab, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %.80s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition until it is true; errors while a
+// page navigates away count as false.
+func waitFor(t *testing.T, tb *tab, cond string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool]("!!("+cond+")"))
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("waited %s for %s (last error: %v)", within, cond, last)
+}
+
+// artifacts is where screenshots and figures go: $CLIMATED_ARTIFACTS or a
+// temporary directory.
+func artifacts(t *testing.T) string {
+	if d := os.Getenv("CLIMATED_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}

@@ -1,0 +1,200 @@
+package dash_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/sensors"
+)
+
+const browserStaleAfter = 15 * time.Second
+
+// TestBrowser drives Debian's chromium against a real server with a year of
+// the demo house's history in SQLite: one browser, one tab per part.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives a browser over a year of demo history")
+	}
+	bctx := browser(t)
+	start := time.Now()
+	store, house := demoStore(t, 365*24*time.Hour)
+	t.Logf("a year of demo history recorded in %s", time.Since(start).Round(time.Millisecond))
+	feed := startFeeder(t, store, house)
+	src := dash.StoreSource{Store: store, StaleAfter: browserStaleAfter}
+	base := serve(t, "127.0.0.1", newDash(t, src, &dash.Options{Simulated: true}))
+	remoteBase := serve(t, "127.0.0.2", newDash(t, src, &dash.Options{Simulated: true, Token: testToken, IsLoopback: remote}))
+	dir := artifacts(t)
+
+	tb := newTab(t, bctx)
+	tb.do(t, chromedp.Navigate(base+"/"))
+	waitFor(t, tb, `document.querySelectorAll('.card').length === 4 && document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
+	t.Run("cards", func(t *testing.T) { cards(t, tb, base, feed) })
+	t.Run("charts", func(t *testing.T) { charts(t, tb) })
+	t.Run("zoomAndCSV", func(t *testing.T) { zoomAndCSV(t, tb) })
+	t.Run("keyboard", func(t *testing.T) { keyboard(t, tb) })
+	t.Run("screenshots", func(t *testing.T) { screenshots(t, newTab(t, bctx), base, dir) })
+	t.Run("live", func(t *testing.T) { live(t, tb, store, feed) })
+	t.Run("stale", func(t *testing.T) { stale(t, tb, feed) })
+	tb.check(t)
+	t.Run("offLoopback", func(t *testing.T) { offLoopback(t, newTab(t, bctx), base, remoteBase) })
+	t.Run("figures", func(t *testing.T) { figures(t, bctx, base, dir) })
+}
+
+// cards: every key of the structure is on the page with its exact value.
+func cards(t *testing.T, tb *tab, base string, feed *feeder) {
+	feed.pause(true)
+	defer feed.pause(false)
+	if hidden := eval[bool](t, tb, `document.getElementById('demo').hidden`); hidden {
+		t.Error("the simulated-data banner is hidden for the demo house")
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll('.badge.stale').length`); n != 0 {
+		t.Errorf("%d stale badges while every zone is fresh", n)
+	}
+	var diffs []string
+	for try := 0; try < 3; try++ {
+		time.Sleep(1500 * time.Millisecond) // the last event of the feeder lands
+		dom := eval[map[string]map[string][2]string](t, tb, `Object.fromEntries([...document.querySelectorAll('.card')].map(c =>
+			[c.dataset.zone, Object.fromEntries([...c.querySelectorAll('[data-key]')].map(e => [e.dataset.key, [e.dataset.value, e.textContent]]))]))`)
+		if diffs = compareCards(t, fetchClimate(t, base), dom); len(diffs) == 0 {
+			return
+		}
+	}
+	for _, d := range diffs {
+		t.Error(d)
+	}
+}
+
+func fetchClimate(t *testing.T, base string) map[string]map[string]json.RawMessage {
+	t.Helper()
+	res, err := http.Get(base + "/dash/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st struct {
+		Climate map[string]map[string]json.RawMessage `json:"climate"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Climate
+}
+
+// compareCards lists where the page differs from the structure: each value
+// as data-value, and the shown number equal to it.
+func compareCards(t *testing.T, climate map[string]map[string]json.RawMessage, dom map[string]map[string][2]string) []string {
+	var diffs []string
+	if len(climate) != len(dom) {
+		diffs = append(diffs, fmt.Sprintf("%d cards for %d zones", len(dom), len(climate)))
+	}
+	for zone, keys := range climate {
+		for key, raw := range keys {
+			want := string(raw)
+			if s, err := strconv.Unquote(want); err == nil {
+				want = s
+			}
+			got, ok := dom[zone][key]
+			switch {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("%s/%s = %s is not on the page", zone, key, want))
+			case got[0] != want:
+				diffs = append(diffs, fmt.Sprintf("%s/%s: page has %q, structure %s", zone, key, got[0], want))
+			case key == "When" || key == "date_min_temp" || key == "date_max_temp" || key == "temp_trend" || key == "pressure_trend":
+			default:
+				shown, err1 := strconv.ParseFloat(got[1], 64)
+				value, err2 := strconv.ParseFloat(want, 64)
+				if err1 != nil || err2 != nil || shown != value {
+					diffs = append(diffs, fmt.Sprintf("%s/%s shows %q, structure %s", zone, key, got[1], want))
+				}
+			}
+		}
+	}
+	return diffs
+}
+
+const firstChart = `section.chart[data-zone="Balcony"][data-m="Temperature"]`
+
+// charts: each range draws data, no more points than pixels, bands on
+// coarse tiers; rain as bars with its total; a hover read-out.
+func charts(t *testing.T, tb *tab) {
+	for _, r := range []string{"7d", "30d", "1y", "24h"} {
+		tb.do(t, chromedp.Click(firstChart+` button[data-range="`+r+`"]`))
+		waitFor(t, tb, `(c => c.dataset.state === 'ready' && c.querySelector('[data-range="`+r+`"]').getAttribute('aria-pressed') === 'true')(document.querySelector('`+firstChart+`'))`, 20*time.Second)
+		got := eval[[]int](t, tb, `(c => [+c.dataset.points, c.querySelector('.plot').clientWidth, c.querySelectorAll('.u-legend .u-series').length, c.querySelectorAll('canvas').length])(document.querySelector('`+firstChart+`'))`)
+		points, width, series, canvases := got[0], got[1], got[2], got[3]
+		t.Logf("%s: %d points in %d px, %d series", r, points, width, series)
+		if points < 10 || points > width || canvases != 1 {
+			t.Errorf("%s: %d points for %d px, %d canvases", r, points, width, canvases)
+		}
+		if wantBand := r != "24h" && r != "7d"; wantBand != (series == 4) {
+			t.Errorf("%s: %d series (time, mean, min, max with a band on coarse tiers)", r, series)
+		}
+	}
+	tb.do(t, chromedp.Click(`.card[data-zone="Rain"] .value`))
+	rain := `section.chart[data-zone="Rain"][data-m="Rain"]`
+	waitFor(t, tb, `(c => c && c.dataset.state === 'ready')(document.querySelector('`+rain+`'))`, 20*time.Second)
+	if s := eval[string](t, tb, `document.querySelector('`+rain+` .summary').textContent`); !regexpMatch(`total [0-9.]+ mm in 24 h`, s) {
+		t.Errorf("rain summary %q, want its 24-h total", s)
+	}
+	box := eval[[]float64](t, tb, `(o => { o.scrollIntoView({block: 'center'}); const r = o.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })(document.querySelector('`+firstChart+` .u-over'))`)
+	tb.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box[0], box[1]))
+	waitFor(t, tb, `[...document.querySelectorAll('`+firstChart+` .u-legend .u-value')].some(e => /[0-9]/.test(e.textContent))`, 5*time.Second)
+}
+
+// live: a reading recorded into the store shows on the open page, and the
+// open 24-h chart grows, without a reload.
+func live(t *testing.T, tb *tab, store storeRecorder, feed *feeder) {
+	eval[bool](t, tb, `window.__notReloaded = true`)
+	before := eval[int](t, tb, `+document.querySelector('`+firstChart+`').dataset.points`)
+	feed.silence("Indoor")
+	r := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 42.4, Time: time.Now(), Source: "test"}
+	if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tb, `document.querySelector('.card[data-zone="Indoor"] .value [data-key="Temperature"]').textContent === '42.4'`, 5*time.Second)
+	waitFor(t, tb, `+document.querySelector('`+firstChart+`').dataset.points > `+strconv.Itoa(before), 5*time.Second)
+	if !eval[bool](t, tb, `window.__notReloaded === true`) {
+		t.Error("the page reloaded")
+	}
+}
+
+type storeRecorder interface {
+	Record(context.Context, []sensors.Reading) error
+}
+
+// stale: a zone that falls silent gets its badge without a reload.
+func stale(t *testing.T, tb *tab, feed *feeder) {
+	feed.silence("Balcony")
+	waitFor(t, tb, `document.querySelector('.card[data-zone="Balcony"] .badge.stale') !== null`, browserStaleAfter+15*time.Second)
+	if n := eval[int](t, tb, `document.querySelectorAll('.card[data-zone="Bedroom"] .badge.stale').length`); n != 0 {
+		t.Error("Bedroom, still fed, shows a stale badge")
+	}
+}
+
+func readAll(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
+
+func writeArtifact(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

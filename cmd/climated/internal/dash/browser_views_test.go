@@ -1,0 +1,113 @@
+package dash_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// screenshots: phone and desktop, light and dark, as PNGs; one column on
+// the phone, several on the desktop. CLIMATED_README_SHOT=1 also writes
+// the README's picture into testdata.
+func screenshots(t *testing.T, tb *tab, base, dir string) {
+	views := []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"phone", 390, 844, true}, {"desktop", 1440, 900, false}}
+	tb.do(t, chromedp.Navigate(base+"/"))
+	waitFor(t, tb, `document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
+	for _, v := range views {
+		for _, theme := range []string{"light", "dark"} {
+			if _, err := chromedp.Call(tb.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: v.width, Height: v.height, DeviceScaleFactor: 1, Mobile: v.mobile}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(700 * time.Millisecond) // charts redraw on resize and on a theme change
+			columns := eval[int](t, tb, `new Set([...document.querySelectorAll('.card')].map(c => c.getBoundingClientRect().left)).size`)
+			dark := eval[bool](t, tb, `(m => m.slice(0, 3).reduce((a, b) => a + +b, 0) < 200)(getComputedStyle(document.body).backgroundColor.match(/[0-9.]+/g))`)
+			overflow := eval[bool](t, tb, `document.documentElement.scrollWidth > document.documentElement.clientWidth`)
+			if (v.mobile && columns != 1) || (!v.mobile && columns < 2) || dark != (theme == "dark") || overflow {
+				t.Errorf("%s %s: %d columns, dark %v, horizontal overflow %v", v.name, theme, columns, dark, overflow)
+			}
+			png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeArtifact(t, dir, fmt.Sprintf("dashboard-%s-%s.png", v.name, theme), png)
+			if v.name == "phone" && theme == "dark" && os.Getenv("CLIMATED_README_SHOT") == "1" {
+				writeArtifact(t, "testdata", "dashboard-phone-dark.png", png)
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+	tb.check(t)
+}
+
+// offLoopback: from another machine the page asks for the token, refuses a
+// wrong one and a login posted by another site, then opens with the right one.
+func offLoopback(t *testing.T, tb *tab, base, remoteBase string) {
+	tb.do(t, chromedp.Navigate(remoteBase+"/"))
+	waitFor(t, tb, `document.querySelector('input#token') !== null`, 10*time.Second)
+	if eval[bool](t, tb, `document.querySelector('.card, script[src*="app.js"]') !== null`) {
+		t.Error("the page without a token carries the dashboard")
+	}
+	if s := eval[int](t, tb, `fetch('/dash/state').then(r => r.status)`); s != 401 {
+		t.Errorf("state without a token: %d", s)
+	}
+	tb.do(t, chromedp.SendKeys(`#token`, "not-the-token"), chromedp.Submit(`#token`))
+	waitFor(t, tb, `(e => e !== null && /not the hub's token/.test(e.textContent))(document.querySelector('.error'))`, 10*time.Second)
+	// Another site's page posts the right token to the hub: refused.
+	evil := serve(t, "127.0.0.1", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, `<!doctype html><form method="post" action="%s/dash/login"><input name="token" value="%s"></form>
+<script>document.forms[0].submit()</script>`, remoteBase, testToken)
+	}))
+	tb.do(t, chromedp.Navigate(evil+"/"))
+	waitFor(t, tb, `location.href.startsWith('`+remoteBase+`') && /Origin .* is not allowed/.test(document.body.textContent)`, 10*time.Second)
+	tb.do(t, chromedp.Navigate(remoteBase+"/"))
+	waitFor(t, tb, `document.querySelector('input#token') !== null`, 10*time.Second)
+	tb.do(t, chromedp.SendKeys(`#token`, testToken), chromedp.Submit(`#token`))
+	waitFor(t, tb, `document.querySelectorAll('.card').length === 4 && document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
+	if s := eval[int](t, tb, `fetch('/dash/state').then(r => r.status)`); s != 200 {
+		t.Errorf("state with the session: %d", s)
+	}
+}
+
+// figures: bytes transferred on a first load and the time to the first
+// chart, on this machine's CPU and slowed down six times.
+func figures(t *testing.T, bctx context.Context, base, dir string) {
+	var report string
+	for _, rate := range []float64{1, 6} {
+		tb := newTab(t, bctx)
+		if _, err := chromedp.Call(tb.ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(tb.ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
+			t.Fatal(err)
+		}
+		tb.do(t, chromedp.Navigate(base+"/"))
+		waitFor(t, tb, `document.documentElement.dataset.firstChart !== undefined`, 60*time.Second)
+		ms := eval[string](t, tb, `document.documentElement.dataset.firstChart`)
+		time.Sleep(300 * time.Millisecond)
+		n := tb.transferred()
+		line := fmt.Sprintf("CPU ×%g: first load %d bytes transferred, first chart after %s ms", rate, n, ms)
+		t.Log(line)
+		report += line + "\n"
+		if n > 150_000 {
+			t.Errorf("first load transferred %d bytes, budget 150 000", n)
+		}
+		tb.check(t)
+	}
+	writeArtifact(t, dir, "figures.txt", []byte(report))
+	t.Logf("figures in %s", filepath.Join(dir, "figures.txt"))
+}

@@ -1,0 +1,165 @@
+package dash
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Defaults of the bounds on live streams.
+const (
+	// DefaultMaxStreams is how many dashboard pages may follow the house
+	// at once; one more is answered 503 and its EventSource retries.
+	DefaultMaxStreams = 16
+	// DefaultWriteTimeout bounds the writing of one event: a client that
+	// does not take it in that time is dropped.
+	DefaultWriteTimeout = 10 * time.Second
+	// DefaultKeepAlive is how often a quiet stream gets a comment, and a
+	// fresh zone status (zones go stale without new readings).
+	DefaultKeepAlive = 20 * time.Second
+	// DefaultSessionTTL is how long a login lasts.
+	DefaultSessionTTL = 30 * 24 * time.Hour
+)
+
+// Options configure a Handler; the zero value gives the defaults.
+type Options struct {
+	Simulated      bool     // the data comes from the demo house: the page says so
+	Token          string   // the hub's token; empty: loopback only
+	AllowedHosts   []string // Host names accepted besides loopback ones (as mcp.Options)
+	AllowedOrigins []string // other origins whose pages may call the dashboard
+	// TrustForwardedProto marks the cookie Secure when X-Forwarded-Proto
+	// says https: set it only behind a TLS proxy that sets that header.
+	TrustForwardedProto bool
+	// IsLoopback says whether a remote address (an IP, no port) is on this
+	// machine; nil means a loopback address (tests use it to play a remote client).
+	IsLoopback   func(ip string) bool
+	MaxStreams   int
+	WriteTimeout time.Duration
+	KeepAlive    time.Duration
+	SessionTTL   time.Duration
+	Now          func() time.Time
+	Logger       *slog.Logger
+}
+
+// Handler serves the dashboard: the page and its assets, /dash/state,
+// /dash/history, /dash/events and /dash/login. Mount it at "/" and at
+// "/dash/" of the hub's mux.
+type Handler struct {
+	src       Source
+	opts      Options
+	log       *slog.Logger
+	assets    map[string]*asset
+	units     map[string]unitInfo
+	mux       *http.ServeMux
+	protected http.Handler
+	guesses   guesses
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every change
+	streams int
+}
+
+// unitInfo is what the page needs to know of a measurement.
+type unitInfo struct {
+	Unit     string `json:"unit"`
+	Decimals int    `json:"decimals"`
+	Kind     string `json:"kind"` // gauge, amount, health
+	Label    string `json:"label"`
+}
+
+// New returns the dashboard of src; nil opts means defaults.
+func New(src Source, opts *Options) (*Handler, error) {
+	h := &Handler{src: src, changed: make(chan struct{}), units: units()}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.defaults()
+	h.log = h.opts.Logger
+	var err error
+	if h.assets, err = loadAssets(); err != nil {
+		return nil, err
+	}
+	h.mux = http.NewServeMux()
+	h.mux.HandleFunc("GET /{$}", h.serveAsset("index.html"))
+	h.mux.HandleFunc("GET /dash/static/{file...}", h.serveStatic)
+	h.mux.HandleFunc("GET /dash/state", h.serveState)
+	h.mux.HandleFunc("GET /dash/history", h.serveHistory)
+	h.mux.HandleFunc("GET /dash/events", h.serveEvents)
+	h.protected = h.Protect(h.mux)
+	src.OnChange(h.notify)
+	return h, nil
+}
+
+func (h *Handler) defaults() {
+	o := &h.opts
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.KeepAlive <= 0 {
+		o.KeepAlive = DefaultKeepAlive
+	}
+	if o.SessionTTL <= 0 {
+		o.SessionTTL = DefaultSessionTTL
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.IsLoopback == nil {
+		o.IsLoopback = isLoopback
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+}
+
+// ServeHTTP checks the request (Host, Origin, token or session) and serves it.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.protected.ServeHTTP(w, r)
+}
+
+func units() map[string]unitInfo {
+	kinds := map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Health: "health"}
+	out := map[string]unitInfo{}
+	for _, m := range sensors.Measurements() {
+		info, _ := sensors.Lookup(m)
+		out[string(m)] = unitInfo{Unit: info.Unit, Decimals: info.Decimals, Kind: kinds[info.Kind], Label: info.Description}
+	}
+	return out
+}
+
+// state is what /dash/state and every event carry.
+type state struct {
+	Simulated bool                `json:"simulated"`
+	Now       int64               `json:"now"`
+	Climate   json.RawMessage     `json:"climate"`
+	Zones     []Zone              `json:"zones"`
+	Units     map[string]unitInfo `json:"units,omitempty"`
+}
+
+func (h *Handler) state(withUnits bool) []byte {
+	st := state{Simulated: h.opts.Simulated, Now: h.opts.Now().Unix(), Climate: h.src.Climate(), Zones: h.src.Zones()}
+	if st.Zones == nil {
+		st.Zones = []Zone{}
+	}
+	if withUnits {
+		st.Units = h.units
+	}
+	data, err := json.Marshal(st)
+	if err != nil { // the structure is JSON already; a failure here is a bug
+		h.log.Error("encode dashboard state", "err", err)
+		return []byte("{}")
+	}
+	return data
+}
+
+func (h *Handler) serveState(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, r, h.state(true))
+}

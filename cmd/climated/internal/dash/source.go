@@ -1,0 +1,31 @@
+package dash
+
+import (
+	"context"
+	"time"
+)
+
+// Source is what the dashboard reads. Its methods are called from request
+// goroutines and must be safe for concurrent use.
+type Source interface {
+	// Climate is the get_climate structure as JSON (what /api/climate serves).
+	Climate() []byte
+	// Zones reports each zone's status, sorted by name.
+	Zones() []Zone
+	// Range answers a history read of one measurement of one zone over
+	// [from, to) in at most maxPoints buckets. The value is encoded as JSON
+	// with the fields of history.Series: tier, step_seconds, summary,
+	// columns ("t","mean","min","max" or "t","sum") and points.
+	Range(ctx context.Context, zone, measurement string, from, to time.Time, maxPoints int) (any, error)
+	// OnChange registers f to be called after new readings arrive. f must
+	// return at once: it runs on the recording goroutine.
+	OnChange(f func())
+}
+
+// Zone is the status of a zone as the MCP tools report it.
+type Zone struct {
+	Name  string `json:"name"`
+	Stale bool   `json:"stale"`           // silent too long, or its source reports itself offline
+	Fault string `json:"fault,omitempty"` // the latest error of a source feeding it
+	When  int64  `json:"when"`            // Unix time of its latest reading
+}

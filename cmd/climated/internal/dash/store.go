@@ -1,0 +1,40 @@
+package dash
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/sensors"
+)
+
+// StoreSource adapts the hub (its structure, history and source
+// statuses) to Source; its methods are documented there.
+type StoreSource struct {
+	Store      *hub.Hub
+	StaleAfter time.Duration // a zone silent this long is stale; 0 means 15 minutes, as MCP
+}
+
+func (s StoreSource) Climate() []byte   { return s.Store.Snapshot().JSON }
+func (s StoreSource) OnChange(f func()) { s.Store.OnUpdate(func([]string, bool) { f() }) }
+func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Time, n int) (any, error) {
+	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, MaxPoints: n})
+}
+func (s StoreSource) Zones() []Zone {
+	faults, offline, out, stale := map[string]string{}, map[string]bool{}, []Zone{}, cmp.Or(s.StaleAfter, 15*time.Minute)
+	for _, st := range s.Store.Statuses() {
+		for _, z := range st.Zones {
+			if st.Err != nil {
+				faults[z], offline[z] = st.Source+": "+st.Err.Error(), offline[z] || errors.Is(st.Err, sensors.ErrOffline)
+			}
+		}
+	}
+	for _, z := range s.Store.Describe() {
+		silent := time.Since(time.Unix(z.When, 0)) > stale
+		out = append(out, Zone{Name: z.Name, Stale: offline[z.Name] || silent, Fault: faults[z.Name], When: z.When})
+	}
+	return out
+}

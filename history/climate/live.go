@@ -1,0 +1,184 @@
+package climate
+
+import (
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// DefaultWindow is how much of each series' recent past stays in memory: a
+// local day can last 25 hours when daylight saving ends, and the rain sums
+// look back 24 hours, so 26 hours covers every derivation.
+const DefaultWindow = 26 * time.Hour
+
+// Options configure a Live; nil means all defaults.
+type Options struct {
+	Window   time.Duration    // recent past kept per series (DefaultWindow)
+	Location *time.Location   // local time for "since midnight"; nil means time.Local
+	Now      func() time.Time // clock; nil means time.Now
+	Logger   *slog.Logger     // nil discards
+}
+
+// Window is one series' recent past, as storage reads it back at start-up:
+// its points in time order and its latest point (kept even when the
+// window has emptied).
+type Window struct {
+	Zone        string
+	Measurement sensors.Measurement
+	Source      string
+	Points      []Point
+	Latest      Point
+}
+
+type seriesKey struct {
+	zone string
+	m    sensors.Measurement
+}
+
+// Live is the in-memory state of every series. Writers hold mu exclusively
+// for the few microseconds of an add; the generation counter tells cached
+// snapshots that they are out of date. It is safe for concurrent use.
+type Live struct {
+	opts   Options
+	mu     sync.RWMutex
+	series map[seriesKey]*recent
+	keep   int64
+	gen    atomic.Uint64
+
+	snap   atomic.Pointer[Snapshot]
+	snapMu sync.Mutex
+}
+
+// New returns an empty Live.
+func New(opts *Options) *Live {
+	l := &Live{series: make(map[seriesKey]*recent)}
+	if opts != nil {
+		l.opts = *opts
+	}
+	if l.opts.Window <= 0 {
+		l.opts.Window = DefaultWindow
+	}
+	if l.opts.Location == nil {
+		l.opts.Location = time.Local
+	}
+	if l.opts.Now == nil {
+		l.opts.Now = time.Now
+	}
+	if l.opts.Logger == nil {
+		l.opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	l.keep = int64(l.opts.Window / time.Second)
+	return l
+}
+
+// Add merges rs (valid readings) and reports whether it created a series.
+func (l *Live) Add(rs []sensors.Reading) (added bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range rs {
+		k := seriesKey{r.Zone, r.Measurement}
+		s := l.series[k]
+		if s == nil {
+			added = true
+			info, _ := sensors.Lookup(r.Measurement)
+			s = &recent{kind: info.Kind}
+			l.series[k] = s
+		}
+		if r.Source != "" {
+			s.source = r.Source
+		}
+		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.keep)
+	}
+	l.gen.Add(1)
+	return added
+}
+
+// Load installs series read back from storage, replacing what Live held
+// of them.
+func (l *Live) Load(ws ...Window) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range ws {
+		info, _ := sensors.Lookup(w.Measurement)
+		l.series[seriesKey{w.Zone, w.Measurement}] = &recent{source: w.Source, kind: info.Kind, pts: w.Points, latest: w.Latest}
+	}
+	l.gen.Add(1)
+}
+
+// Latest returns the time of the newest reading of any series, or the zero
+// time when there is none.
+func (l *Live) Latest() time.Time {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	var t int64
+	for _, r := range l.series {
+		t = max(t, r.latest.T)
+	}
+	if t == 0 {
+		return time.Time{}
+	}
+	return time.Unix(t, 0)
+}
+
+// Zones lists the zones that have readings, sorted.
+func (l *Live) Zones() []string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	seen := map[string]bool{}
+	var zs []string
+	for k := range l.series {
+		if !seen[k.zone] {
+			seen[k.zone] = true
+			zs = append(zs, k.zone)
+		}
+	}
+	sort.Strings(zs)
+	return zs
+}
+
+// recent is one series' window of points, sorted by time, and its latest
+// point (kept even when the window has emptied).
+type recent struct {
+	source string
+	kind   sensors.Kind
+	pts    []Point
+	latest Point
+}
+
+// add merges p into the window: appended when it is the newest, placed in
+// order otherwise; at an instant that already has a value an Amount adds up
+// and a Gauge replaces.
+func (r *recent) add(p Point, keep int64) {
+	n := len(r.pts)
+	i := n
+	if n > 0 && p.T <= r.pts[n-1].T {
+		i = sort.Search(n, func(i int) bool { return r.pts[i].T >= p.T })
+	}
+	switch {
+	case i < n && r.pts[i].T == p.T:
+		if r.kind == sensors.Amount {
+			r.pts[i].V += p.V
+		} else {
+			r.pts[i].V = p.V
+		}
+	case i == n:
+		r.pts = append(r.pts, p)
+	default:
+		r.pts = append(r.pts, Point{})
+		copy(r.pts[i+1:], r.pts[i:])
+		r.pts[i] = p
+	}
+	last := r.pts[len(r.pts)-1]
+	if last.T >= r.latest.T {
+		r.latest = last
+	}
+	// Drop what fell out of the window, measured from the newest point so
+	// the window never depends on the wall clock.
+	if cut := since(r.pts, r.latest.T-keep); len(cut) < len(r.pts) {
+		r.pts = append(r.pts[:0], cut...)
+	}
+}

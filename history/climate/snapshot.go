@@ -1,0 +1,118 @@
+package climate
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Snapshot is the structure at one instant, with its JSON encoding made
+// once for every caller. Its maps must not be modified.
+type Snapshot struct {
+	Time    time.Time
+	Climate Structure
+	JSON    []byte
+	// Times is, for each zone and measurement, the Unix time of the
+	// measurement's latest reading (When is only the newest of them).
+	Times map[string]map[string]int64
+
+	gen uint64
+}
+
+func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
+
+// Snapshot returns the structure as it stands now. It is rebuilt only when
+// a reading has arrived or the clock has moved to another second since the
+// last one, which is as often as it can change.
+func (l *Live) Snapshot() *Snapshot {
+	now := l.opts.Now()
+	if sn := l.snap.Load(); sn != nil && sn.gen == l.gen.Load() && sn.Time.Unix() == now.Unix() {
+		return sn
+	}
+	l.snapMu.Lock()
+	defer l.snapMu.Unlock()
+	if sn := l.snap.Load(); sn != nil && sn.gen == l.gen.Load() && sn.Time.Unix() == now.Unix() {
+		return sn
+	}
+	c, times, gen := l.shape(now)
+	data, err := json.Marshal(c)
+	if err != nil {
+		// Every value is a finite number, an integer or a string: a failure
+		// here is a bug, and an empty object is the honest fallback.
+		l.opts.Logger.Error("encode climate", "err", err)
+		data = []byte("{}")
+	}
+	sn := &Snapshot{Time: now, Climate: c, JSON: data, Times: times, gen: gen}
+	l.snap.Store(sn)
+	return sn
+}
+
+// Invalidate makes the next Snapshot shape the structure again even when
+// nothing changed (for benchmarks of the shaping).
+func (l *Live) Invalidate() { l.gen.Add(1) }
+
+// shape builds the structure from the live state as it stands at now.
+func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uint64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	gen := l.gen.Load()
+	sec := now.Unix()
+	midnight := LocalMidnight(now, l.opts.Location).Unix()
+	c := make(Structure)
+	times := make(map[string]map[string]int64)
+	for k, s := range l.series {
+		z := c[k.zone]
+		if z == nil {
+			z = make(map[string]any)
+			c[k.zone] = z
+			times[k.zone] = make(map[string]int64)
+		}
+		times[k.zone][string(k.m)] = s.latest.T
+		if when, ok := z[KeyWhen].(int64); !ok || s.latest.T > when {
+			z[KeyWhen] = s.latest.T
+		}
+		z[string(k.m)] = round(k.m, s.latest.V)
+		derive(z, k.m, s.pts, sec, midnight)
+	}
+	return c, times, gen
+}
+
+// derive adds to zone z the keys that measurement m brings with it, from
+// its window pts at sec. It is the only place that knows them.
+func derive(z map[string]any, m sensors.Measurement, pts []Point, sec, midnight int64) {
+	switch m {
+	case sensors.Temperature:
+		if lo, hi, ok := Extremes(pts, midnight); ok {
+			z[KeyMinTemp] = round(m, lo.V)
+			z[KeyMaxTemp] = round(m, hi.V)
+			z[KeyDateMinTemp] = lo.T
+			z[KeyDateMaxTemp] = hi.T
+		}
+		if w, ok := Trend(pts, sec, TemperatureTrend); ok {
+			z[KeyTempTrend] = w
+		}
+	case sensors.Pressure:
+		if w, ok := Trend(pts, sec, PressureTrend); ok {
+			z[KeyPressureTrend] = w
+		}
+	case sensors.Rain:
+		z[KeySumRain1] = round(m, Sum(pts, sec-3600, sec))
+		z[KeySumRain24] = round(m, Sum(pts, sec-86400, sec))
+	}
+}
+
+// Readings shapes readings taken once (climated read) into the structure:
+// each zone's latest value of every measurement and When, with the keys
+// derived from them (a single reading has no trend).
+func Readings(rs []sensors.Reading, loc *time.Location) *Snapshot {
+	var latest time.Time
+	for _, r := range rs {
+		if r.Time.After(latest) {
+			latest = r.Time
+		}
+	}
+	l := New(&Options{Location: loc, Now: func() time.Time { return latest }})
+	l.Add(rs)
+	return l.Snapshot()
+}

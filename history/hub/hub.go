@@ -1,0 +1,139 @@
+package hub
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/sensors"
+)
+
+// Hub is the history store with the live structure, the source-status
+// board and change notification around it.
+type Hub struct {
+	*history.Store
+	live   *climate.Live
+	window time.Duration // what reload reads back
+	board  board
+	subs   subscribers
+
+	mu      sync.Mutex // guards parts and closing
+	parts   []*part
+	closing bool
+	once    sync.Once
+	err     error
+}
+
+var _ sensors.Sink = (*Hub)(nil)
+
+// Open opens the history at path (history.Open) and rebuilds the live
+// structure from it.
+func Open(ctx context.Context, path string, opts *history.Options) (*Hub, error) {
+	st, err := history.Open(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	h, _ := compose(st, opts)
+	return h, nil
+}
+
+// OpenReadOnly opens the history at path beside the process that writes
+// it (history.OpenReadOnly), rebuilds the live structure and follows what
+// that process commits every refresh (history.DefaultRefresh when 0), so
+// the state, notifications and answers follow the daemon's.
+func OpenReadOnly(ctx context.Context, path string, opts *history.Options, refresh time.Duration) (*Hub, error) {
+	st, err := history.OpenReadOnly(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	h, ws := compose(st, opts)
+	h.Start("history follower", func(ctx context.Context) error {
+		st.Follow(ctx, refresh, ws, h.add)
+		return nil
+	})
+	return h, nil
+}
+
+// compose builds the hub around st and returns the windows it loaded.
+func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) {
+	var o history.Options
+	if opts != nil {
+		o = *opts
+	}
+	h := &Hub{Store: st, window: cmp.Or(o.Window, climate.DefaultWindow), board: board{m: map[string]sensors.Status{}},
+		live: climate.New(&climate.Options{Window: o.Window, Location: o.Location, Now: o.Now, Logger: o.Logger})}
+	ws := st.Opened()
+	h.live.Load(ws...)
+	return h, ws
+}
+
+// reload reads every series' recent window back into the live structure.
+func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
+	ws, err := h.Store.Windows(ctx, h.window)
+	if err != nil {
+		return nil, err
+	}
+	h.live.Load(ws...)
+	return ws, nil
+}
+
+// Record validates readings and keeps the valid ones in the live structure
+// and the store; listeners hear of them. See sensors.Sink.
+func (h *Hub) Record(ctx context.Context, readings []sensors.Reading) error {
+	valid, invalid := history.Prepare(readings)
+	if len(valid) > 0 {
+		if err := h.Store.Record(ctx, valid); err != nil {
+			return err
+		}
+		h.add(valid)
+	}
+	return invalid
+}
+
+// add takes valid readings into the live structure and tells listeners.
+func (h *Hub) add(rs []sensors.Reading) { h.subs.notify(rs, h.live.Add(rs)) }
+
+// Import imports into the store (history.Store.Import) and rebuilds the
+// live structure from what is then recorded.
+func (h *Hub) Import(ctx context.Context, r io.Reader, o history.ImportOptions) (history.ImportResult, error) {
+	res, err := h.Store.Import(ctx, r, o)
+	if err != nil {
+		return res, err
+	}
+	if _, err := h.reload(ctx); err != nil {
+		return res, fmt.Errorf("import: imported %d readings, then: %w", res.Imported, err)
+	}
+	return res, nil
+}
+
+// Snapshot is the get_climate structure as it stands (climate.Live.Snapshot).
+func (h *Hub) Snapshot() *climate.Snapshot { return h.live.Snapshot() }
+
+// Describe lists the zones with their measurements and sources.
+func (h *Hub) Describe() []climate.ZoneInfo { return h.live.Describe() }
+
+// Latest is the time of the newest reading of any series (zero if none).
+func (h *Hub) Latest() time.Time { return h.live.Latest() }
+
+// Zones lists the zones that have readings, sorted.
+func (h *Hub) Zones() []string { return h.live.Zones() }
+
+// Live is the live structure, for benchmarks and tools that shape it.
+func (h *Hub) Live() *climate.Live { return h.live }
+
+// Close stops what Start started, in reverse order, waiting for each,
+// then flushes and closes the store, so that no part reads a closed
+// database. It returns the store's error (see history.Store.Close); a
+// second Close returns the first one's.
+func (h *Hub) Close(ctx context.Context) error {
+	h.once.Do(func() {
+		h.stopParts()
+		h.err = h.Store.Close(ctx)
+	})
+	return h.err
+}

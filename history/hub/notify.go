@@ -1,0 +1,43 @@
+package hub
+
+import (
+	"sync"
+
+	"github.com/climated/climated/sensors"
+)
+
+// subscribers are the functions OnUpdate registered.
+type subscribers struct {
+	mu sync.Mutex
+	fs []func(zones []string, added bool)
+}
+
+// OnUpdate registers f to be called after every batch of readings with the
+// zones that got readings, and whether any of them (or any of their
+// measurements) is new. f runs on the recording goroutine: it must return
+// at once.
+func (h *Hub) OnUpdate(f func(zones []string, added bool)) {
+	h.subs.mu.Lock()
+	defer h.subs.mu.Unlock()
+	h.subs.fs = append(h.subs.fs, f)
+}
+
+func (s *subscribers) notify(rs []sensors.Reading, added bool) {
+	s.mu.Lock()
+	fs := s.fs
+	s.mu.Unlock()
+	if len(fs) == 0 {
+		return
+	}
+	var zones []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if !seen[r.Zone] {
+			seen[r.Zone] = true
+			zones = append(zones, r.Zone)
+		}
+	}
+	for _, f := range fs {
+		f(zones, added)
+	}
+}
