@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,7 +31,7 @@ func newAlertHub(t *testing.T) *alertHub {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
-	store, err := history.Open(ctx, path, nil)
+	store, err := hub.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
