@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
