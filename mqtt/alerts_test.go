@@ -82,32 +82,12 @@ func TestAlertPublisher(t *testing.T) {
 	if evs := observeCO2(t, e, p, 1350); len(evs) != 1 {
 		t.Fatalf("events %v", evs)
 	}
-	waitFor(t, "the event", func() bool { _, ok := got.last(base + "/event"); return ok })
-	m, _ := got.last(base + "/event")
-	var ev map[string]any
-	json.Unmarshal(m.Payload, &ev)
-	want := map[string]any{"type": "fired", "rule": r.ID, "kind": "above", "zone": "Bedroom", "measurement": "CO2",
-		"value": 1350.0, "unit": "ppm", "text": ev["text"], "time": ev["time"]}
-	if !reflect.DeepEqual(ev, want) || m.Retained || ev["text"] == "" || ev["time"].(float64) < float64(time.Now().Add(-time.Minute).Unix()) {
-		t.Errorf("event (retained %v) %s", m.Retained, m.Payload)
-	}
+	checkFiredEvent(t, got, base+"/event", r.ID)
 	waitFor(t, "state ON", func() bool { s, ok := got.last(base + "/state"); return ok && string(s.Payload) == "ON" && s.Retained })
-	waitFor(t, "discovery", func() bool { _, ok := got.last(config); return ok })
-	m, _ = got.last(config)
-	var cfg map[string]any
-	json.Unmarshal(m.Payload, &cfg)
-	wantCfg := map[string]any{
-		"name": "CO2 above 1200 ppm", "unique_id": "climated_hub_bedroom_alert_u1", "state_topic": base + "/state",
-		"device_class": "problem", "availability_topic": "climated/hub/status", "payload_available": "online", "payload_not_available": "offline",
-		"device": map[string]any{"identifiers": []any{"climated_hub_bedroom"}, "name": "Bedroom", "manufacturer": "climated",
-			"model": "climated zone", "sw_version": "1.2.3", "suggested_area": "Bedroom"},
-		"origin": map[string]any{"name": "climated", "sw_version": "1.2.3", "support_url": supportURL},
-	}
-	if !reflect.DeepEqual(cfg, wantCfg) || !m.Retained {
-		t.Errorf("discovery (retained %v):\n got %v\nwant %v", m.Retained, cfg, wantCfg)
-	}
+	checkAlertDiscovery(t, got, config, base)
 	waitFor(t, "the house rule", func() bool { _, ok := got.last(house); return ok })
-	m, _ = got.last(house)
+	m, _ := got.last(house)
+	var cfg map[string]any
 	if json.Unmarshal(m.Payload, &cfg); cfg["name"] != "Stuffy air" {
 		t.Errorf("house rule's entity name %v", cfg["name"])
 	}
@@ -115,6 +95,7 @@ func TestAlertPublisher(t *testing.T) {
 	observeCO2(t, e, p, 900)
 	waitFor(t, "cleared", func() bool {
 		m, _ := got.last(base + "/event")
+		var ev map[string]any
 		return json.Unmarshal(m.Payload, &ev) == nil && ev["type"] == "cleared"
 	})
 	waitFor(t, "state OFF", func() bool { s, _ := got.last(base + "/state"); return string(s.Payload) == "OFF" })
@@ -133,6 +114,41 @@ func TestAlertPublisher(t *testing.T) {
 	})
 	if s, _ := got.last("climated/hub/alerts/house_co2/bedroom/state"); string(s.Payload) != "OFF" {
 		t.Errorf("house rule state %q", s.Payload)
+	}
+}
+
+// checkFiredEvent waits for the event of rule's firing on topic and checks it.
+func checkFiredEvent(t *testing.T, got *capture, topic, rule string) {
+	t.Helper()
+	waitFor(t, "the event", func() bool { _, ok := got.last(topic); return ok })
+	m, _ := got.last(topic)
+	var ev map[string]any
+	json.Unmarshal(m.Payload, &ev)
+	want := map[string]any{"type": "fired", "rule": rule, "kind": "above", "zone": "Bedroom", "measurement": "CO2",
+		"value": 1350.0, "unit": "ppm", "text": ev["text"], "time": ev["time"]}
+	if !reflect.DeepEqual(ev, want) || m.Retained || ev["text"] == "" || ev["time"].(float64) < float64(time.Now().Add(-time.Minute).Unix()) {
+		t.Errorf("event (retained %v) %s", m.Retained, m.Payload)
+	}
+}
+
+// checkAlertDiscovery waits for the binary_sensor at config and checks it:
+// a problem sensor of the zone's device whose name does not repeat the
+// device's, reading the rule's state topic at base.
+func checkAlertDiscovery(t *testing.T, got *capture, config, base string) {
+	t.Helper()
+	waitFor(t, "discovery", func() bool { _, ok := got.last(config); return ok })
+	m, _ := got.last(config)
+	var cfg map[string]any
+	json.Unmarshal(m.Payload, &cfg)
+	wantCfg := map[string]any{
+		"name": "CO2 above 1200 ppm", "unique_id": "climated_hub_bedroom_alert_u1", "state_topic": base + "/state",
+		"device_class": "problem", "availability_topic": "climated/hub/status", "payload_available": "online", "payload_not_available": "offline",
+		"device": map[string]any{"identifiers": []any{"climated_hub_bedroom"}, "name": "Bedroom", "manufacturer": "climated",
+			"model": "climated zone", "sw_version": "1.2.3", "suggested_area": "Bedroom"},
+		"origin": map[string]any{"name": "climated", "sw_version": "1.2.3", "support_url": supportURL},
+	}
+	if !reflect.DeepEqual(cfg, wantCfg) || !m.Retained {
+		t.Errorf("discovery (retained %v):\n got %v\nwant %v", m.Retained, cfg, wantCfg)
 	}
 }
 
