@@ -40,6 +40,13 @@
 // 8601 beside the Unix seconds (localtime.go, climate_times.go);
 // TestContextBudget measures the token cost with a year of demo history.
 //
+// With Options.Alerts (alerts_tools.go, alerts_resources.go) it adds the
+// tools create_alert (confirmed through elicitation where the client can),
+// list_alerts and delete_alert, the subscribable resources
+// climate://alerts/active and climate://alerts/history, and the reports'
+// mention of the period's alerts; the hub passes each event to
+// Server.AlertEvent, which notifies subscribers and logs a warning.
+//
 // The package never reshapes climate data: it serves the JSON its Hub
 // made once per change (Hub.Snapshot).
 package mcp

@@ -244,7 +244,11 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 		}
 		contents = append(contents, res...)
 	}
-	return text, contents, nil
+	note, alerts, err := s.alertMaterial(ctx, p, per)
+	if err != nil {
+		return "", nil, fmt.Errorf("prompt %s: %w", p.name, err)
+	}
+	return text + note, append(contents, alerts...), nil
 }
 
 // promptZones checks a prompt's zone argument and returns the zones the

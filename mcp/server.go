@@ -61,6 +61,7 @@ type Options struct {
 	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
 	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
 	StreamWriteTimeout time.Duration    // time one write to an event stream may take (DefaultStreamWriteTimeout)
+	Alerts             Alerts           // the alert rules: tools, resources and report material; nil: none
 	Logger             *slog.Logger     // nil discards
 }
 
@@ -157,6 +158,7 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.addResources()
 	s.addPrompts()
 	s.addReportTool()
+	s.addAlerts()
 	ctx, cancel := context.WithCancel(ctx)
 	s.stop, s.done = cancel, make(chan struct{})
 	// Registered before New returns, so no reading after it goes unnoticed.

@@ -48,7 +48,7 @@ func (u *updates) take() (map[string]bool, bool) {
 
 // subscribe accepts subscriptions to the zones listing and to zones that exist.
 func (s *Server) subscribe(_ context.Context, req *sdk.SubscribeRequest) error {
-	if req.Params.URI == URIZones {
+	if req.Params.URI == URIZones || s.isAlertsURI(req.Params.URI) {
 		return nil
 	}
 	if _, ok := s.zoneFromURI(req.Params.URI); !ok {

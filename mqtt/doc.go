@@ -23,6 +23,9 @@
 //     batches, and acknowledges QoS 1 messages once their readings are
 //     committed.
 //   - Publisher publishes the get_climate structure, zone by zone.
+//   - AlertPublisher publishes the alert engine's events
+//     (<prefix>/alerts/<rule>/<zone>/event), a retained ON/OFF state per
+//     rule and zone and its Home Assistant problem binary_sensor.
 //
 // # Zones
 //

@@ -72,6 +72,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runExport(ctx, args, stdout, stderr)
 	case "import":
 		return runImport(ctx, args, stdout, stderr)
+	case "alerts":
+		return runAlerts(ctx, args, stdout, stderr)
 	case "scan":
 		return runScan(ctx, args, stdout, stderr)
 	case "read":

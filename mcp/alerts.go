@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/sensors"
+)
+
+// Alerts is what the server needs of the alert rules: the engine's rules,
+// states and management, and the history its database keeps. NewAlerts
+// makes one of an *alerts.Engine and its *alerts.DB.
+type Alerts interface {
+	// Rules are the house rules that are on, then the user rules.
+	Rules() []alerts.Rule
+	// Active are the alerts that are on, the earliest first.
+	Active() []alerts.State
+	// Zones are the zones a rule may name.
+	Zones() []string
+	// Create validates and keeps a user rule (errors say what is valid;
+	// an invalid rule's is an *alerts.InvalidError).
+	Create(ctx context.Context, r alerts.Rule) (alerts.Rule, error)
+	// Delete forgets a user rule.
+	Delete(ctx context.Context, id string) error
+	// History is the latest events, newest first, at most limit, none
+	// before since (unless zero).
+	History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error)
+}
+
+// engineAlerts is an engine with the database it persists to.
+type engineAlerts struct {
+	*alerts.Engine
+	db *alerts.DB
+}
+
+// NewAlerts is the Alerts of an engine and the database it keeps its
+// history in.
+func NewAlerts(e *alerts.Engine, db *alerts.DB) Alerts { return engineAlerts{Engine: e, db: db} }
+
+func (a engineAlerts) History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error) {
+	return a.db.History(ctx, since, limit)
+}
+
+// ruleView is a rule as the assistant reads it.
+type ruleView struct {
+	ID          string   `json:"id"`
+	Text        string   `json:"text"` // Describe()
+	Kind        string   `json:"kind"`
+	House       bool     `json:"house"`
+	Zone        string   `json:"zone,omitempty"`
+	Scope       string   `json:"scope,omitempty"`
+	Measurement string   `json:"measurement,omitempty"`
+	Threshold   float64  `json:"threshold"`
+	Clear       *float64 `json:"clear,omitempty"` // none for stale rules
+	Window      string   `json:"window,omitempty"`
+	For         string   `json:"for,omitempty"`
+	ClearFor    string   `json:"clear_for,omitempty"`
+}
+
+func viewRule(r alerts.Rule) ruleView {
+	v := ruleView{ID: r.ID, Text: r.Describe(), Kind: string(r.Kind), House: r.House, Zone: r.Zone, Scope: string(r.Scope),
+		Measurement: string(r.Measurement), Threshold: r.Threshold, Clear: r.Clear,
+		Window: durationWord(r.Window), For: durationWord(r.For), ClearFor: durationWord(r.ClearFor)}
+	if c := r.DefaultClear(); v.Clear == nil && !math.IsNaN(c) {
+		v.Clear = &c
+	}
+	return v
+}
+
+func durationWord(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// activeView is an alert that is on.
+type activeView struct {
+	Rule      string  `json:"rule"`
+	Text      string  `json:"text"` // the rule's Describe()
+	Zone      string  `json:"zone"`
+	Phase     string  `json:"phase"` // firing, or clearing (recovered, holding)
+	Since     int64   `json:"since"`
+	FiredAt   int64   `json:"fired_at"`
+	LocalTime string  `json:"local_time"` // FiredAt in the hub's time zone
+	Value     float64 `json:"value"`
+	Unit      string  `json:"unit,omitempty"`
+}
+
+// active lists the alerts that are on with their rules in words.
+func (s *Server) active() []activeView {
+	rules := map[string]alerts.Rule{}
+	for _, r := range s.opts.Alerts.Rules() {
+		rules[r.ID] = r
+	}
+	out := []activeView{}
+	for _, st := range s.opts.Alerts.Active() {
+		r := rules[st.Rule]
+		out = append(out, activeView{Rule: st.Rule, Text: r.Describe(), Zone: st.Zone, Phase: string(st.Phase),
+			Since: st.Since.Unix(), FiredAt: st.FiredAt.Unix(), LocalTime: s.localTime(st.FiredAt.Unix()),
+			Value: st.Value, Unit: unitOf(r.Measurement)})
+	}
+	return out
+}
+
+func unitOf(m sensors.Measurement) string {
+	if info, ok := sensors.Lookup(m); ok {
+		return info.Unit
+	}
+	return ""
+}
+
+// eventView is an alert that fired or cleared, as the history shows it.
+type eventView struct {
+	Type        string  `json:"type"` // fired or cleared
+	Rule        string  `json:"rule"`
+	Kind        string  `json:"kind"`
+	House       bool    `json:"house"`
+	Zone        string  `json:"zone"`
+	Measurement string  `json:"measurement,omitempty"`
+	Value       float64 `json:"value"`
+	Unit        string  `json:"unit,omitempty"`
+	Text        string  `json:"text"`
+	Time        int64   `json:"time"`
+	LocalTime   string  `json:"local_time"`
+}
+
+func (s *Server) viewEvent(ev alerts.Event) eventView {
+	return eventView{Type: string(ev.Type), Rule: ev.Rule, Kind: string(ev.Kind), House: ev.House, Zone: ev.Zone,
+		Measurement: string(ev.Measurement), Value: ev.Value, Unit: ev.Unit, Text: ev.Text,
+		Time: ev.Time.Unix(), LocalTime: s.localTime(ev.Time.Unix())}
+}

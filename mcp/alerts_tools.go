@@ -1,0 +1,195 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/sensors"
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool names of the alert rules.
+const (
+	ToolCreateAlert = "create_alert"
+	ToolListAlerts  = "list_alerts"
+	ToolDeleteAlert = "delete_alert"
+)
+
+// confirmInput is the ID of create_alert's elicitation: the user confirms
+// the rule read back in words.
+const confirmInput = "confirm"
+
+// createAlertArgs are create_alert's arguments; durations are words such
+// as 15m, 3h, 1d.
+type createAlertArgs struct {
+	Zone        string   `json:"zone"`
+	Measurement string   `json:"measurement,omitempty"`
+	Kind        string   `json:"kind"`
+	Threshold   float64  `json:"threshold"`
+	Clear       *float64 `json:"clear,omitempty"`
+	Window      string   `json:"window,omitempty"`
+	For         string   `json:"for,omitempty"`
+	ClearFor    string   `json:"clear_for,omitempty"`
+	Name        string   `json:"name,omitempty"`
+}
+
+type deleteAlertArgs struct {
+	ID string `json:"id"`
+}
+
+type listAlertsArgs struct{}
+
+func number(desc string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "number", Description: desc}
+}
+
+func createAlertSchema() *jsonschema.Schema {
+	var kinds []string
+	for _, k := range alerts.Kinds() {
+		kinds = append(kinds, string(k))
+	}
+	return object(map[string]*jsonschema.Schema{
+		"zone":        str("the zone to watch (describe_zones lists them)"),
+		"measurement": enum("what to watch; not for stale and condensation", measurementNamesAll()),
+		"kind": enum("above or below the threshold; rise or fall by the threshold within window; stale: the zone silent for 'for'; "+
+			"condensation: dew point within threshold °C of an outside wall's surface", kinds),
+		"threshold": number("the level (above, below), the change (rise, fall) or the margin in °C (condensation), in the measurement's unit"),
+		"clear":     number("where a firing alert clears (default: a little back from the threshold, so it does not flap)"),
+		"window":    str("rise, fall: the time the change is judged over, such as 3h"),
+		"for":       str("how long the condition must hold before the alert fires, such as 15m; stale: the silence"),
+		"clear_for": str("how long the clear condition must hold before the alert clears"),
+		"name":      str("a few words for the rule, such as 'bedroom stuffy'"),
+	}, "zone", "kind", "threshold")
+}
+
+func (s *Server) addAlertTools() {
+	sdk.AddTool(s.mcp, &sdk.Tool{
+		Name:  ToolCreateAlert,
+		Title: "Create an alert",
+		Description: "Watch a zone: an alert fires when the rule's condition holds (for its hold time) and clears when it is back " +
+			"past the clear level. Answers the rule's id and the rule in words: read it back to the user. Where the client " +
+			"supports it the user confirms the rule first. Subscribe to " + URIAlertsActive + " to be told when alerts fire or clear.",
+		InputSchema:  createAlertSchema(),
+		OutputSchema: createAlertOutputSchema,
+		Annotations:  &sdk.ToolAnnotations{Title: "Create an alert", OpenWorldHint: new(bool)},
+	}, s.createAlert)
+	sdk.AddTool(s.mcp, &sdk.Tool{
+		Name:         ToolListAlerts,
+		Title:        "Alert rules and active alerts",
+		Description:  "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now.",
+		OutputSchema: listAlertsOutputSchema,
+		Annotations:  readOnly("Alert rules and active alerts"),
+	}, func(context.Context, *sdk.CallToolRequest, listAlertsArgs) (*sdk.CallToolResult, any, error) {
+		rules := []ruleView{}
+		for _, r := range s.opts.Alerts.Rules() {
+			rules = append(rules, viewRule(r))
+		}
+		return jsonToolResult(map[string]any{"rules": rules, "active": s.active()})
+	})
+	sdk.AddTool(s.mcp, &sdk.Tool{
+		Name:        ToolDeleteAlert,
+		Title:       "Delete an alert rule",
+		Description: "Delete a user's alert rule by its id (list_alerts shows them); house rules are turned off in the hub's configuration.",
+		InputSchema: object(map[string]*jsonschema.Schema{"id": str("the rule's id, such as u3")}, "id"),
+		Annotations: &sdk.ToolAnnotations{Title: "Delete an alert rule", DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(bool)},
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, a deleteAlertArgs) (*sdk.CallToolResult, any, error) {
+		if err := s.opts.Alerts.Delete(ctx, a.ID); err != nil {
+			return nil, nil, s.alertErr("delete_alert", err)
+		}
+		// An active alert of the rule ends without an event.
+		s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: URIAlertsActive})
+		return textResult("deleted rule " + a.ID)
+	})
+}
+
+func textResult(text string) (*sdk.CallToolResult, any, error) {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+}
+
+// createAlert checks the rule, asks the user to confirm it in words where
+// the client can elicit (as an input request: the go-sdk elicits from
+// clients of older protocols and calls again with the answer), then keeps it.
+func (s *Server) createAlert(ctx context.Context, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {
+	r, err := a.rule()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.Validate(s.opts.Alerts.Zones()); err != nil {
+		return nil, nil, err
+	}
+	if answer, ok := req.Params.InputResponses[confirmInput]; ok {
+		res, _ := answer.(*sdk.ElicitResult)
+		if res == nil || res.Action != "accept" {
+			return textResult("not created: the user did not confirm " + r.Describe())
+		}
+	} else if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
+		return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{confirmInput: &sdk.ElicitParams{
+			Message:         "Create this alert? " + r.Describe(),
+			RequestedSchema: object(map[string]*jsonschema.Schema{}),
+		}}}, nil, nil
+	}
+	kept, err := s.opts.Alerts.Create(ctx, r)
+	if err != nil {
+		return nil, nil, s.alertErr("create_alert", err)
+	}
+	return jsonToolResult(map[string]any{"id": kept.ID, "text": kept.Describe(), "rule": viewRule(kept)})
+}
+
+// rule turns the arguments into a rule; durations that do not parse are
+// errors naming the argument.
+func (a createAlertArgs) rule() (alerts.Rule, error) {
+	r := alerts.Rule{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement), Kind: alerts.Kind(strings.ToLower(a.Kind)),
+		Threshold: a.Threshold, Clear: a.Clear, Name: a.Name}
+	for _, d := range []struct {
+		name, text string
+		to         *time.Duration
+	}{{"window", a.Window, &r.Window}, {"for", a.For, &r.For}, {"clear_for", a.ClearFor, &r.ClearFor}} {
+		if d.text == "" {
+			continue
+		}
+		v, err := history.ParseDuration(d.text)
+		if err != nil {
+			return r, &alerts.InvalidError{Field: d.name, Msg: fmt.Sprintf("%q is not a duration: write one such as 15m, 3h, 1d", d.text)}
+		}
+		*d.to = v
+	}
+	return r, nil
+}
+
+// alertErr logs an error that may not be the caller's fault (the database
+// failed; a house rule cannot be deleted) and returns err, which the
+// tool's result carries.
+func (s *Server) alertErr(tool string, err error) error {
+	var inv *alerts.InvalidError
+	if !errors.As(err, &inv) && !errors.Is(err, alerts.ErrTooManyRules) && !errors.Is(err, alerts.ErrNoRule) {
+		s.log.Warn("mcp: alert rule not changed", "tool", tool, "err", err)
+	}
+	return err
+}
+
+// ruleSchema is a rule as list_alerts and create_alert show it (ruleView).
+var ruleSchema = object(map[string]*jsonschema.Schema{
+	"id": str(""), "text": str("the rule in words"), "kind": str(""), "house": {Type: "boolean"},
+	"zone": str("a user rule's zone"), "scope": str("a house rule's zones: any, indoor, outdoor"), "measurement": str(""),
+	"threshold": number(""), "clear": number("where a firing alert clears"),
+	"window": str(""), "for": str(""), "clear_for": str(""),
+}, "id", "text", "kind", "house", "threshold")
+
+var listAlertsOutputSchema = object(map[string]*jsonschema.Schema{
+	"rules": arrayOf(ruleSchema, "the house rules that are on, then the user's"),
+	"active": arrayOf(object(map[string]*jsonschema.Schema{
+		"rule": str("the rule's id"), "text": str("the rule in words"), "zone": str(""),
+		"phase": str("firing, or clearing (recovered, holding)"), "since": integer(""), "fired_at": integer(""),
+		"local_time": str("fired_at, ISO 8601 local"), "value": number("the value that fired it"), "unit": str(""),
+	}, "rule", "zone", "phase", "fired_at"), "the alerts that are on"),
+}, "rules", "active")
+
+var createAlertOutputSchema = object(map[string]*jsonschema.Schema{
+	"id": str("the new rule's id"), "text": str("the rule in words: read it back to the user"), "rule": ruleSchema,
+}, "id", "text")
