@@ -117,15 +117,11 @@ func (p *AlertPublisher) Run(ctx context.Context) error {
 		return errors.New("mqtt alerts: Run called twice")
 	}
 	if p.opts.HomeAssistant {
-		status := p.opts.DiscoveryPrefix + "/status"
-		if err := p.client.Subscribe(status, 1, func(m Message) {
-			if string(bytes.TrimSpace(m.Payload)) == "online" {
-				p.birth.Store(true)
-			}
-		}); err != nil {
+		stop, err := p.client.watchBirth(p.opts.DiscoveryPrefix, &p.birth)
+		if err != nil {
 			return fmt.Errorf("mqtt alerts: %w", err)
 		}
-		defer p.client.Unsubscribe(status)
+		defer stop()
 	}
 	tick := time.NewTicker(p.opts.Interval)
 	defer tick.Stop()

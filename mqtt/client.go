@@ -89,6 +89,7 @@ type Client struct {
 
 	mu     sync.RWMutex
 	subs   map[string]subscription
+	births births            // who watches Home Assistant's birth (birth.go)
 	active map[string]uint64 // filter → the connection it was subscribed on
 	conns  atomic.Uint64     // connections paho made (OnConnect calls)
 	ready  atomic.Uint64     // the connection whose onConnect has finished

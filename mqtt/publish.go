@@ -150,16 +150,11 @@ func (p *Publisher) Run(ctx context.Context) error {
 		return errors.New("mqtt publisher: Run called twice")
 	}
 	if p.opts.HomeAssistant {
-		status := p.opts.DiscoveryPrefix + "/status"
-		err := p.client.Subscribe(status, 1, func(m Message) {
-			if string(bytes.TrimSpace(m.Payload)) == "online" {
-				p.birth.Store(true)
-			}
-		})
+		stop, err := p.client.watchBirth(p.opts.DiscoveryPrefix, &p.birth)
 		if err != nil {
 			return fmt.Errorf("mqtt publisher: %w", err)
 		}
-		defer p.client.Unsubscribe(status)
+		defer stop()
 	}
 	tick := time.NewTicker(p.opts.Interval)
 	defer tick.Stop()

@@ -49,7 +49,7 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *limit < 1 || *limit > alerts.DefaultMaxHistory {
 		return fmt.Errorf("--limit %d: want 1 to %d", *limit, alerts.DefaultMaxHistory)
 	}
-	rep, err := readAlerts(ctx, cfg.Database, from, *limit)
+	rep, err := readAlerts(ctx, cfg.Database, cfg.Alerts.House, from, *limit)
 	if err != nil {
 		return err
 	}
@@ -62,9 +62,9 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// readAlerts reads the house rules (as they are without configuration),
-// the user rules, the active alerts and the recent history of db.
-func readAlerts(ctx context.Context, db string, since time.Time, limit int) (alertsReport, error) {
+// readAlerts reads the house rules (as the configuration sets them), the
+// user rules, the active alerts and the recent history of db.
+func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, since time.Time, limit int) (alertsReport, error) {
 	var rep alertsReport
 	if _, err := os.Stat(db); err != nil {
 		return rep, fmt.Errorf("database %s: %w", db, err)
@@ -77,7 +77,7 @@ func readAlerts(ctx context.Context, db string, since time.Time, limit int) (ale
 		return rep, err
 	}
 	defer adb.Close()
-	house, err := alerts.DefaultHouse().Rules()
+	house, err := houseCfg.Rules()
 	if err != nil {
 		return rep, err
 	}
@@ -108,7 +108,7 @@ func readAlerts(ctx context.Context, db string, since time.Time, limit int) (ale
 func printAlerts(w io.Writer, rep alertsReport, since string, loc *time.Location) {
 	stamp := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "Rules (%d; house rules as without configuration):\n", len(rep.Rules))
+	fmt.Fprintf(tw, "Rules (%d; house rules as the configuration sets them):\n", len(rep.Rules))
 	for _, r := range rep.Rules {
 		fmt.Fprintf(tw, "  %s\t%s\n", r.ID, r.Text)
 	}

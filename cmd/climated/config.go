@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors/field"
 	"github.com/climated/climated/sensors/hw"
@@ -40,6 +41,7 @@ type Config struct {
 	file      string            // the file it was read from, if any
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
+	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
@@ -83,6 +85,7 @@ func defaultConfig() Config {
 		LogLevel:  "info",
 		Demo:      DemoConfig{Seed: 1, Interval: time.Minute},
 		Retention: RetentionConfig{Raw: Duration(history.DefaultRawRetention), FiveMinute: Duration(history.DefaultRollupRetention)},
+		Alerts:    AlertsConfig{House: alerts.DefaultHouse()},
 	}
 }
 
@@ -145,6 +148,22 @@ func (c *Config) validate() error {
 	}
 	if c.Demo.Interval < time.Second {
 		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
+	}
+	return c.Alerts.validate()
+}
+
+// validate checks the house rules' thresholds and the webhook; the
+// outdoor zones are checked against the zones when the hub starts.
+func (a AlertsConfig) validate() error {
+	house := a.House
+	house.Outdoor = nil
+	if err := house.Validate(nil); err != nil {
+		return field.Errorf("alerts.house", "%w", err)
+	}
+	if a.Webhook != nil {
+		if err := a.Webhook.Validate(); err != nil {
+			return field.Errorf("alerts.webhook", "alerts.webhook: %w", err)
+		}
 	}
 	return nil
 }

@@ -125,8 +125,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		}
 	}
 
-	run, httpErr, err := startServing(ctx, cfg, loc, store, set, m, token, ln, log)
+	alert, err := openAlerting(ctx, cfg.Alerts, store, set.zones, log.With("component", "alerts"))
 	if err != nil {
+		return err
+	}
+	run, httpErr, err := startServing(ctx, cfg, loc, store, set, alert, m, token, ln, log)
+	if err != nil {
+		alert.db.Close()
 		return err
 	}
 	notify(log, daemon.SdNotifyReady)
@@ -143,15 +148,23 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	return stopHub(store, runErr, log)
 }
 
-// startServing starts the sources, the MCP server and the HTTP front, as
+// startServing starts the alerts' dispatcher, the sources, the MCP server
+// and the HTTP front, as
 // parts of the hub h; it returns the sources' runner and the HTTP
 // server's end.
-func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, m *metrics, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
-	run := newRunning(log, newClockGuard(countingSink{h, m}, log, h.Latest()), set)
+func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
+	run := newRunning(log, newClockGuard(alert.sink(countingSink{h, m}), log, h.Latest()), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
-		Logger: log.With("component", "mcp"),
+		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(alert.engine, alert.db),
 	})
+	if err := alert.wire(srv, set, log); err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	// Started before the sources, so that it stops after them and hands
+	// on their last events.
+	h.Start("alerts", alert.run)
 	m.watch(h, h.Path(), srv.Sessions, run)
 	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, log)
 	if err != nil {

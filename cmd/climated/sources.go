@@ -30,6 +30,14 @@ type sourceSet struct {
 	// ingest's counters; nil without MQTT (or without subscriptions).
 	mqttConnected func() bool
 	mqttStats     func() mqtt.Stats
+	// mqttPublish is the client and its options when the hub publishes
+	// (the alerts are published beside the zones); nil otherwise.
+	mqttPublish *mqttPublish
+}
+
+type mqttPublish struct {
+	client *mqtt.Client
+	opts   mqtt.PublishOptions
 }
 
 type runner struct {
@@ -137,6 +145,7 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger
 			return fmt.Errorf("mqtt: %w", err)
 		}
 		set.runners = append(set.runners, runner{"mqtt publisher", pub.Run})
+		set.mqttPublish = &mqttPublish{client, cfg.Publish}
 	}
 	return nil
 }

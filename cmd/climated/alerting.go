@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
+	webhook "github.com/climated/climated/history/alerts/notify"
+	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors"
+)
+
+// AlertsConfig is the alerts: section: the house rules (each on by
+// default) and a webhook to a phone (ntfy or Gotify).
+type AlertsConfig struct {
+	House   alerts.HouseConfig `yaml:"house"`
+	Webhook *webhook.Config     `yaml:"webhook"`
+}
+
+// Bounds of the alerting's hand-off from the reading path.
+const (
+	// alertQueue is how many batches of events wait for the dispatcher;
+	// beyond it a batch is dropped and counted (the engine has committed
+	// its states and history already, so only the notifications are lost).
+	alertQueue = 64
+	// alertTick is how often the silence rules are judged.
+	alertTick = time.Minute
+	// alertPrime is how much of the recent past fills the rate rules'
+	// windows at start-up: the storm rule looks back 3 hours.
+	alertPrime = 3 * time.Hour
+)
+
+// alerting runs the alert engine of a hub: readings reach it through
+// sink, and one goroutine (run, a part of the hub) hands its events to
+// the MCP clients, MQTT and the webhook without ever holding up ingest.
+type alerting struct {
+	engine   *alerts.Engine
+	db       *alerts.DB
+	notifier *webhook.Notifier // nil without a webhook
+	events   chan []alerts.Event
+	dropped  atomic.Int64
+	log      *slog.Logger
+
+	// Set before run starts: where events go.
+	srv *mcp.Server
+	mq  interface{ Event(alerts.Event) } // the MQTT alert publisher; nil without
+}
+
+// openAlerting opens the engine on the hub's database (its rules, states
+// and history), with the configured house rules, and fills its windows
+// from the history's recent past.
+func openAlerting(ctx context.Context, cfg AlertsConfig, h *hub.Hub, zones []string, log *slog.Logger) (*alerting, error) {
+	db, err := alerts.OpenDB(ctx, h.Path(), nil)
+	if err != nil {
+		return nil, err
+	}
+	house := cfg.House
+	if err := house.Validate(zones); err != nil {
+		log.Warn("alerts: the configured outdoor zones are not (yet) zones of the house", "err", err)
+	}
+	engine, err := alerts.New(ctx, &alerts.Options{Zones: zones, House: &house, Store: db, Logger: log})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	a := &alerting{engine: engine, db: db, events: make(chan []alerts.Event, alertQueue), log: log}
+	if cfg.Webhook != nil {
+		if a.notifier, err = webhook.New(*cfg.Webhook, &webhook.Options{Logger: log.With("component", "webhook")}); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	for _, z := range h.Describe() {
+		engine.Seen(z.Name, time.Unix(z.When, 0))
+	}
+	if ws, err := h.Windows(ctx, alertPrime); err == nil {
+		engine.Prime(windowReadings(ws))
+	} else {
+		log.Warn("alerts: cannot read the recent past; rate rules start with empty windows", "err", err)
+	}
+	return a, nil
+}
+
+// sink records into inner, then has the engine judge what inner took.
+func (a *alerting) sink(inner sensors.Sink) sensors.Sink { return alertSink{inner, a} }
+
+type alertSink struct {
+	sensors.Sink
+	a *alerting
+}
+
+func (s alertSink) Record(ctx context.Context, rs []sensors.Reading) error {
+	err := s.Sink.Record(ctx, rs)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	// The engine judges what the hub took: the valid readings.
+	valid, _ := history.Prepare(rs)
+	evs, oerr := s.a.engine.Observe(ctx, valid)
+	if oerr != nil {
+		s.a.log.Warn("alerts: cannot store the alerts' states", "err", oerr)
+	}
+	s.a.hand(evs)
+	return err
+}
+
+// hand queues events for the dispatcher, never blocking.
+func (a *alerting) hand(evs []alerts.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	select {
+	case a.events <- evs:
+	default:
+		a.dropped.Add(1)
+		a.log.Warn("alerts: notifications dropped, the dispatcher is behind", "events", len(evs))
+	}
+}
+
+// wire sends the events to the MCP server's clients and, when the hub
+// publishes to MQTT, to an alert publisher that runs with the sources.
+func (a *alerting) wire(srv *mcp.Server, set *sourceSet, log *slog.Logger) error {
+	a.srv = srv
+	if set.mqttPublish == nil {
+		return nil
+	}
+	p := set.mqttPublish
+	pub, err := mqtt.NewAlertPublisher(p.client, a.engine, &mqtt.AlertOptions{
+		HomeAssistant: p.opts.HomeAssistant, DiscoveryPrefix: p.opts.DiscoveryPrefix,
+		Version: buildVersion(), Logger: log.With("component", "mqtt-alerts"),
+	})
+	if err != nil {
+		return err
+	}
+	a.mq = pub
+	set.runners = append(set.runners, runner{"mqtt alert publisher", pub.Run})
+	return nil
+}
+
+// run is the dispatcher: it ticks the silence rules and hands every event
+// on until ctx ends, then closes the engine's database.
+func (a *alerting) run(ctx context.Context) error {
+	defer a.db.Close()
+	if a.notifier != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); a.notifier.Run(ctx) }()
+		defer func() { <-done }()
+	}
+	tick := time.NewTicker(alertTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case evs := <-a.events:
+			a.dispatch(ctx, evs)
+		case <-tick.C:
+			evs, err := a.engine.Tick(ctx)
+			if err != nil {
+				a.log.Warn("alerts: cannot store the alerts' states", "err", err)
+			}
+			a.dispatch(ctx, evs)
+		}
+	}
+}
+
+// dispatch tells the assistants, MQTT and the phone of evs.
+func (a *alerting) dispatch(ctx context.Context, evs []alerts.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	for _, ev := range evs {
+		a.log.Info("alert", "type", ev.Type, "rule", ev.Rule, "zone", ev.Zone, "text", ev.Text)
+		if a.mq != nil {
+			a.mq.Event(ev)
+		}
+	}
+	if a.notifier != nil {
+		a.notifier.Notify(evs...)
+	}
+	if a.srv != nil {
+		a.srv.AlertEvent(ctx, evs)
+	}
+}
+
+// windowReadings turns the history's recent windows into readings.
+func windowReadings(ws []climate.Window) []sensors.Reading {
+	var rs []sensors.Reading
+	for _, w := range ws {
+		for _, p := range w.Points {
+			rs = append(rs, sensors.Reading{Zone: w.Zone, Measurement: w.Measurement, Value: p.V, Time: time.Unix(p.T, 0), Source: w.Source})
+		}
+	}
+	return rs
+}

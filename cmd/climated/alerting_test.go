@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An alert, end to end through a running hub: a device's CO2 reading over
+// the configured house rule reaches a subscribed assistant (resources
+// updated), the phone's webhook, MQTT (the event and Home Assistant's
+// binary_sensor) and the alerts command.
+func TestServeAlertsEndToEnd(t *testing.T) {
+	broker, brokerAddr := startBroker(t)
+	var mu sync.Mutex
+	seen := map[string]string{}
+	broker.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+		mu.Lock()
+		seen[pk.TopicName] = string(pk.Payload)
+		mu.Unlock()
+	})
+	hooked := make(chan string, 8)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		hooked <- string(body)
+	}))
+	defer hook.Close()
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(path, []byte(`listen: 127.0.0.1:0
+database: `+filepath.Join(dir, "climated.db")+`
+mqtt:
+  broker: tcp://`+brokerAddr+`
+  prefix: climated/house
+  subscriptions:
+    - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {bedroom_co2: Bedroom}}
+  publish: {enabled: true, home_assistant: true}
+alerts:
+  house:
+    co2: {threshold: 1000, for: 0s}
+  webhook: {url: "`+hook.URL+`/", topic: house}
+`), 0o600)
+	cfg, err := parseServe([]string{"--config", path}, io.Discard, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan served, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }})
+	}()
+	h := <-ready
+
+	updated := make(chan string, 8)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI },
+	})
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + h.Addr.String() + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "climate://alerts/active"}); err != nil {
+		t.Fatal(err)
+	}
+
+	broker.Publish("zigbee2mqtt/bedroom_co2", []byte(`{"co2":1350,"temperature":21.5,"humidity":48}`), false, 0)
+	select {
+	case uri := <-updated:
+		if uri != "climate://alerts/active" {
+			t.Errorf("updated %q", uri)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no resources/updated for the active alerts within 15 s")
+	}
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "climate://alerts/active"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Contents[0].Text; !strings.Contains(text, "Bedroom") || !strings.Contains(text, "house.co2") {
+		t.Errorf("active alerts %s: want Bedroom's house.co2", text)
+	}
+	select {
+	case body := <-hooked:
+		if !strings.Contains(body, `"topic":"house"`) || !strings.Contains(body, "Bedroom") {
+			t.Errorf("webhook body %s: want ntfy's JSON for the house topic naming Bedroom", body)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the webhook got nothing within 15 s")
+	}
+	waitTopic := func(topic, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			mu.Lock()
+			got, ok := seen[topic]
+			mu.Unlock()
+			if ok && strings.Contains(got, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				mu.Lock()
+				defer mu.Unlock()
+				t.Fatalf("no %q on %s within 15 s; topics: %v", want, topic, keys(seen))
+			}
+		}
+	}
+	waitTopic("climated/house/alerts/house_co2/bedroom/event", "Bedroom")
+	waitTopic("climated/house/alerts/house_co2/bedroom/state", "ON")
+	// Home Assistant's binary_sensor, beside the zone publisher, which
+	// watches the same birth topic (both subscribed it: refused before).
+	waitTopic("homeassistant/binary_sensor/climated_house/bedroom_alert_house_co2/config", `"device_class":"problem"`)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := run(context.Background(), []string{"alerts", "--db", cfg.Database}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Bedroom") || !strings.Contains(out.String(), "threshold") && !strings.Contains(out.String(), "1000 ppm") {
+		t.Errorf("climated alerts after the run:\n%s\nwant Bedroom's alert and the configured threshold", out.String())
+	}
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
