@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -30,6 +31,8 @@ func (w *writer) compact(ctx context.Context, now time.Time, all bool) error {
 	}
 }
 
+// compactHour moves the readings of the oldest complete hour in recent,
+// and returns whether another complete hour waits there.
 func (w *writer) compactHour(ctx context.Context, now time.Time) (bool, error) {
 	current := now.Truncate(compactEvery).Unix()
 	var oldest *int64
@@ -46,44 +49,13 @@ func (w *writer) compactHour(ctx context.Context, now time.Time) (bool, error) {
 		return false, fmt.Errorf("compact: begin: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, "SELECT t, series, v FROM recent WHERE t < ? ORDER BY series, t", cutoff)
+	raw, err := recentBefore(ctx, tx, cutoff)
 	if err != nil {
 		return false, fmt.Errorf("compact: %w", err)
 	}
-	type row struct{ t, id, v int64 }
-	var raw []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.t, &r.id, &r.v); err != nil {
-			rows.Close()
-			return false, fmt.Errorf("compact: %w", err)
-		}
-		raw = append(raw, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	rs, err := w.recentReadings(ctx, tx, keys, raw, cutoff)
+	if err != nil {
 		return false, fmt.Errorf("compact: %w", err)
-	}
-	rs := make([]sensors.Reading, 0, len(raw))
-	reloaded, orphans := false, 0
-	for _, r := range raw {
-		k, ok := keys[r.id]
-		if !ok && !reloaded {
-			// A series another process created: read the series again.
-			if err := w.loadSeries(ctx, tx); err != nil {
-				return false, fmt.Errorf("compact: %w", err)
-			}
-			keys, reloaded = w.keysByID(), true
-			k, ok = keys[r.id]
-		}
-		if !ok {
-			orphans++ // no query can reach it: it must not hold up the rest
-			continue
-		}
-		rs = append(rs, sensors.Reading{Zone: k.zone, Measurement: k.m, Value: decode(k.m, float64(r.v)), Time: time.Unix(r.t, 0)})
-	}
-	if orphans > 0 {
-		w.log.Error("compact: dropping recent readings of no series", "count", orphans, "before", time.Unix(cutoff, 0).UTC().Format(time.RFC3339))
 	}
 	tw := newTxState()
 	if err := w.writeTx(ctx, tx, tw, rs); err != nil {
@@ -97,6 +69,56 @@ func (w *writer) compactHour(ctx context.Context, now time.Time) (bool, error) {
 	}
 	w.adopt(tw)
 	return cutoff < current, nil
+}
+
+// recentRow is a row of the recent table, its value as stored.
+type recentRow struct{ t, id, v int64 }
+
+// recentBefore reads the rows of recent from before cutoff, by series and
+// time.
+func recentBefore(ctx context.Context, tx *sql.Tx, cutoff int64) ([]recentRow, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT t, series, v FROM recent WHERE t < ? ORDER BY series, t", cutoff)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var raw []recentRow
+	for rows.Next() {
+		var r recentRow
+		if err := rows.Scan(&r.t, &r.id, &r.v); err != nil {
+			return nil, err
+		}
+		raw = append(raw, r)
+	}
+	return raw, rows.Err()
+}
+
+// recentReadings turns the rows of recent into readings, keys naming
+// their series. The rows of a series the writer does not know make it read
+// the series again once; those of no series are dropped and logged.
+func (w *writer) recentReadings(ctx context.Context, tx *sql.Tx, keys map[int64]seriesKey, raw []recentRow, cutoff int64) ([]sensors.Reading, error) {
+	rs := make([]sensors.Reading, 0, len(raw))
+	reloaded, orphans := false, 0
+	for _, r := range raw {
+		k, ok := keys[r.id]
+		if !ok && !reloaded {
+			// A series another process created: read the series again.
+			if err := w.loadSeries(ctx, tx); err != nil {
+				return nil, err
+			}
+			keys, reloaded = w.keysByID(), true
+			k, ok = keys[r.id]
+		}
+		if !ok {
+			orphans++ // no query can reach it: it must not hold up the rest
+			continue
+		}
+		rs = append(rs, sensors.Reading{Zone: k.zone, Measurement: k.m, Value: decode(k.m, float64(r.v)), Time: time.Unix(r.t, 0)})
+	}
+	if orphans > 0 {
+		w.log.Error("compact: dropping recent readings of no series", "count", orphans, "before", time.Unix(cutoff, 0).UTC().Format(time.RFC3339))
+	}
+	return rs, nil
 }
 
 func (w *writer) keysByID() map[int64]seriesKey {

@@ -26,45 +26,21 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if !from.Before(to) {
 		return nil, argError("range", nil, "from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
-	zs, err := s.zoneSeries(ctx)
+	zi, err := s.zoneNamed(ctx, zone)
 	if err != nil {
 		return nil, err
 	}
-	i := slices.IndexFunc(zs, func(z zoneSeries) bool { return z.Name == zone })
-	if i < 0 {
-		zones := zoneNames(zs)
-		return nil, argError("zone", zones, "unknown zone %q; the zones are %s", zone, strings.Join(zones, ", "))
-	}
-	zi := zs[i]
-	loc := s.opts.Location
-	var starts []time.Time
-	for d := climate.LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
-		if len(starts) == MaxDays {
-			return nil, argError("range", nil, "range of more than %d days: ask for a shorter one", MaxDays)
-		}
-		starts = append(starts, d)
+	starts, err := dayStarts(from, to, s.opts.Location)
+	if err != nil {
+		return nil, err
 	}
 	days := make([]Day, len(starts))
 	for i, d := range starts {
 		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
 	}
 	for _, m := range zi.Measurements {
-		info, id, err := s.series(ctx, zone, m)
-		if err != nil {
+		if err := s.fillDays(ctx, zone, m, starts, days); err != nil {
 			return nil, err
-		}
-		if id == 0 {
-			continue // not written yet
-		}
-		for i, d := range starts {
-			tier, _ := s.pickTier(m, d, nextMidnight(d, loc), time.Hour)
-			st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), m, info.Kind)
-			if err != nil {
-				return nil, fmt.Errorf("daily %s/%s %s: %w", zone, m, days[i].Date, err)
-			}
-			if ok {
-				days[i].Measurements[string(m)] = st
-			}
 		}
 	}
 	out := days[:0]
@@ -76,6 +52,57 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	return out, nil
 }
 
+// zoneNamed finds the zone called zone, or says which zones there are.
+func (s *Store) zoneNamed(ctx context.Context, zone string) (zoneSeries, error) {
+	zs, err := s.zoneSeries(ctx)
+	if err != nil {
+		return zoneSeries{}, err
+	}
+	i := slices.IndexFunc(zs, func(z zoneSeries) bool { return z.Name == zone })
+	if i < 0 {
+		zones := zoneNames(zs)
+		return zoneSeries{}, argError("zone", zones, "unknown zone %q; the zones are %s", zone, strings.Join(zones, ", "))
+	}
+	return zs[i], nil
+}
+
+// dayStarts returns the local midnights that start the days overlapping
+// [from, to), at most MaxDays of them.
+func dayStarts(from, to time.Time, loc *time.Location) ([]time.Time, error) {
+	var starts []time.Time
+	for d := climate.LocalMidnight(from, loc); d.Before(to); d = nextMidnight(d, loc) {
+		if len(starts) == MaxDays {
+			return nil, argError("range", nil, "range of more than %d days: ask for a shorter one", MaxDays)
+		}
+		starts = append(starts, d)
+	}
+	return starts, nil
+}
+
+// fillDays summarises measurement m of zone into days, the days that
+// start at starts; a series not written yet leaves them as they are.
+func (s *Store) fillDays(ctx context.Context, zone string, m sensors.Measurement, starts []time.Time, days []Day) error {
+	info, id, err := s.series(ctx, zone, m)
+	if err != nil {
+		return err
+	}
+	if id == 0 {
+		return nil // not written yet
+	}
+	loc := s.opts.Location
+	for i, d := range starts {
+		tier, _ := s.pickTier(m, d, nextMidnight(d, loc), time.Hour)
+		st, ok, err := s.dayStats(ctx, tier, id, d.Unix(), nextMidnight(d, loc).Unix(), m, info.Kind)
+		if err != nil {
+			return fmt.Errorf("daily %s/%s %s: %w", zone, m, days[i].Date, err)
+		}
+		if ok {
+			days[i].Measurements[string(m)] = st
+		}
+	}
+	return nil
+}
+
 func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (Summary, bool, error) {
 	var st Summary
 	var sum float64
@@ -84,18 +111,9 @@ func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, 
 	if err != nil || st.Count == 0 {
 		return st, false, err
 	}
-	if err := s.extreme(ctx, tier, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
+	st, err = s.summarise(ctx, tier, id, from, to, m, kind, st.Count, sum/tier.div(m))
+	if err != nil {
 		return st, false, err
-	}
-	if err := s.extreme(ctx, tier, "max", id, from, to, &st.MaxTime, &st.Max); err != nil {
-		return st, false, err
-	}
-	div := tier.div(m)
-	sum /= div
-	st.Min, st.Max, st.Mean = round(m, st.Min/div), round(m, st.Max/div), roundMore(m, sum/float64(st.Count))
-	if kind == sensors.Amount {
-		total := round(m, sum)
-		st.Sum = &total
 	}
 	return st, true, nil
 }

@@ -3,6 +3,7 @@ package history
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -53,6 +54,31 @@ const progressEvery = 50_000
 // UTC), zone, measurement, value, source; JSON is an array of objects with
 // the same fields.
 func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error) {
+	where, args := exportWhere(e)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT s.zone, s.measurement, s.source, r.t, r.v
+		FROM `+rawView+` r JOIN series s ON s.id = r.series WHERE `+where+` ORDER BY r.series, r.t`, args...)
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	defer rows.Close()
+	bw := bufio.NewWriter(w)
+	out, finish, err := exportEncoder(bw, e.Format)
+	if err != nil {
+		return 0, err
+	}
+	n, err := exportRows(rows, out, e.Progress)
+	if err != nil {
+		return n, err
+	}
+	if err := finish(); err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+// exportWhere is the condition that selects e's readings, and its
+// arguments.
+func exportWhere(e Export) (string, []any) {
 	where, args := []string{"1"}, []any{}
 	if e.Zone != "" {
 		where, args = append(where, "s.zone = ?"), append(args, e.Zone)
@@ -66,20 +92,17 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 	if !e.To.IsZero() {
 		where, args = append(where, "r.t < ?"), append(args, e.To.Unix())
 	}
-	rows, err := s.rdb.QueryContext(ctx, `SELECT s.zone, s.measurement, s.source, r.t, r.v
-		FROM `+rawView+` r JOIN series s ON s.id = r.series WHERE `+strings.Join(where, " AND ")+` ORDER BY r.series, r.t`, args...)
-	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	defer rows.Close()
-	bw := bufio.NewWriter(w)
-	var out func(exportRow) error
-	var finish func() error
-	switch e.Format {
+	return strings.Join(where, " AND "), args
+}
+
+// exportEncoder returns what writes a row to bw in format, and what ends
+// the output; the CSV header is written at once.
+func exportEncoder(bw *bufio.Writer, format string) (out func(exportRow) error, finish func() error, err error) {
+	switch format {
 	case "", "csv":
 		cw := csv.NewWriter(bw)
 		if err := cw.Write(ExportHeader); err != nil {
-			return 0, err
+			return nil, nil, err
 		}
 		out = func(r exportRow) error {
 			return cw.Write([]string{r.Time, r.Zone, string(r.Measurement), strconv.FormatFloat(r.Value, 'f', -1, 64), r.Source})
@@ -98,8 +121,14 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 		}
 		finish = func() error { _, err := bw.WriteString("]\n"); return err }
 	default:
-		return 0, fmt.Errorf("export format %q: want csv or json", e.Format)
+		return nil, nil, fmt.Errorf("export format %q: want csv or json", format)
 	}
+	return out, finish, nil
+}
+
+// exportRows passes each row of rows to out as an exportRow, calls
+// progress every progressEvery rows, and returns how many it passed.
+func exportRows(rows *sql.Rows, out func(exportRow) error, progress func(int64)) (int64, error) {
 	var n int64
 	for rows.Next() {
 		var r exportRow
@@ -113,15 +142,12 @@ func (s *Store) Export(ctx context.Context, w io.Writer, e Export) (int64, error
 		if err := out(r); err != nil {
 			return n, fmt.Errorf("export: %w", err)
 		}
-		if n++; e.Progress != nil && n%progressEvery == 0 {
-			e.Progress(n)
+		if n++; progress != nil && n%progressEvery == 0 {
+			progress(n)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return n, fmt.Errorf("export: %w", err)
 	}
-	if err := finish(); err != nil {
-		return n, err
-	}
-	return n, bw.Flush()
+	return n, nil
 }

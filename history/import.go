@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -56,39 +57,63 @@ func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impor
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return res, fmt.Errorf("import: line 1: %w", err)
-	}
-	if !slices.Equal(header, ExportHeader) {
-		return res, fmt.Errorf("import: line 1: header %q, want %q (climated export's CSV)", strings.Join(header, ","), strings.Join(ExportHeader, ","))
+	if err := readImportHeader(cr); err != nil {
+		return res, err
 	}
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("import: begin: %w", err)
 	}
 	defer tx.Rollback()
-	tw := newTxState()
-	chunk := make([]sensors.Reading, 0, importChunk)
-	var pending int64
-	flush := func() error {
-		if len(chunk) == 0 {
-			return nil
-		}
-		if err := s.w.writeTx(ctx, tx, tw, chunk); err != nil {
-			return err
-		}
-		pending += int64(len(chunk))
-		if o.Progress != nil {
-			o.Progress(pending)
-		}
-		chunk = chunk[:0]
-		return nil
+	im := &importer{w: s.w, tx: tx, tw: newTxState(), o: o, chunk: make([]sensors.Reading, 0, importChunk)}
+	if err := im.readLines(ctx, cr, &res); err != nil {
+		return res, fmt.Errorf("import: nothing imported: %w", err)
 	}
+	if len(res.Bad) > 0 && !o.SkipBad {
+		return res, fmt.Errorf("import: nothing imported: %d broken lines (import the good ones with --skip-bad): %w", len(res.Bad), joinLines(res.Bad))
+	}
+	if err := im.flush(ctx); err != nil {
+		return res, fmt.Errorf("import: nothing imported: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return res, fmt.Errorf("import: nothing imported: commit: %w", err)
+	}
+	s.w.adopt(im.tw)
+	res.Imported = im.written
+	return res, nil
+}
+
+// readImportHeader reads the first line and checks that it is Export's
+// header.
+func readImportHeader(cr *csv.Reader) error {
+	header, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("import: line 1: %w", err)
+	}
+	if !slices.Equal(header, ExportHeader) {
+		return fmt.Errorf("import: line 1: header %q, want %q (climated export's CSV)", strings.Join(header, ","), strings.Join(ExportHeader, ","))
+	}
+	return nil
+}
+
+// importer writes an import's readings within its one transaction, a
+// chunk at a time.
+type importer struct {
+	w       *writer
+	tx      *sql.Tx
+	tw      *txState
+	o       ImportOptions
+	chunk   []sensors.Reading
+	written int64 // readings written so far
+}
+
+// readLines reads the lines after the header, lists the broken ones in
+// res.Bad and writes the others; it returns the error of a write.
+func (im *importer) readLines(ctx context.Context, cr *csv.Reader, res *ImportResult) error {
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		var rd sensors.Reading
 		if err == nil {
@@ -98,28 +123,32 @@ func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impor
 			res.Bad = append(res.Bad, LineError{line, err})
 			continue
 		}
-		if len(res.Bad) > 0 && !o.SkipBad {
+		if len(res.Bad) > 0 && !im.o.SkipBad {
 			continue // nothing will be written: only look for more broken lines
 		}
-		chunk = append(chunk, rd)
-		if len(chunk) == importChunk {
-			if err := flush(); err != nil {
-				return res, fmt.Errorf("import: nothing imported: %w", err)
+		im.chunk = append(im.chunk, rd)
+		if len(im.chunk) == importChunk {
+			if err := im.flush(ctx); err != nil {
+				return err
 			}
 		}
 	}
-	if len(res.Bad) > 0 && !o.SkipBad {
-		return res, fmt.Errorf("import: nothing imported: %d broken lines (import the good ones with --skip-bad): %w", len(res.Bad), joinLines(res.Bad))
+}
+
+// flush writes the chunk and reports the progress.
+func (im *importer) flush(ctx context.Context) error {
+	if len(im.chunk) == 0 {
+		return nil
 	}
-	if err := flush(); err != nil {
-		return res, fmt.Errorf("import: nothing imported: %w", err)
+	if err := im.w.writeTx(ctx, im.tx, im.tw, im.chunk); err != nil {
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return res, fmt.Errorf("import: nothing imported: commit: %w", err)
+	im.written += int64(len(im.chunk))
+	if im.o.Progress != nil {
+		im.o.Progress(im.written)
 	}
-	s.w.adopt(tw)
-	res.Imported = pending
-	return res, nil
+	im.chunk = im.chunk[:0]
+	return nil
 }
 
 func parseExportLine(rec []string) (sensors.Reading, error) {

@@ -94,25 +94,10 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !q.From.Before(q.To) {
-		return nil, argError("range", nil, "from %s is not before to %s", q.From.UTC().Format(time.RFC3339), q.To.UTC().Format(time.RFC3339))
+	if err := checkQuery(&q); err != nil {
+		return nil, err
 	}
-	if q.Step < 0 || (q.Step > 0 && q.Step < time.Second) {
-		return nil, argError("step", nil, "step %s: want at least 1s, or none to choose one", q.Step)
-	}
-	if q.MaxPoints <= 0 {
-		q.MaxPoints = DefaultMaxPoints
-	}
-	q.MaxPoints = min(q.MaxPoints, MaxPoints)
-	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
-	tier, why := s.pickTier(q.Measurement, q.From, q.To, step)
-	if tier.width > step {
-		if why == "" {
-			why = "the step is below the resolution of " + tier.name
-		}
-		note = joinNotes(note, fmt.Sprintf("answered at %s: %s", formatStep(tier.width), why))
-		step = tier.width
-	}
+	tier, step, note := s.rangeStep(q)
 	sec := int64(step / time.Second)
 	// Readings carry whole seconds, so [From, To) holds those before To
 	// rounded up to a whole second: "now" includes this second's readings.
@@ -130,12 +115,63 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	} else {
 		out.Columns = []string{"t", "mean", "min", "max"}
 	}
-	div := tier.div(q.Measurement)
+	sum, count, err := s.rangeBuckets(ctx, out, tier, id, sec, amount)
+	if err != nil {
+		return nil, err
+	}
+	if count == 0 {
+		return out, nil
+	}
+	sm, err := s.summarise(ctx, tier, id, from, to, q.Measurement, info.Kind, count, sum)
+	if err != nil {
+		return nil, err
+	}
+	out.Summary = &sm
+	return out, nil
+}
+
+// checkQuery checks q's range and step, and brings its MaxPoints within
+// the limits.
+func checkQuery(q *Query) error {
+	if !q.From.Before(q.To) {
+		return argError("range", nil, "from %s is not before to %s", q.From.UTC().Format(time.RFC3339), q.To.UTC().Format(time.RFC3339))
+	}
+	if q.Step < 0 || (q.Step > 0 && q.Step < time.Second) {
+		return argError("step", nil, "step %s: want at least 1s, or none to choose one", q.Step)
+	}
+	if q.MaxPoints <= 0 {
+		q.MaxPoints = DefaultMaxPoints
+	}
+	q.MaxPoints = min(q.MaxPoints, MaxPoints)
+	return nil
+}
+
+// rangeStep chooses the tier and the step that answer q, with a note when
+// the step is coarser than the one asked for.
+func (s *Store) rangeStep(q Query) (tierSQL, time.Duration, string) {
+	step, note := fitStep(q.To.Sub(q.From), q.Step, q.MaxPoints)
+	tier, why := s.pickTier(q.Measurement, q.From, q.To, step)
+	if tier.width > step {
+		if why == "" {
+			why = "the step is below the resolution of " + tier.name
+		}
+		note = joinNotes(note, fmt.Sprintf("answered at %s: %s", formatStep(tier.width), why))
+		step = tier.width
+	}
+	return tier, step, note
+}
+
+// rangeBuckets reads series id's buckets of sec seconds over [out.From,
+// out.To) from tier into out.Points, and returns the sum (in the
+// measurement's unit) and the count of the readings they hold.
+func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id, sec int64, amount bool) (float64, int, error) {
+	m := out.Measurement
+	div := tier.div(m)
 	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf(`SELECT t / ?1 * ?1 AS b, %s, %s, %s, %s, %s
 		FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b ORDER BY b`,
-		tier.mean, tier.low, tier.high, tier.sum, tier.count, tier.table), sec, id, from, to)
+		tier.mean, tier.low, tier.high, tier.sum, tier.count, tier.table), sec, id, out.From, out.To)
 	if err != nil {
-		return nil, fmt.Errorf("query %s/%s: %w", q.Zone, q.Measurement, err)
+		return 0, 0, fmt.Errorf("query %s/%s: %w", out.Zone, m, err)
 	}
 	defer rows.Close()
 	var sum float64
@@ -145,37 +181,38 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		var mean, lo, hi, sm float64
 		var n int
 		if err := rows.Scan(&b, &mean, &lo, &hi, &sm, &n); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		mean, lo, hi, sm = mean/div, lo/div, hi/div, sm/div
 		if amount {
-			out.Points = append(out.Points, []float64{float64(b), round(q.Measurement, sm)})
+			out.Points = append(out.Points, []float64{float64(b), round(m, sm)})
 		} else {
-			out.Points = append(out.Points, []float64{float64(b), roundMore(q.Measurement, mean), round(q.Measurement, lo), round(q.Measurement, hi)})
+			out.Points = append(out.Points, []float64{float64(b), roundMore(m, mean), round(m, lo), round(m, hi)})
 		}
 		sum += sm
 		count += n
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	return sum, count, rows.Err()
+}
+
+// summarise completes the Summary of count readings of series id over
+// [from, to) whose values add up to sum (in the measurement's unit) with
+// their extremes, read from tier.
+func (s *Store) summarise(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind, count int, sum float64) (Summary, error) {
+	st := Summary{Count: count, Mean: roundMore(m, sum/float64(count))}
+	if err := s.extreme(ctx, tier, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
+		return st, err
 	}
-	if count == 0 {
-		return out, nil
+	if err := s.extreme(ctx, tier, "max", id, from, to, &st.MaxTime, &st.Max); err != nil {
+		return st, err
 	}
-	sm := &Summary{Count: count, Mean: roundMore(q.Measurement, sum/float64(count))}
-	if err := s.extreme(ctx, tier, "min", id, from, to, &sm.MinTime, &sm.Min); err != nil {
-		return nil, err
+	div := tier.div(m)
+	st.Min, st.Max = round(m, st.Min/div), round(m, st.Max/div)
+	if kind == sensors.Amount {
+		total := round(m, sum)
+		st.Sum = &total
 	}
-	if err := s.extreme(ctx, tier, "max", id, from, to, &sm.MaxTime, &sm.Max); err != nil {
-		return nil, err
-	}
-	sm.Min, sm.Max = round(q.Measurement, sm.Min/div), round(q.Measurement, sm.Max/div)
-	if amount {
-		total := round(q.Measurement, sum)
-		sm.Sum = &total
-	}
-	out.Summary = sm
-	return out, nil
+	return st, nil
 }
 
 // extreme finds the first row with the lowest or highest value in the

@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -29,33 +31,42 @@ func (w *writer) prune(ctx context.Context, now time.Time) (bool, error) {
 		{"raw", w.opts.RawRetention, 6 * 3600},
 		{"rollup_5m", w.opts.RollupRetention, 7 * 86400},
 	}
-	w.idsMu.Lock()
-	ids := make([]int64, 0, len(w.ids))
-	for _, id := range w.ids {
-		ids = append(ids, id)
-	}
-	w.idsMu.Unlock()
+	ids := slices.Collect(maps.Keys(w.keysByID()))
 	done := true
 	for _, tg := range targets {
 		cutoff := now.Add(-tg.retention).Unix()
 		for _, id := range ids {
-			for {
-				var oldest *int64
-				if err := w.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(t) FROM %s WHERE series = ?", tg.table), id).Scan(&oldest); err != nil {
-					return false, fmt.Errorf("prune %s: %w", tg.table, err)
-				}
-				if oldest == nil || *oldest >= cutoff {
-					break
-				}
-				if time.Now().After(deadline) {
-					return false, nil
-				}
+			deleted, late, err := w.pruneSeries(ctx, tg, id, cutoff, deadline)
+			if err != nil || late {
+				return false, err
+			}
+			if deleted {
 				done = false
-				if _, err := w.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t < ?", tg.table), id, min(cutoff, *oldest+tg.chunk)); err != nil {
-					return false, fmt.Errorf("prune %s: %w", tg.table, err)
-				}
 			}
 		}
 	}
 	return done || time.Now().Before(deadline), nil
+}
+
+// pruneSeries deletes the rows of series id in tg's table from before
+// cutoff, a chunk at a time, until none is left or the deadline has
+// passed. It returns whether it deleted any, and whether it stopped for
+// the deadline.
+func (w *writer) pruneSeries(ctx context.Context, tg pruneTarget, id, cutoff int64, deadline time.Time) (deleted, late bool, err error) {
+	for {
+		var oldest *int64
+		if err := w.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(t) FROM %s WHERE series = ?", tg.table), id).Scan(&oldest); err != nil {
+			return deleted, false, fmt.Errorf("prune %s: %w", tg.table, err)
+		}
+		if oldest == nil || *oldest >= cutoff {
+			return deleted, false, nil
+		}
+		if time.Now().After(deadline) {
+			return deleted, true, nil
+		}
+		deleted = true
+		if _, err := w.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t < ?", tg.table), id, min(cutoff, *oldest+tg.chunk)); err != nil {
+			return deleted, false, fmt.Errorf("prune %s: %w", tg.table, err)
+		}
+	}
 }

@@ -118,86 +118,125 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping
 	retry := time.NewTimer(time.Hour)
 	retry.Stop()
 	defer retry.Stop()
-	var pending []sensors.Reading
-	flushNow := func() {
-		if pending = w.flush(pending); w.failures > 0 {
-			retry.Reset(w.backoff())
-		} else {
-			retry.Stop()
-		}
-	}
-	// waiters are the Flush calls to answer after the next attempt; their
-	// reply channels have room for the answer.
-	var waiters []chan error
-	answer := func() {
-		var err error
-		if len(pending) > 0 {
-			err = fmt.Errorf("%d readings not written: the database refused them", len(pending))
-			if f := w.failing.Load(); f != nil {
-				err = fmt.Errorf("%w: %w", err, f.err)
-			}
-		}
-		for _, r := range waiters {
-			r <- err
-		}
-		waiters = waiters[:0]
-	}
-	defer answer()
+	ls := &loopState{w: w, in: in, retry: retry}
+	defer ls.answer()
 	for {
 		select {
 		case reply := <-flush:
-			// Take what is queued first, so the flush covers every Record
-			// that returned before it was asked for.
-			for drained := false; !drained; {
-				select {
-				case rs, ok := <-in:
-					if !ok {
-						drained = true
-						break
-					}
-					pending = w.hold(pending, rs)
-				default:
-					drained = true
-				}
-			}
-			// While writes fail, a flush asked for waits for the next
-			// paced retry and gets its outcome: callers that ask often
-			// (the MQTT ingest, once its acknowledgements wait) must not
-			// bring back the retry storm the back-off prevents.
-			waiters = append(waiters, reply)
-			if w.failures == 0 {
-				flushNow()
-				answer()
-			}
+			ls.flushAsked(reply)
 		case reply := <-ping:
 			reply <- nil
 		case rs, ok := <-in:
 			if !ok {
-				if pending = w.flush(pending); len(pending) > 0 {
-					w.log.Error("readings lost at shutdown: the database refused them", "count", len(pending))
-				}
+				ls.shutdown()
 				return
 			}
-			pending = w.hold(pending, rs)
-			if w.failures == 0 && len(pending) >= w.opts.BatchSize {
-				flushNow()
-			}
+			ls.arrived(rs)
 		case <-retry.C:
-			flushNow()
-			answer()
+			ls.flushNow()
+			ls.answer()
 		case <-tick.C:
-			if w.failures > 0 {
-				continue // the retry timer's turn
-			}
-			flushNow()
-			if len(pending) == 0 {
-				if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
-					w.log.Warn("compact recent readings", "err", err)
-				}
-			}
-			w.maybePrune()
+			ls.ticked()
 		}
 	}
+}
+
+// loopState is what the writer's loop carries from one event to the next.
+type loopState struct {
+	w       *writer
+	in      <-chan []sensors.Reading
+	retry   *time.Timer
+	pending []sensors.Reading
+	// waiters are the Flush calls to answer after the next attempt; their
+	// reply channels have room for the answer.
+	waiters []chan error
+}
+
+// flushNow writes what is pending and arms the retry timer while writes
+// fail.
+func (ls *loopState) flushNow() {
+	if ls.pending = ls.w.flush(ls.pending); ls.w.failures > 0 {
+		ls.retry.Reset(ls.w.backoff())
+	} else {
+		ls.retry.Stop()
+	}
+}
+
+// answer tells the waiting Flush calls the outcome of the latest attempt.
+func (ls *loopState) answer() {
+	var err error
+	if len(ls.pending) > 0 {
+		err = fmt.Errorf("%d readings not written: the database refused them", len(ls.pending))
+		if f := ls.w.failing.Load(); f != nil {
+			err = fmt.Errorf("%w: %w", err, f.err)
+		}
+	}
+	for _, r := range ls.waiters {
+		r <- err
+	}
+	ls.waiters = ls.waiters[:0]
+}
+
+// flushAsked handles a Flush call.
+func (ls *loopState) flushAsked(reply chan error) {
+	// Take what is queued first, so the flush covers every Record
+	// that returned before it was asked for.
+	ls.drain()
+	// While writes fail, a flush asked for waits for the next
+	// paced retry and gets its outcome: callers that ask often
+	// (the MQTT ingest, once its acknowledgements wait) must not
+	// bring back the retry storm the back-off prevents.
+	ls.waiters = append(ls.waiters, reply)
+	if ls.w.failures == 0 {
+		ls.flushNow()
+		ls.answer()
+	}
+}
+
+// drain holds what is queued on in without waiting for more.
+func (ls *loopState) drain() {
+	for {
+		select {
+		case rs, ok := <-ls.in:
+			if !ok {
+				return
+			}
+			ls.pending = ls.w.hold(ls.pending, rs)
+		default:
+			return
+		}
+	}
+}
+
+// arrived holds rs and flushes once a batch is full, unless writes fail.
+func (ls *loopState) arrived(rs []sensors.Reading) {
+	ls.pending = ls.w.hold(ls.pending, rs)
+	if ls.w.failures == 0 && len(ls.pending) >= ls.w.opts.BatchSize {
+		ls.flushNow()
+	}
+}
+
+// shutdown writes the rest once in is closed.
+func (ls *loopState) shutdown() {
+	if ls.pending = ls.w.flush(ls.pending); len(ls.pending) > 0 {
+		ls.w.log.Error("readings lost at shutdown: the database refused them", "count", len(ls.pending))
+	}
+}
+
+// ticked flushes, compacts once nothing waits, and runs retention; while
+// writes fail it leaves the turn to the retry timer.
+func (ls *loopState) ticked() {
+	w := ls.w
+	if w.failures > 0 {
+		return // the retry timer's turn
+	}
+	ls.flushNow()
+	if len(ls.pending) == 0 {
+		if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
+			w.log.Warn("compact recent readings", "err", err)
+		}
+	}
+	w.maybePrune()
 }
 
 // maybePrune runs retention once every pruneEvery, and on every tick while
