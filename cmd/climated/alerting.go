@@ -20,7 +20,7 @@ import (
 // default) and a webhook to a phone (ntfy or Gotify).
 type AlertsConfig struct {
 	House   alerts.HouseConfig `yaml:"house"`
-	Webhook *webhook.Config     `yaml:"webhook"`
+	Webhook *webhook.Config    `yaml:"webhook"`
 }
 
 // Bounds of the alerting's hand-off from the reading path.
