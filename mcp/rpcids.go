@@ -59,16 +59,32 @@ func plainID(id json.RawMessage) bool {
 		return false
 	}
 	if id[0] == '"' {
-		if len(id) < 2 || id[len(id)-1] != '"' {
+		return plainString(id)
+	}
+	return plainInteger(id)
+}
+
+// plainString: a quoted string of letters, digits and -_.:/ only.
+func plainString(id json.RawMessage) bool {
+	if len(id) < 2 || id[len(id)-1] != '"' {
+		return false
+	}
+	for _, c := range id[1 : len(id)-1] {
+		if !plainIDByte(c) {
 			return false
 		}
-		for _, c := range id[1 : len(id)-1] {
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || bytes.IndexByte([]byte("-_.:/"), c) >= 0) {
-				return false
-			}
-		}
-		return true
 	}
+	return true
+}
+
+// plainIDByte: a letter, a digit or one of -_.:/.
+func plainIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || bytes.IndexByte([]byte("-_.:/"), c) >= 0
+}
+
+// plainInteger: an integer of up to 15 digits without a leading zero,
+// and not -0.
+func plainInteger(id json.RawMessage) bool {
 	digits := id
 	if digits[0] == '-' {
 		digits = digits[1:]

@@ -92,42 +92,7 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	if opts != nil {
 		s.opts = *opts
 	}
-	if s.opts.SessionTimeout <= 0 {
-		s.opts.SessionTimeout = DefaultSessionTimeout
-	}
-	if s.opts.StreamlessTimeout <= 0 {
-		s.opts.StreamlessTimeout = DefaultStreamlessTimeout
-	}
-	if s.opts.MaxBodyBytes <= 0 {
-		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if s.opts.Version == "" {
-		s.opts.Version = "dev"
-	}
-	if s.opts.MaxSessions <= 0 {
-		s.opts.MaxSessions = DefaultMaxSessions
-	}
-	if s.opts.MaxInFlight <= 0 {
-		s.opts.MaxInFlight = DefaultMaxInFlight
-	}
-	if s.opts.StaleAfter <= 0 {
-		s.opts.StaleAfter = DefaultStaleAfter
-	}
-	if s.opts.RequestTimeout <= 0 {
-		s.opts.RequestTimeout = DefaultRequestTimeout
-	}
-	if s.opts.StreamWriteTimeout <= 0 {
-		s.opts.StreamWriteTimeout = DefaultStreamWriteTimeout
-	}
-	if s.opts.GoneAfter <= 0 {
-		s.opts.GoneAfter = DefaultGoneAfter
-	}
-	if s.opts.Location == nil {
-		s.opts.Location = time.Local
-	}
-	if s.opts.Now == nil {
-		s.opts.Now = time.Now
-	}
+	s.opts.setDefaults()
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -138,6 +103,49 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
 	s.replay = newClimateReplay()
+	s.buildSDKServer()
+	ctx, cancel := context.WithCancel(ctx)
+	s.stop, s.done = cancel, make(chan struct{})
+	// Registered before New returns, so no reading after it goes unnoticed.
+	u := newUpdates()
+	h.OnUpdate(u.push)
+	go s.watch(ctx, u)
+	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.calls, s.log.With("transport", "sse"))
+	return s
+}
+
+// setDefaults fills the fields left zero (or negative) with their defaults.
+func (o *Options) setDefaults() {
+	orDefault(&o.SessionTimeout, DefaultSessionTimeout)
+	orDefault(&o.StreamlessTimeout, DefaultStreamlessTimeout)
+	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.MaxInFlight, DefaultMaxInFlight)
+	orDefault(&o.StaleAfter, DefaultStaleAfter)
+	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
+	orDefault(&o.StreamWriteTimeout, DefaultStreamWriteTimeout)
+	orDefault(&o.GoneAfter, DefaultGoneAfter)
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// orDefault sets *v to def when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// buildSDKServer builds s.mcp, the go-sdk server, with climated's tools,
+// resources and prompts, its middleware in front.
+func (s *Server) buildSDKServer() {
 	s.mcp = sdk.NewServer(&sdk.Implementation{
 		Name:    "climated",
 		Title:   "climated home-climate hub",
@@ -159,14 +167,6 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.addPrompts()
 	s.addReportTool()
 	s.addAlerts()
-	ctx, cancel := context.WithCancel(ctx)
-	s.stop, s.done = cancel, make(chan struct{})
-	// Registered before New returns, so no reading after it goes unnoticed.
-	u := newUpdates()
-	h.OnUpdate(u.push)
-	go s.watch(ctx, u)
-	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.calls, s.log.With("transport", "sse"))
-	return s
 }
 
 func (s *Server) instructions() string {

@@ -73,16 +73,8 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 // serveMessage takes one client message for an open session and answers
 // 202 Accepted; the answer travels on the session's event stream.
 func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get(sseSessionParam)
-	if id == "" {
-		http.Error(w, "missing session_id query parameter: open a session with GET /sse and POST to the endpoint its first event names", http.StatusBadRequest)
-		return
-	}
-	h.mu.Lock()
-	sess := h.sessions[id]
-	h.mu.Unlock()
+	sess := h.sessionOf(w, r)
 	if sess == nil {
-		http.Error(w, fmt.Sprintf("unknown session_id %q: the session has ended or never existed; open a new one with GET /sse", id), http.StatusNotFound)
 		return
 	}
 	// A POST counts as one call from the start, so that bodies still
@@ -97,16 +89,8 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 			h.limit.give(sess.limitKey(), 1)
 		}
 	}()
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
-		return
-	}
-	body, ok := readBody(w, r, h.maxBody)
+	body, ok := h.readMessage(w, r)
 	if !ok {
-		return
-	}
-	if _, err := jsonrpc.DecodeMessage(body); err != nil {
-		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
 		return
 	}
 	env := envelopeOf(body)
@@ -133,6 +117,42 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	held = !call // the answer gives the call back
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// sessionOf returns the open session a message names in its query; when
+// there is none it answers the request and returns nil.
+func (h *sseHandler) sessionOf(w http.ResponseWriter, r *http.Request) *sseSession {
+	id := r.URL.Query().Get(sseSessionParam)
+	if id == "" {
+		http.Error(w, "missing session_id query parameter: open a session with GET /sse and POST to the endpoint its first event names", http.StatusBadRequest)
+		return nil
+	}
+	h.mu.Lock()
+	sess := h.sessions[id]
+	h.mu.Unlock()
+	if sess == nil {
+		http.Error(w, fmt.Sprintf("unknown session_id %q: the session has ended or never existed; open a new one with GET /sse", id), http.StatusNotFound)
+	}
+	return sess
+}
+
+// readMessage reads the body of a message POST, one JSON-RPC 2.0 message
+// sent as application/json; when it cannot, it answers the request and
+// reports false.
+func (h *sseHandler) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
+		return nil, false
+	}
+	body, ok := readBody(w, r, h.maxBody)
+	if !ok {
+		return nil, false
+	}
+	if _, err := jsonrpc.DecodeMessage(body); err != nil {
+		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
+		return nil, false
+	}
+	return body, true
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not

@@ -41,90 +41,153 @@ var knownMethods = map[string]bool{
 // handler, all others to the stateful one (newprotocol.go).
 func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next := stateful
-		if r.Method == http.MethodDelete {
-			s.replay.forget("s:" + r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
-		}
 		if r.Method != http.MethodPost {
-			if newProtocol(r) {
-				next = stateless // which answers 405: 2026-07-28 has no GET stream
-			}
-			next.ServeHTTP(w, r)
+			s.frontOther(w, r, stateful, stateless)
 			return
 		}
+		p := &frontPost{w: w, r: r, next: stateful, stateless: stateless, session: r.Header.Get(sessionHeader)}
 		// A POST counts as one call from the start, so that bodies still
 		// arriving count too; once read, as many as it carries.
-		session, held := r.Header.Get(sessionHeader), 0
-		if session != "" {
-			if !s.calls.take(session, 1) {
+		if p.session != "" {
+			if !s.calls.take(p.session, 1) {
 				s.calls.refuse(w, 1)
 				return
 			}
-			held = 1
-			defer func() { s.calls.give(session, held) }()
+			p.held = 1
+			defer func() { s.calls.give(p.session, p.held) }()
 		}
-		body, ok := readBody(w, r, s.opts.MaxBodyBytes)
-		if !ok {
-			return
-		}
-		msgs, batch, err := splitBody(body)
-		if err != nil {
-			// The SDK says what is wrong with it.
-			if newProtocol(r) {
-				next = stateless
-			}
-			next.ServeHTTP(w, withBody(r, body))
-			return
-		}
-		envs, calls := envelopes(msgs)
-		modern := newProtocol(r)
-		if modern {
-			next = stateless
-			if listens(envs) {
-				// A listen holds an SDK session for as long as it lasts.
-				if n := s.Sessions(); n >= s.opts.MaxSessions && !s.makeRoom() {
-					w.Header().Set("Retry-After", "60")
-					http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open", n, s.opts.MaxSessions), http.StatusServiceUnavailable)
-					return
-				}
-				w = s.liftDeadlines(w)
-			}
-		}
-		if calls > s.calls.max {
-			s.calls.refuse(w, calls)
-			return
-		}
-		if session != "" && calls > 1 {
-			if !s.calls.take(session, calls-1) {
-				s.calls.refuse(w, calls)
-				return
-			}
-			held = calls
-		}
-		if answers, status := s.frontAnswers(envs, session == "" && !modern); answers != nil {
-			writeAnswers(w, status, answers, batch)
-			return
-		}
-		if slot := replaySlot(session, modern, batch, msgs, envs); slot != "" {
-			s.serveClimateCall(w, r, slot, session, envs[0].ID, func(w http.ResponseWriter) { next.ServeHTTP(w, withBody(r, body)) })
-			return
-		}
-		ids := newIDKeeper()
-		changed := false
-		for i, m := range msgs {
-			kept, err := ids.keep(m, envs[i])
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
-			}
-			changed = changed || !bytes.Equal(kept, m)
-			msgs[i] = kept
-		}
-		if changed {
-			body = joinBody(msgs, batch)
-		}
-		next.ServeHTTP(&idWriter{ResponseWriter: w, ids: ids}, withBody(r, body))
+		s.frontServePost(p)
 	})
+}
+
+// frontPost is one POST on its way through streamableFront.
+type frontPost struct {
+	w         http.ResponseWriter
+	r         *http.Request
+	next      http.Handler // the handler the body goes to: stateful until the protocol says otherwise
+	stateless http.Handler
+	session   string
+	held      int // calls taken from the session's limit, given back when the POST ends
+	body      []byte
+	msgs      []json.RawMessage
+	batch     bool
+	envs      []envelope
+	calls     int
+	modern    bool // protocol 2026-07-28
+}
+
+// frontOther passes on a request other than a POST (GET, DELETE); a
+// DELETE ends the session's replay slots.
+func (s *Server) frontOther(w http.ResponseWriter, r *http.Request, stateful, stateless http.Handler) {
+	if r.Method == http.MethodDelete {
+		s.replay.forget("s:" + r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
+	}
+	next := stateful
+	if newProtocol(r) {
+		next = stateless // which answers 405: 2026-07-28 has no GET stream
+	}
+	next.ServeHTTP(w, r)
+}
+
+// frontServePost reads and checks the body of a POST, then answers it
+// itself, replays it (get_climate) or passes it on with ids kept.
+func (s *Server) frontServePost(p *frontPost) {
+	if !s.frontRead(p) {
+		return
+	}
+	if p.modern {
+		p.next = p.stateless
+		// A listen holds an SDK session for as long as it lasts.
+		if listens(p.envs) && !s.frontRoomToListen(p) {
+			return
+		}
+	}
+	if !s.frontHoldCalls(p) {
+		return
+	}
+	if answers, status := s.frontAnswers(p.envs, p.session == "" && !p.modern); answers != nil {
+		writeAnswers(p.w, status, answers, p.batch)
+		return
+	}
+	if slot := replaySlot(p.session, p.modern, p.batch, p.msgs, p.envs); slot != "" {
+		s.serveClimateCall(p.w, p.r, slot, p.session, p.envs[0].ID, func(w http.ResponseWriter) { p.next.ServeHTTP(w, withBody(p.r, p.body)) })
+		return
+	}
+	p.forward()
+}
+
+// frontRead reads the body and its messages into p; a body that is not
+// JSON-RPC goes on to the SDK, which says what is wrong with it. It
+// reports false when the request has been answered.
+func (s *Server) frontRead(p *frontPost) bool {
+	body, ok := readBody(p.w, p.r, s.opts.MaxBodyBytes)
+	if !ok {
+		return false
+	}
+	p.body = body
+	msgs, batch, err := splitBody(body)
+	if err != nil {
+		if newProtocol(p.r) {
+			p.next = p.stateless
+		}
+		p.next.ServeHTTP(p.w, withBody(p.r, body))
+		return false
+	}
+	p.msgs, p.batch = msgs, batch
+	p.envs, p.calls = envelopes(msgs)
+	p.modern = newProtocol(p.r)
+	return true
+}
+
+// frontRoomToListen makes room for a listen among the sessions and lifts
+// the server's deadlines off its stream; when there is no room it answers
+// 503 and reports false.
+func (s *Server) frontRoomToListen(p *frontPost) bool {
+	if n := s.Sessions(); n >= s.opts.MaxSessions && !s.makeRoom() {
+		p.w.Header().Set("Retry-After", "60")
+		http.Error(p.w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open", n, s.opts.MaxSessions), http.StatusServiceUnavailable)
+		return false
+	}
+	p.w = s.liftDeadlines(p.w)
+	return true
+}
+
+// frontHoldCalls takes the rest of the body's calls from the session's
+// limit (the first was taken before the body was read); when they do not
+// fit it refuses the POST and reports false.
+func (s *Server) frontHoldCalls(p *frontPost) bool {
+	if p.calls > s.calls.max {
+		s.calls.refuse(p.w, p.calls)
+		return false
+	}
+	if p.session != "" && p.calls > 1 {
+		if !s.calls.take(p.session, p.calls-1) {
+			s.calls.refuse(p.w, p.calls)
+			return false
+		}
+		p.held = p.calls
+	}
+	return true
+}
+
+// forward swaps the request ids the SDK would change for stand-ins and
+// passes the body on; the answers get the ids back.
+func (p *frontPost) forward() {
+	ids := newIDKeeper()
+	changed := false
+	for i, m := range p.msgs {
+		kept, err := ids.keep(m, p.envs[i])
+		if err != nil {
+			http.Error(p.w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		changed = changed || !bytes.Equal(kept, m)
+		p.msgs[i] = kept
+	}
+	if changed {
+		p.body = joinBody(p.msgs, p.batch)
+	}
+	p.next.ServeHTTP(&idWriter{ResponseWriter: p.w, ids: ids}, withBody(p.r, p.body))
 }
 
 // frontAnswers answers the messages this layer refuses: calls of unknown
