@@ -74,6 +74,9 @@ part "go test -race" go test -race -count=1 -timeout 20m ./...
 echo "== go vet"
 go vet ./...
 
+echo "== function size (scripts/complexity.sh: at most 60 lines, cognitive complexity 20)"
+scripts/complexity.sh
+
 # Built once: the static release binaries (CGO_ENABLED=0) of every target,
 # which the QEMU, install and conformance parts then share.
 echo "== static release builds: arm64, armv6, armv7, amd64 (scripts/build.sh)"

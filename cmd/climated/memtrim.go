@@ -60,9 +60,14 @@ func trimMemory(ctx context.Context, every time.Duration) {
 			return
 		case <-tick.C:
 		}
-		if t.observe(heldMemory()) {
-			debug.FreeOSMemory()
-			t.trimmed(heldMemory())
-		}
+		t.round()
+	}
+}
+
+// round is one look at the memory held, giving it back after a burst.
+func (t *trimmer) round() {
+	if t.observe(heldMemory()) {
+		debug.FreeOSMemory()
+		t.trimmed(heldMemory())
 	}
 }

@@ -151,7 +151,9 @@ func TestREADMEStartupLog(t *testing.T) {
 	var got []string
 	lines := bufio.NewScanner(stderr)
 	for len(got) < len(want) && lines.Scan() {
-		if m := logMsg.FindStringSubmatch(lines.Text()); m != nil {
+		// Progress lines come only on a machine slow enough to make one
+		// wonder (progress.go): they are not part of the comparison.
+		if m := logMsg.FindStringSubmatch(lines.Text()); m != nil && !strings.HasPrefix(m[1], `"demo house: filling in`) {
 			got = append(got, m[1])
 		}
 	}
