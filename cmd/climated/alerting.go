@@ -49,7 +49,7 @@ type alerting struct {
 
 	// Set before run starts: where events go.
 	srv *mcp.Server
-	mq  interface{ Event(alerts.Event) } // the MQTT alert publisher; nil without
+	mq  atomic.Pointer[mqtt.AlertPublisher] // the MQTT alert publisher; nil without (a reload replaces it)
 }
 
 // openAlerting opens the engine on the hub's database (its rules, states
@@ -125,9 +125,17 @@ func (a *alerting) hand(evs []alerts.Event) {
 
 // wire sends the events to the MCP server's clients and, when the hub
 // publishes to MQTT, to an alert publisher that runs with the sources.
+// Call it before the dispatcher runs.
 func (a *alerting) wire(srv *mcp.Server, set *sourceSet, log *slog.Logger) error {
 	a.srv = srv
+	return a.publishTo(set, log)
+}
+
+// publishTo adds to set, when it publishes to MQTT, an alert publisher on
+// its client, which then gets the events (a reload builds a new set).
+func (a *alerting) publishTo(set *sourceSet, log *slog.Logger) error {
 	if set.mqttPublish == nil {
+		a.mq.Store(nil)
 		return nil
 	}
 	p := set.mqttPublish
@@ -138,7 +146,7 @@ func (a *alerting) wire(srv *mcp.Server, set *sourceSet, log *slog.Logger) error
 	if err != nil {
 		return err
 	}
-	a.mq = pub
+	a.mq.Store(pub)
 	set.runners = append(set.runners, runner{"mqtt alert publisher", pub.Run})
 	return nil
 }
@@ -177,8 +185,8 @@ func (a *alerting) dispatch(ctx context.Context, evs []alerts.Event) {
 	}
 	for _, ev := range evs {
 		a.log.Info("alert", "type", ev.Type, "rule", ev.Rule, "zone", ev.Zone, "text", ev.Text)
-		if a.mq != nil {
-			a.mq.Event(ev)
+		if mq := a.mq.Load(); mq != nil {
+			mq.Event(ev)
 		}
 	}
 	if a.notifier != nil {

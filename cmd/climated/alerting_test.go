@@ -79,7 +79,14 @@ alerts:
 		t.Fatal(err)
 	}
 
-	broker.Publish("zigbee2mqtt/bedroom_co2", []byte(`{"co2":1350,"temperature":21.5,"humidity":48}`), false, 0)
+	// Published again until the hub has it: its subscription may not be
+	// in place yet.
+	for deadline := time.Now().Add(15 * time.Second); h.Hub.Snapshot().Climate["Bedroom"]["CO2"] != 1350.0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
+		}
+		broker.Publish("zigbee2mqtt/bedroom_co2", []byte(`{"co2":1350,"temperature":21.5,"humidity":48}`), false, 0)
+	}
 	select {
 	case uri := <-updated:
 		if uri != "climate://alerts/active" {

@@ -29,6 +29,7 @@ var restartKeys = []struct {
 	{"token_file", func(c *Config) any { return c.TokenFile }},
 	{"allowed_hosts", func(c *Config) any { return c.AllowedHosts }},
 	{"allowed_origins", func(c *Config) any { return c.AllowedOrigins }},
+	{"alerts", func(c *Config) any { return c.Alerts }},
 }
 
 // reloader is what a reload needs of the running hub.
@@ -40,6 +41,7 @@ type reloader struct {
 	store *hub.Hub
 	run   *running
 	m     *metrics
+	alert *alerting // publishes the alerts beside a new MQTT client
 }
 
 // reload applies the configuration load returns over cur and returns the
@@ -62,8 +64,12 @@ func (r *reloader) reload(ctx context.Context, cur Config) Config {
 		r.log.Warn("reload: these keys take effect after a restart", "keys", pending)
 		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
+		next.Alerts = cur.Alerts
 	}
 	set, err := buildSources(ctx, next, r.log, r.seams, r.store)
+	if err == nil && r.alert != nil {
+		err = r.alert.publishTo(set, r.log)
+	}
 	if err != nil {
 		r.log.Error("reload refused: the running configuration stays", "err", err)
 		return cur

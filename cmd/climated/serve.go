@@ -142,7 +142,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
 	}
 
-	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m}
+	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m, alert: alert}
 	runErr := rl.until(ctx, cfg, env, httpErr)
 	notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)
