@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
@@ -195,6 +196,24 @@ func (a *alerting) dispatch(ctx context.Context, evs []alerts.Event) {
 	if a.srv != nil {
 		a.srv.AlertEvent(ctx, evs)
 	}
+}
+
+// dashboard lists the alerts that are on for the dashboard: each with
+// its rule in words.
+func (a *alerting) dashboard() []dash.Alert {
+	active := a.engine.Active()
+	if len(active) == 0 {
+		return nil
+	}
+	words := map[string]string{}
+	for _, r := range a.engine.Rules() {
+		words[r.ID] = r.Describe()
+	}
+	out := make([]dash.Alert, 0, len(active))
+	for _, st := range active {
+		out = append(out, dash.Alert{Zone: st.Zone, Rule: st.Rule, Text: words[st.Rule], Since: st.FiredAt.Unix(), Value: st.Value})
+	}
+	return out
 }
 
 // windowReadings turns the history's recent windows into readings.

@@ -110,6 +110,16 @@ alerts:
 	case <-time.After(15 * time.Second):
 		t.Fatal("the webhook got nothing within 15 s")
 	}
+	// The dashboard shows it above the cards.
+	resp, err := http.Get("http://" + h.Addr.String() + "/dash/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(state), `"alerts":[{"zone":"Bedroom","rule":"house.co2","text":"stuffy air`) {
+		t.Errorf("/dash/state %.300s…: want the Bedroom's house.co2 alert in words", state)
+	}
 	waitTopic := func(topic, want string) {
 		t.Helper()
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +33,13 @@ func TestBrowser(t *testing.T) {
 	store, house := demoStore(t, 365*24*time.Hour)
 	t.Logf("a year of demo history recorded in %s", time.Since(start).Round(time.Millisecond))
 	feed := startFeeder(t, store, house)
-	src := dash.StoreSource{Store: store, StaleAfter: browserStaleAfter}
+	var active atomic.Pointer[[]dash.Alert]
+	src := dash.StoreSource{Store: store, StaleAfter: browserStaleAfter, ActiveAlerts: func() []dash.Alert {
+		if a := active.Load(); a != nil {
+			return *a
+		}
+		return nil
+	}}
 	base := serve(t, "127.0.0.1", newDash(t, src, &dash.Options{Simulated: true}))
 	remoteBase := serve(t, "127.0.0.2", newDash(t, src, &dash.Options{Simulated: true, Token: testToken, IsLoopback: remote}))
 	dir := artifacts(t)
@@ -47,6 +54,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("screenshots", func(t *testing.T) { screenshots(t, newTab(t, bctx), base, dir) })
 	t.Run("live", func(t *testing.T) { live(t, tb, store, feed) })
 	t.Run("stale", func(t *testing.T) { stale(t, tb, feed) })
+	t.Run("alerts", func(t *testing.T) { alertsShown(t, tb, &active) })
 	tb.check(t)
 	t.Run("offLoopback", func(t *testing.T) { offLoopback(t, newTab(t, bctx), base, remoteBase) })
 	t.Run("figures", func(t *testing.T) { figures(t, bctx, base, dir) })
@@ -175,6 +183,19 @@ type storeRecorder interface {
 }
 
 // stale: a zone that falls silent gets its badge without a reload.
+// alertsShown: an alert that fires appears above the cards with the next
+// event (the feeder's readings bring one), and goes when it clears.
+func alertsShown(t *testing.T, tb *tab, active *atomic.Pointer[[]dash.Alert]) {
+	if !eval[bool](t, tb, `document.getElementById('alerts').hidden`) {
+		t.Error("the alerts banner shows with no alert on")
+	}
+	on := []dash.Alert{{Zone: "Bedroom", Rule: "house.co2", Text: "stuffy air: any zone: CO2 above 1400 ppm for 15 min", Since: time.Now().Unix(), Value: 1450}}
+	active.Store(&on)
+	waitFor(t, tb, `!document.getElementById('alerts').hidden && document.querySelector('#alerts li[data-rule="house.co2"]').textContent.startsWith('Bedroom: stuffy air')`, 15*time.Second)
+	active.Store(nil)
+	waitFor(t, tb, `document.getElementById('alerts').hidden`, 15*time.Second)
+}
+
 func stale(t *testing.T, tb *tab, feed *feeder) {
 	feed.silence("Balcony")
 	waitFor(t, tb, `document.querySelector('.card[data-zone="Balcony"] .badge.stale') !== null`, browserStaleAfter+15*time.Second)

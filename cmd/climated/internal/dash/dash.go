@@ -141,6 +141,7 @@ type state struct {
 	Now       int64               `json:"now"`
 	Climate   json.RawMessage     `json:"climate"`
 	Zones     []Zone              `json:"zones"`
+	Alerts    []Alert             `json:"alerts"`
 	Units     map[string]unitInfo `json:"units,omitempty"`
 }
 
@@ -148,6 +149,12 @@ func (h *Handler) state(withUnits bool) []byte {
 	st := state{Simulated: h.opts.Simulated, Now: h.opts.Now().Unix(), Climate: h.src.Climate(), Zones: h.src.Zones()}
 	if st.Zones == nil {
 		st.Zones = []Zone{}
+	}
+	if a, ok := h.src.(Alerting); ok {
+		st.Alerts = a.Alerts()
+	}
+	if st.Alerts == nil {
+		st.Alerts = []Alert{}
 	}
 	if withUnits {
 		st.Units = h.units

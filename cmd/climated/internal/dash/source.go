@@ -29,3 +29,18 @@ type Zone struct {
 	Fault string `json:"fault,omitempty"` // the latest error of a source feeding it
 	When  int64  `json:"when"`            // Unix time of its latest reading
 }
+
+// Alert is an alert that is on, as the page shows it above the cards.
+type Alert struct {
+	Zone  string  `json:"zone"`
+	Rule  string  `json:"rule"`  // the rule's id
+	Text  string  `json:"text"`  // the rule in words
+	Since int64   `json:"since"` // when it fired, Unix time
+	Value float64 `json:"value"` // the value that fired it
+}
+
+// Alerting is what a Source may add: the alerts that are on, the earliest
+// first.
+type Alerting interface {
+	Alerts() []Alert
+}

@@ -14,8 +14,16 @@ import (
 // StoreSource adapts the hub (its structure, history and source
 // statuses) to Source; its methods are documented there.
 type StoreSource struct {
-	Store      *hub.Hub
-	StaleAfter time.Duration // a zone silent this long is stale; 0 means 15 minutes, as MCP
+	Store        *hub.Hub
+	StaleAfter   time.Duration  // a zone silent this long is stale; 0 means 15 minutes, as MCP
+	ActiveAlerts func() []Alert // the alerts that are on; nil: none
+}
+
+func (s StoreSource) Alerts() []Alert {
+	if s.ActiveAlerts == nil {
+		return nil
+	}
+	return s.ActiveAlerts()
 }
 
 func (s StoreSource) Climate() []byte   { return s.Store.Snapshot().JSON }

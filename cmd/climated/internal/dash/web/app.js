@@ -93,6 +93,9 @@
     last = st;
     skew = st.now - Date.now() / 1000;
     $("#demo").hidden = !st.simulated;
+    const alerts = st.alerts || [];
+    $("#alerts").hidden = alerts.length === 0;
+    $("#alerts ul").replaceChildren(...alerts.map((a) => el("li", { "data-rule": a.rule, text: a.zone + ": " + a.text + " (since " + clock(a.since) + ")" })));
     const status = Object.fromEntries(st.zones.map((z) => [z.name, z]));
     const cards = $("#cards");
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card .value");
