@@ -3,6 +3,7 @@ package dash_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -55,6 +57,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("live", func(t *testing.T) { live(t, tb, store, feed) })
 	t.Run("stale", func(t *testing.T) { stale(t, tb, feed) })
 	t.Run("alerts", func(t *testing.T) { alertsShown(t, tb, &active) })
+	t.Run("fault", func(t *testing.T) { faultShown(t, tb, store) })
+	t.Run("reconnect", func(t *testing.T) { reconnect(t, newTab(t, bctx), src, store, feed) })
 	tb.check(t)
 	t.Run("offLoopback", func(t *testing.T) { offLoopback(t, newTab(t, bctx), base, remoteBase) })
 	t.Run("figures", func(t *testing.T) { figures(t, bctx, base, dir) })
@@ -182,7 +186,6 @@ type storeRecorder interface {
 	Record(context.Context, []sensors.Reading) error
 }
 
-// stale: a zone that falls silent gets its badge without a reload.
 // alertsShown: an alert that fires appears above the cards with the next
 // event (the feeder's readings bring one), and goes when it clears.
 func alertsShown(t *testing.T, tb *tab, active *atomic.Pointer[[]dash.Alert]) {
@@ -196,6 +199,41 @@ func alertsShown(t *testing.T, tb *tab, active *atomic.Pointer[[]dash.Alert]) {
 	waitFor(t, tb, `document.getElementById('alerts').hidden`, 15*time.Second)
 }
 
+// reconnect: when the stream is cut (the hub restarts, the Wi-Fi drops),
+// the page says so, connects again by itself and goes on showing new
+// readings without a reload.
+func reconnect(t *testing.T, tb *tab, src dash.Source, store storeRecorder, feed *feeder) {
+	base, drop := serveDroppable(t, "127.0.0.1", newDash(t, src, &dash.Options{Simulated: true}))
+	tb.do(t, chromedp.Navigate(base+"/"))
+	waitFor(t, tb, `document.getElementById('live').textContent === 'live'`, 15*time.Second)
+	eval[bool](t, tb, `window.__notReloaded = true`)
+	drop()
+	feed.silence("Indoor")
+	r := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 43.1, Time: time.Now(), Source: "test"}
+	if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tb, `document.querySelector('.card[data-zone="Indoor"] .value [data-key="Temperature"]').textContent === '43.1' && document.getElementById('live').textContent === 'live'`, 20*time.Second)
+	if !eval[bool](t, tb, `window.__notReloaded === true`) {
+		t.Error("the page reloaded")
+	}
+}
+
+// faultShown: a source's error shows as a fault badge on the zones it
+// feeds, with the error as its title, and goes once it reads again.
+func faultShown(t *testing.T, tb *tab, store *hub.Hub) {
+	failing := sensors.Status{Source: "i2c1/0x44 sht3x", Zones: []string{"Bedroom"}, Err: errors.New("read: i2c: no ACK"), ErrTime: time.Now()}
+	store.Report(failing)
+	waitFor(t, tb, `(() => { const b = document.querySelector('.card[data-zone="Bedroom"] .badge.fault'); return b !== null && b.title.includes('no ACK'); })()`, 15*time.Second)
+	if n := eval[int](t, tb, `document.querySelectorAll('.card[data-zone="Indoor"] .badge.fault').length`); n != 0 {
+		t.Errorf("%d fault badges on Indoor, which the failing source does not feed", n)
+	}
+	failing.Err = nil
+	store.Report(failing)
+	waitFor(t, tb, `document.querySelector('.card[data-zone="Bedroom"] .badge.fault') === null`, 15*time.Second)
+}
+
+// stale: a zone that falls silent gets its badge without a reload.
 func stale(t *testing.T, tb *tab, feed *feeder) {
 	feed.silence("Balcony")
 	waitFor(t, tb, `document.querySelector('.card[data-zone="Balcony"] .badge.stale') !== null`, browserStaleAfter+15*time.Second)

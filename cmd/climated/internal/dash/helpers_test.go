@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,6 +73,36 @@ func serve(t testing.TB, ip string, h http.Handler) string {
 		srv.Close()
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// serveDroppable is serve with a drop that cuts every open connection
+// (the hub restarting, a Wi-Fi hiccup), the server still listening.
+func serveDroppable(t testing.TB, ip string, h http.Handler) (base string, drop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", ip+":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	conns := map[net.Conn]bool{}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ConnState: func(c net.Conn, s http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s == http.StateClosed || s == http.StateHijacked {
+			delete(conns, c)
+		} else {
+			conns[c] = true
+		}
+	}}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String(), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for c := range conns {
+			c.Close()
+		}
+	}
 }
 
 func newDash(t testing.TB, src dash.Source, opts *dash.Options) *dash.Handler {
