@@ -88,16 +88,26 @@ func openAlerting(ctx context.Context, cfg AlertsConfig, h *hub.Hub, zones []str
 	return a, nil
 }
 
-// sink records into inner, then has the engine judge what inner took.
-func (a *alerting) sink(inner sensors.Sink) sensors.Sink { return alertSink{inner, a} }
-
-type alertSink struct {
+// recorder is a sink whose readings can be flushed to the history: the
+// MQTT ingest acknowledges a message only once Flush says its readings
+// are on disk, so every sink between it and the hub must pass Flush on
+// (a wrapper that did not would have messages acknowledged unwritten).
+type recorder interface {
 	sensors.Sink
+	Flush(ctx context.Context) error
+}
+
+// sink records into inner, then has the engine judge what inner took.
+func (a *alerting) sink(inner recorder) recorder { return alertSink{inner, a} }
+
+// alertSink is a recorder: Report and Flush are inner's.
+type alertSink struct {
+	recorder
 	a *alerting
 }
 
 func (s alertSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := s.Sink.Record(ctx, rs)
+	err := s.recorder.Record(ctx, rs)
 	if err != nil && ctx.Err() != nil {
 		return err
 	}

@@ -7,6 +7,7 @@
 //	climated mcp [--config FILE] [--db FILE] | --remote URL [--token-file FILE]
 //	climated connect CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]
 //	climated doctor [--config FILE] [--db FILE] [--json]
+//	climated alerts [--config FILE] [--db FILE] [--since T] [--limit N] [--json]
 //	climated backup [--config FILE] [--db FILE] BACKUP-FILE
 //	climated export [--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
 //	climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE
