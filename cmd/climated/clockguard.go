@@ -25,7 +25,7 @@ const clockAhead = 24 * time.Hour
 // readings would land at the wrong end of the history, so they are
 // dropped and reported, at most once a minute.
 type clockGuard struct {
-	sensors.Sink
+	recorder // Report and Flush are the inner sink's
 	log   *slog.Logger
 	floor time.Time // readings before it are refused
 
@@ -35,7 +35,7 @@ type clockGuard struct {
 	logged  time.Time
 }
 
-func newClockGuard(sink sensors.Sink, log *slog.Logger, latest time.Time) *clockGuard {
+func newClockGuard(sink recorder, log *slog.Logger, latest time.Time) *clockGuard {
 	floor := clockFloor
 	if now := time.Now(); latest.After(now.Add(clockAhead)) {
 		// Stamped by a clock that was ahead then (a date set by hand, later
@@ -46,7 +46,7 @@ func newClockGuard(sink sensors.Sink, log *slog.Logger, latest time.Time) *clock
 	} else if l := latest.Add(-clockSlack); l.After(floor) {
 		floor = l
 	}
-	return &clockGuard{Sink: sink, log: log, floor: floor}
+	return &clockGuard{recorder: sink, log: log, floor: floor}
 }
 
 func (g *clockGuard) Record(ctx context.Context, rs []sensors.Reading) error {
@@ -66,7 +66,7 @@ func (g *clockGuard) Record(ctx context.Context, rs []sensors.Reading) error {
 	if len(keep) == 0 {
 		return nil
 	}
-	return g.Sink.Record(ctx, keep)
+	return g.recorder.Record(ctx, keep)
 }
 
 func (g *clockGuard) refuse(r sensors.Reading) {
@@ -82,10 +82,3 @@ func (g *clockGuard) refuse(r sensors.Reading) {
 	g.refused, g.logged = 0, time.Now()
 }
 
-// Flush passes on to the history (the MQTT ingest acknowledges after it).
-func (g *clockGuard) Flush(ctx context.Context) error {
-	if f, ok := g.Sink.(interface{ Flush(context.Context) error }); ok {
-		return f.Flush(ctx)
-	}
-	return nil
-}

@@ -19,6 +19,8 @@ func (s *recordSink) Record(_ context.Context, rs []sensors.Reading) error {
 }
 func (s *recordSink) Report(sensors.Status) {}
 
+func (s *recordSink) Flush(context.Context) error { return nil }
+
 // TestClockGuard: readings stamped in 1970, or well before the newest
 // reading already recorded, are refused and reported; the others pass.
 func TestClockGuard(t *testing.T) {
