@@ -26,8 +26,8 @@ const clockAhead = 24 * time.Hour
 // dropped and reported, at most once a minute.
 type clockGuard struct {
 	recorder // Report and Flush are the inner sink's
-	log   *slog.Logger
-	floor time.Time // readings before it are refused
+	log      *slog.Logger
+	floor    time.Time // readings before it are refused
 
 	mu      sync.Mutex
 	refused int       // since the last report
@@ -81,4 +81,3 @@ func (g *clockGuard) refuse(r sensors.Reading) {
 		"refused", g.refused, "stamped", g.example.UTC().Format(time.RFC3339), "source", r.Source, "not_before", g.floor.UTC().Format(time.RFC3339))
 	g.refused, g.logged = 0, time.Now()
 }
-

@@ -53,7 +53,7 @@ func (g *guesses) failed() {
 // the HTTP front may apply it to other pages a browser opens.
 func (h *Handler) Protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if msg := h.checkHost(r); msg != "" {
+		if msg := h.checks.Host(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
 			return
 		}

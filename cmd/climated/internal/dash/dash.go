@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/sensors"
 )
 
@@ -58,6 +59,7 @@ type Handler struct {
 	mux       *http.ServeMux
 	protected http.Handler
 	guesses   guesses
+	checks    *front.Checks
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
@@ -90,6 +92,7 @@ func New(src Source, opts *Options) (*Handler, error) {
 	h.mux.HandleFunc("GET /dash/state", h.serveState)
 	h.mux.HandleFunc("GET /dash/history", h.serveHistory)
 	h.mux.HandleFunc("GET /dash/events", h.serveEvents)
+	h.checks = front.NewChecks(h.opts.Token, h.opts.AllowedHosts, h.opts.AllowedOrigins)
 	h.protected = h.Protect(h.mux)
 	src.OnChange(h.notify)
 	return h, nil
@@ -113,7 +116,7 @@ func (h *Handler) defaults() {
 		o.Now = time.Now
 	}
 	if o.IsLoopback == nil {
-		o.IsLoopback = isLoopback
+		o.IsLoopback = front.IsLoopback
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -3,10 +3,7 @@ package front
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -20,30 +17,25 @@ const (
 // The limits of MCP sessions and calls are package mcp's, checked behind
 // it.
 type guard struct {
-	tokenHash    [32]byte
-	hasToken     bool
-	allowedHosts []string
-	origins      map[string]bool
+	*Checks
+	tokenHash [32]byte
 }
 
 func newGuard(opts *Options) *guard {
-	g := &guard{allowedHosts: opts.AllowedHosts, origins: map[string]bool{}}
+	g := &guard{Checks: NewChecks(opts.Token, opts.AllowedHosts, opts.AllowedOrigins)}
 	if opts.Token != "" {
-		g.tokenHash, g.hasToken = sha256.Sum256([]byte(opts.Token)), true
-	}
-	for _, o := range opts.AllowedOrigins {
-		g.origins[strings.TrimRight(strings.ToLower(o), "/")] = true
+		g.tokenHash = sha256.Sum256([]byte(opts.Token))
 	}
 	return g
 }
 
 func (g *guard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if msg := g.checkHost(r); msg != "" {
+		if msg := g.Host(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
 			return
 		}
-		if msg := g.checkOrigin(r); msg != "" {
+		if msg := g.Origin(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
 			return
 		}
@@ -54,45 +46,6 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// checkHost refuses a Host header that is not a loopback name while the
-// hub has no token: a page on another site that rebinds its own name to
-// 127.0.0.1 reaches the hub with its own name as Host. With a token, the
-// token is the protection, unless allowed hosts are configured.
-func (g *guard) checkHost(r *http.Request) string {
-	host := hostOnly(r.Host)
-	if len(g.allowedHosts) > 0 {
-		for _, h := range g.allowedHosts {
-			if strings.EqualFold(h, host) {
-				return ""
-			}
-		}
-		if IsLoopback(host) {
-			return ""
-		}
-		return fmt.Sprintf("Host %q is not one of the allowed hosts %v", r.Host, g.allowedHosts)
-	}
-	if !g.hasToken && !IsLoopback(host) {
-		return fmt.Sprintf("Host %q is not a loopback name: this hub serves localhost only", r.Host)
-	}
-	return ""
-}
-
-// checkOrigin refuses requests made by web pages of other origins.
-func (g *guard) checkOrigin(r *http.Request) string {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return "" // not a browser's cross-origin request
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return fmt.Sprintf("Origin %q is not a URL", origin)
-	}
-	if strings.EqualFold(u.Host, r.Host) || g.origins[strings.TrimRight(strings.ToLower(origin), "/")] {
-		return ""
-	}
-	return fmt.Sprintf("Origin %q is not allowed: only the hub's own pages and configured origins may call it", origin)
 }
 
 func (g *guard) checkToken(r *http.Request) string {
@@ -114,21 +67,4 @@ func (g *guard) checkToken(r *http.Request) string {
 		return "wrong bearer token"
 	}
 	return ""
-}
-
-func hostOnly(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return strings.Trim(h, "[]")
-	}
-	return strings.Trim(hostport, "[]")
-}
-
-// IsLoopback reports whether host (a name or an address, without a port)
-// is localhost or a loopback address.
-func IsLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
