@@ -40,6 +40,9 @@ func screenshots(t *testing.T, tb *tab, base, dir string) {
 			if (v.mobile && columns != 1) || (!v.mobile && columns < 2) || dark != (theme == "dark") || overflow {
 				t.Errorf("%s %s: %d columns, dark %v, horizontal overflow %v", v.name, theme, columns, dark, overflow)
 			}
+			if worst := eval[[]any](t, tb, contrastJS); len(worst) == 2 && worst[0].(float64) < 4.5 {
+				t.Errorf("%s %s: text contrast %.2f:1 at %v, want at least 4.5:1 (WCAG AA)", v.name, theme, worst[0], worst[1])
+			}
 			png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
 			if err != nil {
 				t.Fatal(err)
@@ -111,3 +114,23 @@ func figures(t *testing.T, bctx context.Context, base, dir string) {
 	writeArtifact(t, dir, "figures.txt", []byte(report))
 	t.Logf("figures in %s", filepath.Join(dir, "figures.txt"))
 }
+
+// contrastJS finds the visible text of the page with the lowest contrast
+// against the background it is drawn on (WCAG 2's relative luminance):
+// [ratio, "tag.class: text"], or [] when there is no text.
+const contrastJS = `(() => {
+  const rgb = (c) => (c.match(/[0-9.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const bg = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c; } return [255, 255, 255]; };
+  let worst = null;
+  for (const e of document.querySelectorAll('body *')) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    const r = e.getBoundingClientRect();
+    if (!own || r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+    const a = lum(rgb(getComputedStyle(e).color)), b = lum(bg(e));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (!worst || ratio < worst[0]) worst = [ratio, e.tagName.toLowerCase() + '.' + e.className + ': ' + e.textContent.trim().slice(0, 40)];
+  }
+  return worst || [];
+})()`
