@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 )
@@ -53,6 +54,12 @@ func (h *quietHandler) Enabled(ctx context.Context, level slog.Level) bool {
 
 func (h *quietHandler) Handle(ctx context.Context, r slog.Record) error {
 	r.Level = demote(r.Level)
+	if undelivered(r.Message) {
+		if !h.inner.Enabled(ctx, slog.LevelDebug) {
+			return nil
+		}
+		r.Level = slog.LevelDebug
+	}
 	if r.Level == slog.LevelWarn {
 		left, ok := h.quiet.allow(r.Message)
 		if !ok {
@@ -72,6 +79,15 @@ func (h *quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h *quietHandler) WithGroup(name string) slog.Handler {
 	return &quietHandler{inner: h.inner.WithGroup(name), quiet: h.quiet}
+}
+
+// undelivered reports whether msg is the SDK saying a notification found
+// no stream to go out on: a session whose client keeps no event stream
+// open (or has just closed it) cannot take notifications, which is the
+// client's choice, not a fault for the operator; the session ends at its
+// idle timeout.
+func undelivered(msg string) bool {
+	return strings.HasPrefix(msg, "calling notifications/") && strings.Contains(msg, "stream not connected or already closed")
 }
 
 func demote(l slog.Level) slog.Level {
