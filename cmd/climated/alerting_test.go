@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -57,14 +56,8 @@ alerts:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan served, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }})
-	}()
-	h := <-ready
+	h, stop := runHub(t, cfg)
+	ctx := t.Context()
 
 	updated := make(chan string, 8)
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
@@ -141,10 +134,7 @@ alerts:
 	// Home Assistant's binary_sensor, beside the zone publisher, which
 	// watches the same birth topic (both subscribed it: refused before).
 	waitTopic("homeassistant/binary_sensor/climated_house/bedroom_alert_house_co2/config", `"device_class":"problem"`)
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	var out strings.Builder
 	if err := run(context.Background(), []string{"alerts", "--db", cfg.Database}, &out, io.Discard); err != nil {
 		t.Fatal(err)
