@@ -12,24 +12,25 @@ import (
 	"testing"
 	"time"
 
-	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/packets"
+	paho "github.com/eclipse/paho.mqtt.golang"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// An alert, end to end through a running hub: a device's CO2 reading over
+// An alert, end to end through a running hub and a real mosquitto: a device's CO2 reading over
 // the configured house rule reaches a subscribed assistant (resources
 // updated), the phone's webhook, MQTT (the event and Home Assistant's
 // binary_sensor) and the alerts command.
 func TestServeAlertsEndToEnd(t *testing.T) {
-	broker, brokerAddr := startBroker(t)
+	broker := startMosquitto(t) // Debian's, a process of its own
 	var mu sync.Mutex
 	seen := map[string]string{}
-	broker.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
+	observer := mqttClient(t, broker, "alerts-observer")
+	observer.Subscribe("#", 1, func(_ paho.Client, m paho.Message) {
 		mu.Lock()
-		seen[pk.TopicName] = string(pk.Payload)
+		seen[m.Topic()] = string(m.Payload())
 		mu.Unlock()
-	})
+	}).WaitTimeout(5 * time.Second)
+	device := mqttClient(t, broker, "bedroom-co2")
 	hooked := make(chan string, 8)
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -42,7 +43,7 @@ func TestServeAlertsEndToEnd(t *testing.T) {
 	os.WriteFile(path, []byte(`listen: 127.0.0.1:0
 database: `+filepath.Join(dir, "climated.db")+`
 mqtt:
-  broker: tcp://`+brokerAddr+`
+  broker: `+broker+`
   prefix: climated/house
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {bedroom_co2: Bedroom}}
@@ -78,7 +79,7 @@ alerts:
 		if time.Now().After(deadline) {
 			t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
 		}
-		broker.Publish("zigbee2mqtt/bedroom_co2", []byte(`{"co2":1350,"temperature":21.5,"humidity":48}`), false, 0)
+		device.Publish("zigbee2mqtt/bedroom_co2", 0, false, `{"co2":1350,"temperature":21.5,"humidity":48}`).WaitTimeout(time.Second)
 	}
 	select {
 	case uri := <-updated:
