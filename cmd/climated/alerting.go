@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
 	"github.com/climated/climated/history/climate"
@@ -32,6 +31,9 @@ const (
 	alertQueue = 64
 	// alertTick is how often the silence rules are judged.
 	alertTick = time.Minute
+	// alertLogEvery is how often each of the alerting's warnings may be
+	// logged.
+	alertLogEvery = time.Minute
 	// alertPrime is how much of the recent past fills the rate rules'
 	// windows at start-up: the storm rule looks back 3 hours.
 	alertPrime = 3 * time.Hour
@@ -45,8 +47,10 @@ type alerting struct {
 	db       *alerts.DB
 	notifier *webhook.Notifier // nil without a webhook
 	events   chan []alerts.Event
-	dropped  atomic.Int64
+	dropped  atomic.Int64 // batches of events dropped (the queue was full)
 	log      *slog.Logger
+
+	droppedLog, storeFailed atomic.Int64 // when each warning was last logged (Unix ns)
 
 	// Set before run starts: where events go.
 	srv *mcp.Server
@@ -85,40 +89,18 @@ func openAlerting(ctx context.Context, cfg AlertsConfig, h *hub.Hub, zones []str
 	} else {
 		log.Warn("alerts: cannot read the recent past; rate rules start with empty windows", "err", err)
 	}
+	h.OnRecord(a.observe)
 	return a, nil
 }
 
-// recorder is a sink whose readings can be flushed to the history: the
-// MQTT ingest acknowledges a message only once Flush says its readings
-// are on disk, so every sink between it and the hub must pass Flush on
-// (a wrapper that did not would have messages acknowledged unwritten).
-type recorder interface {
-	sensors.Sink
-	Flush(ctx context.Context) error
-}
-
-// sink records into inner, then has the engine judge what inner took.
-func (a *alerting) sink(inner recorder) recorder { return alertSink{inner, a} }
-
-// alertSink is a recorder: Report and Flush are inner's.
-type alertSink struct {
-	recorder
-	a *alerting
-}
-
-func (s alertSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := s.recorder.Record(ctx, rs)
-	if err != nil && ctx.Err() != nil {
-		return err
+// observe has the engine judge a batch the hub recorded (hub.OnRecord)
+// and queues its events for the dispatcher.
+func (a *alerting) observe(ctx context.Context, rs []sensors.Reading) {
+	evs, err := a.engine.Observe(ctx, rs)
+	if err != nil {
+		a.warn(&a.storeFailed, "alerts: cannot store the alerts' states", "err", err)
 	}
-	// The engine judges what the hub took: the valid readings.
-	valid, _ := history.Prepare(rs)
-	evs, oerr := s.a.engine.Observe(ctx, valid)
-	if oerr != nil {
-		s.a.log.Warn("alerts: cannot store the alerts' states", "err", oerr)
-	}
-	s.a.hand(evs)
-	return err
+	a.hand(evs)
 }
 
 // hand queues events for the dispatcher, never blocking.
@@ -130,8 +112,19 @@ func (a *alerting) hand(evs []alerts.Event) {
 	case a.events <- evs:
 	default:
 		a.dropped.Add(1)
-		a.log.Warn("alerts: notifications dropped, the dispatcher is behind", "events", len(evs))
+		a.warn(&a.droppedLog, "alerts: notifications dropped, the dispatcher is behind", "events", len(evs), "batches_dropped", a.dropped.Load())
 	}
+}
+
+// warn logs msg at most once per alertLogEvery for the kind last stands
+// for, so that a database or a dispatcher in trouble costs a line a
+// minute, not one per reading.
+func (a *alerting) warn(last *atomic.Int64, msg string, args ...any) {
+	now := time.Now().UnixNano()
+	if prev := last.Load(); now-prev < int64(alertLogEvery) || !last.CompareAndSwap(prev, now) {
+		return
+	}
+	a.log.Warn(msg, args...)
 }
 
 // wire sends the events to the MCP server's clients and, when the hub

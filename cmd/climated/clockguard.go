@@ -19,6 +19,15 @@ const clockSlack = time.Hour
 // was ahead.
 const clockAhead = 24 * time.Hour
 
+// recorder is a sink whose readings can be flushed to the history: the
+// MQTT ingest acknowledges a message only once Flush says its readings
+// are on disk, so every sink between it and the hub must pass Flush on
+// (a wrapper that did not would have messages acknowledged unwritten).
+type recorder interface {
+	sensors.Sink
+	Flush(ctx context.Context) error
+}
+
 // clockGuard refuses readings stamped by a clock that cannot be right: a
 // Pi has no real-time clock and, until NTP answers, says 1970 (or a
 // clock set back stamps readings before those already recorded). Such

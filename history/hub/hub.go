@@ -91,6 +91,7 @@ func (h *Hub) Record(ctx context.Context, readings []sensors.Reading) error {
 			return err
 		}
 		h.add(valid)
+		h.subs.recorded(ctx, valid)
 	}
 	return invalid
 }

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"sync"
 
 	"github.com/climated/climated/sensors"
@@ -8,8 +9,28 @@ import (
 
 // subscribers are the functions OnUpdate registered.
 type subscribers struct {
-	mu sync.Mutex
-	fs []func(zones []string, added bool)
+	mu  sync.Mutex
+	fs  []func(zones []string, added bool)
+	rec []func(ctx context.Context, rs []sensors.Reading)
+}
+
+// OnRecord registers f to be called with every batch of valid readings
+// Record takes, after the store and the live structure have them, on the
+// recording goroutine and in the order the batches came: the alert engine
+// judges them there. Imports do not reach it.
+func (h *Hub) OnRecord(f func(ctx context.Context, rs []sensors.Reading)) {
+	h.subs.mu.Lock()
+	defer h.subs.mu.Unlock()
+	h.subs.rec = append(h.subs.rec, f)
+}
+
+func (s *subscribers) recorded(ctx context.Context, rs []sensors.Reading) {
+	s.mu.Lock()
+	fs := s.rec
+	s.mu.Unlock()
+	for _, f := range fs {
+		f(ctx, rs)
+	}
 }
 
 // OnUpdate registers f to be called after every batch of readings with the
