@@ -30,7 +30,7 @@ func startHubOn(t *testing.T, broker, prefix, filter string) *peer {
 	t.Helper()
 	h := &peer{store: openStore(t), client: newClient(t, fastOptions(broker, prefix))}
 	var err error
-	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Logger: testLogger(t)})
+	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Recorded: h.store.Points, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -35,6 +36,11 @@ type IngestOptions struct {
 	// in one by auto_zone is not a new zone, and is logged at DEBUG only
 	// (every restart would log every auto zone again). Nil: none known.
 	KnownZone func(zone string) bool `yaml:"-"`
+	// Recorded returns what the history holds of zone's m after from
+	// (Unix seconds): another hub's amount logs are compared with it, so
+	// that rain this hub recorded before a restart is not recorded twice.
+	// Nil: nothing recorded before this run.
+	Recorded func(zone string, m sensors.Measurement, from int64) []climate.Point `yaml:"-"`
 	// QueueSize is how many messages wait between the MQTT client and the
 	// sink; beyond it messages are dropped and counted (QueueFull).
 	QueueSize int `yaml:"queue_size"`

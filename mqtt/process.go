@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -34,7 +35,10 @@ type device struct {
 	// seen are the climated states' own times and values of each
 	// measurement taken, so that a value the state merely repeats is not
 	// taken again.
-	seen    map[sensors.Measurement]timedValue
+	seen map[sensors.Measurement]timedValue
+	// logged is what this hub recorded of the zone's amounts, for another
+	// hub's amount logs (see unrecorded).
+	logged  map[sensors.Measurement][]climate.Point
 	status  sensors.Status
 	touched bool                  // in the current batch's report list
 	gives   []sensors.Measurement // what it gave its zone so far
@@ -193,8 +197,11 @@ func (d *device) admit(v decode.Value, t time.Time, retained, sameRain bool) (va
 	case v.Counter:
 		val, ok = d.rainDelta(val, retained)
 		return val, at, ok
-	case v.Measurement == sensors.Rain && retained:
-		return 0, at, false // an amount already counted when it was new
+	case v.Measurement == sensors.Rain && retained && (val != 0 || v.Time.IsZero()):
+		// An amount already counted when it was new. A dry reading with
+		// its own time (another hub's latest) is taken: it adds nothing,
+		// and says when the gauge was last heard.
+		return 0, at, false
 	case v.Measurement == sensors.Rain && sameRain && v.Time.IsZero():
 		return 0, at, false // the same interval, in a state that another measurement renewed
 	}
@@ -253,7 +260,12 @@ func (d *device) replayed(item inbound) bool {
 func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
 	n := len(b.readings)
 	for _, v := range vs {
-		val, at, ok := dev.admit(v, t, item.msg.Retained, sameRain)
+		val, at, ok := v.Value, v.Time, false
+		if v.Since.IsZero() {
+			val, at, ok = dev.admit(v, t, item.msg.Retained, sameRain)
+		} else {
+			val, ok = dev.unrecorded(v, in.opts.Recorded)
+		}
 		if !ok {
 			continue
 		}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/mqtt/decode"
+	"github.com/climated/climated/sensors"
 )
 
 // Defaults for PublishOptions fields left zero.
@@ -30,6 +32,9 @@ const (
 // zone's When. hub.Hub (history/hub) provides it.
 type Snapshots interface {
 	Snapshot() *climate.Snapshot
+	// Points returns the live window's points of zone's m after from
+	// (Unix seconds), for the amount logs (amounts.go).
+	Points(zone string, m sensors.Measurement, from int64) []climate.Point
 }
 
 // keyTimes is the state's key for the measurements' own times; hubs that
@@ -259,6 +264,11 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 	}
 	if len(times) > 0 {
 		state[keyTimes] = times
+	}
+	if when, ok := keys[climate.KeyWhen].(int64); ok {
+		if logs := amountLogs(p.climate, zone, keys, when); logs != nil {
+			state[decode.KeyAmounts] = logs
+		}
 	}
 	payload, err := json.Marshal(state)
 	if err != nil {

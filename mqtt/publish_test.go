@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/sensors"
 )
 
 // fakeClimate serves a get_climate structure that tests change.
@@ -26,6 +27,9 @@ func (f *fakeClimate) set(s string) {
 }
 
 func (f *fakeClimate) Snapshot() *climate.Snapshot { return f.snap.Load() }
+
+// Points: a structure set from JSON has no window behind it.
+func (f *fakeClimate) Points(string, sensors.Measurement, int64) []climate.Point { return nil }
 
 func runPublisher(t testing.TB, p *Publisher) { runUntilCleanup(t, "publisher Run", p.Run) }
 

@@ -120,6 +120,9 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger
 		cfg.Ingest.Logger = log.With("source", "mqtt")
 		cfg.Ingest.Altitude = altitude // devices' station pressure to sea level, as for the hub's own chips
 		cfg.Ingest.KnownZone = func(z string) bool { return store != nil && store.Snapshot().Climate[z] != nil }
+		if store != nil {
+			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
+		}
 		ingest, err := mqtt.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)

@@ -182,3 +182,15 @@ func (r *recent) add(p Point, keep int64) {
 		r.pts = append(r.pts[:0], cut...)
 	}
 }
+
+// Points returns a copy of the points of zone's m after from (Unix
+// seconds) that the window holds, in time order.
+func (l *Live) Points(zone string, m sensors.Measurement, from int64) []Point {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	s := l.series[seriesKey{zone, m}]
+	if s == nil {
+		return nil
+	}
+	return append([]Point(nil), between(s.pts, from, s.latest.T)...)
+}

@@ -124,6 +124,13 @@ func (h *Hub) Latest() time.Time { return h.live.Latest() }
 // Zones lists the zones that have readings, sorted.
 func (h *Hub) Zones() []string { return h.live.Zones() }
 
+// Points is the live window's points of zone's m after from (Unix
+// seconds): what the derivations see, and what the MQTT publisher sends of
+// amounts so that another hub can fill in what it missed.
+func (h *Hub) Points(zone string, m sensors.Measurement, from int64) []climate.Point {
+	return h.live.Points(zone, m, from)
+}
+
 // Live is the live structure, for benchmarks and tools that shape it.
 func (h *Hub) Live() *climate.Live { return h.live }
 

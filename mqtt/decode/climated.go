@@ -16,7 +16,10 @@ import (
 // (measurement → Unix time of its latest reading) where given, else with
 // the zone's When (hubs before "times"); derived keys
 // (min_temp, trends, rain sums …) are left for this hub to derive from the
-// readings, except that Rain with its sums makes RainState. The hub's
+// readings, except that Rain with its sums makes RainState. A state with
+// "amounts" (KeyAmounts) carries the day's rain itself, so that this hub
+// can fill in what it missed; its Rain key is then taken only when it is
+// zero, as a sign of life of a dry gauge. The hub's
 // <prefix>/status (online, or offline from its clean stop or its last
 // will) is the availability of all its zones: Result.Hub. Other topics
 // under the prefix are ignored.
@@ -57,14 +60,15 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		r.RainState = fmt.Sprint(rain, "/", o[climate.KeySumRain1], "/", o[climate.KeySumRain24])
 	}
 	d.applyJSON(&r, o)
-	d.measurements(&r, o)
+	d.measurements(&r, o, d.amounts(&r, o))
 	return r
 }
 
 // measurements adds the state's value of every measurement of the
 // catalogue that no field mapping reads, each with its own time from
-// "times" where the state has one.
-func (d *climated) measurements(r *Result, o object) {
+// "times" where the state has one. Of a measurement in logged (whose
+// amounts came as a log) only a zero is taken: a nonzero one is in the log.
+func (d *climated) measurements(r *Result, o object, logged map[sensors.Measurement]bool) {
 	times, _ := o["times"].(object)
 	for _, m := range sensors.Measurements() {
 		raw, ok := o[string(m)]
@@ -72,8 +76,11 @@ func (d *climated) measurements(r *Result, o object) {
 			continue
 		}
 		v, err := number(raw)
-		if err != nil {
+		switch {
+		case err != nil:
 			r.problem(string(m), err)
+			continue
+		case logged[m] && v != 0:
 			continue
 		}
 		n := len(r.Values)

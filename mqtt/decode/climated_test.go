@@ -2,6 +2,8 @@ package decode
 
 import (
 	"path/filepath"
+	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -23,6 +25,8 @@ func TestClimated(t *testing.T) {
 		{file: "times", device: "Garden", problems: 1, values: map[sensors.Measurement]float64{
 			sensors.Temperature: 6.1, sensors.Humidity: 81, sensors.Rain: 0.4,
 		}}, // see TestClimatedTimes
+		{file: "amounts", device: "Garden", values: map[sensors.Measurement]float64{sensors.Temperature: 6.1, sensors.Rain: 0}}, // and TestClimatedAmounts
+		{file: "amounts_bad", device: "Garden", problems: 2},
 	})
 	dec, _ := New(Climated, nil)
 	if r := dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "status.msg"))); r.Hub != "climated/hub-a" {
@@ -60,3 +64,50 @@ func TestClimatedTimes(t *testing.T) {
 }
 
 func FuzzClimated(f *testing.F) { fuzzFormat(f, Climated, nil) }
+
+// A state with "amounts" gives each rain of the log with its time and the
+// start of what it totals; its own Rain is taken only when zero (the
+// dry gauge's latest reading). A log entry out of order ends the log
+// there, and an amount of something that is not one is reported.
+func TestClimatedAmounts(t *testing.T) {
+	dec, _ := New(Climated, nil)
+	r := dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "amounts.msg")))
+	if r.Err != nil || len(r.Problems) != 0 {
+		t.Fatalf("Err %v, Problems %v", r.Err, r.Problems)
+	}
+	type rain struct {
+		since, at int64
+		v         float64
+	}
+	var got []rain
+	for _, v := range r.Values {
+		if v.Measurement == sensors.Rain {
+			var since int64
+			if !v.Since.IsZero() {
+				since = v.Since.Unix()
+			}
+			got = append(got, rain{since, v.Time.Unix(), v.Value})
+		}
+	}
+	want := []rain{{1795950000, 1795964400, 1.2}, {1795964400, 1796000400, 0.6}, {1796000400, 1796034600, 0.4}, {0, 1796034900, 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rain values %v, want %v", got, want)
+	}
+
+	r = dec.Decode(loadMsg(t, filepath.Join("testdata", "climated", "amounts_bad.msg")))
+	var msgs []string
+	for _, p := range r.Problems {
+		msgs = append(msgs, p.Error())
+	}
+	wantMsgs := []string{
+		`amounts.Rain.log[1]: time 1795964400 is not after 1795964400, the entry before it`,
+		`amounts.Temperature: "Temperature" is not an amount of the catalogue`,
+	}
+	sort.Strings(msgs)
+	if !reflect.DeepEqual(msgs, wantMsgs) {
+		t.Errorf("problems %q, want %q", msgs, wantMsgs)
+	}
+	if len(r.Values) != 1 || r.Values[0].Value != 1.2 {
+		t.Errorf("values %+v, want only the log's first rain: the state's nonzero Rain is the log's", r.Values)
+	}
+}

@@ -62,6 +62,10 @@ type Value struct {
 	// Time (climated only) is when this value was measured, where the
 	// state gives each measurement its own time; zero means Result.Time.
 	Time time.Time
+	// Since (climated amounts only), when not zero, says Value is the
+	// other hub's total of an amount over (Since, Time]: the ingest
+	// records only what of it this hub has not recorded yet.
+	Since time.Time
 }
 
 // Result is what one message says.

@@ -86,6 +86,9 @@ func checkResult(t *testing.T, r Result, c want) {
 	var rain float64
 	probes := map[string]map[sensors.Measurement]float64{}
 	for _, v := range r.Values {
+		if !v.Since.IsZero() {
+			continue // an amount log's entry: TestClimatedAmounts
+		}
 		if v.Counter {
 			rain = v.Value
 			continue

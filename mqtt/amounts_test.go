@@ -1,0 +1,149 @@
+package mqtt
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/sensors"
+)
+
+// startIngestAt runs, until stop, a hub on the database at path that
+// takes another hub's states (filter) and publishes nothing.
+func startIngestAt(t *testing.T, broker, prefix, filter, path string) (h *hub.Hub, stop func()) {
+	t.Helper()
+	h, err := hub.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, fastOptions(broker, prefix))
+	in, err := NewIngest(c, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Recorded: h.Points, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { c.Run(ctx); done <- struct{}{} }()
+	go func() { in.Run(ctx, h); done <- struct{}{} }()
+	return h, func() {
+		cancel()
+		<-done
+		<-done
+		if err := h.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// rainOf is what store holds of zone's rain over the last day and a
+// half: the total, and the number of readings (the dry ones included).
+func rainOf(t *testing.T, h *hub.Hub, zone string, now time.Time) (sum float64, n int) {
+	t.Helper()
+	if err := h.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.Range(context.Background(), history.Query{Zone: zone, Measurement: sensors.Rain, From: now.Add(-36 * time.Hour), To: now.Add(time.Minute)})
+	if err != nil || s.Summary == nil || s.Summary.Sum == nil {
+		t.Fatalf("hub's %s rain: %v, %+v", zone, err, s)
+	}
+	return math.Round(*s.Summary.Sum*1e4) / 1e4, s.Summary.Count
+}
+
+// A hub that starts after the rain fell, or was off while it fell, gets
+// the other hub's rain of the last day with its times, so that both say
+// the same sum_rain_24; a restart records nothing twice. Before, hub b
+// had only the latest amount: sum_rain_24 0.4 where hub a said 2.2.
+func TestHubsCarryTheDaysRain(t *testing.T) {
+	srv, broker := startMochi(t)
+	states := captureOn(t, srv, "climated/a/+/state", 1)
+	a := startHub(t, broker, "climated/a", "climated/b")
+	now := time.Now().Truncate(time.Second)
+	rain := func(ago time.Duration, mm float64) sensors.Reading {
+		return sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: mm, Time: now.Add(-ago), Source: "gpio17"}
+	}
+	a.record(t, rain(30*time.Hour, 5), rain(20*time.Hour, 1.2), rain(10*time.Hour, 0.6), rain(9*time.Hour, 0),
+		rain(30*time.Minute, 0.4), rain(25*time.Minute, 0))
+	// Hub b starts once the state is retained: it gets it as a replay.
+	waitFor(t, "hub a's Garden state with the day's rain", func() bool {
+		m, ok := states.last("climated/a/garden/state")
+		return ok && strings.Contains(string(m.Payload), `"sum_rain_24":2.2`)
+	})
+
+	path := filepath.Join(t.TempDir(), "b.db")
+	b, stop := startIngestAt(t, broker, "climated/b", "climated/a/+/state", path)
+	waitSubscribed(t, srv, "climated/a/x/state")
+	waitFor(t, "hub b's Garden sum_rain_24 2.2", func() bool { return keyOf(b, "Garden", "sum_rain_24") == 2.2 })
+	if got := keyOf(b, "Garden", "sum_rain_1"); got != 0.4 {
+		t.Errorf("hub b's Garden sum_rain_1 = %v, want 0.4", got)
+	}
+	if got := keyOf(b, "Garden", "When"); got != now.Add(-25*time.Minute).Unix() {
+		t.Errorf("hub b's Garden When = %v, want the dry reading's %d", got, now.Add(-25*time.Minute).Unix())
+	}
+	// The three rainy readings of the last day, and the dry one that is
+	// the state's latest.
+	if sum, n := rainOf(t, b, "Garden", now); sum != 2.2 || n != 4 {
+		t.Errorf("hub b stored %d rain readings, %v mm; want 4, 2.2 mm", n, sum)
+	}
+	stop()
+
+	// Off while more rain fell; on again: the retained state is replayed.
+	a.record(t, rain(10*time.Minute, 0.3), rain(5*time.Minute, 0))
+	waitFor(t, "hub a's Garden sum_rain_1 0.7", func() bool { return keyOf(a.store, "Garden", "sum_rain_1") == 0.7 })
+	b, stop = startIngestAt(t, broker, "climated/b", "climated/a/+/state", path)
+	defer stop()
+	waitFor(t, "hub b's Garden sum_rain_1 0.7 after its restart", func() bool { return keyOf(b, "Garden", "sum_rain_1") == 0.7 })
+	// A state that repeats the log (a temperature renews the zone) adds nothing.
+	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: now.Add(-time.Minute), Source: "i2c1/0x44"})
+	waitFor(t, "hub b's Garden Temperature", func() bool { return keyOf(b, "Garden", "Temperature") == 6.1 })
+	if got := keyOf(b, "Garden", "sum_rain_24"); got != 2.5 {
+		t.Errorf("hub b's Garden sum_rain_24 = %v, want hub a's 2.5", got)
+	}
+	if sum, n := rainOf(t, b, "Garden", now); sum != 2.5 || n != 6 {
+		t.Errorf("hub b stored %d rain readings, %v mm; want 6, 2.5 mm: nothing twice", n, sum)
+	}
+}
+
+// A log longer than maxAmountEntries is added up in steps, each timed at
+// its last value, and loses nothing.
+func TestCoalesceKeepsTheTotal(t *testing.T) {
+	const from = 1_000_000
+	var pts []climate.Point
+	var total float64
+	for i := 1; i <= 5400; i++ { // a station every 16 s for a day
+		pts = append(pts, climate.Point{T: from + int64(i)*16, V: 0.1})
+		total += 0.1
+	}
+	got := coalesce(pts, from, maxAmountEntries, 0.0001)
+	if len(got) > maxAmountEntries {
+		t.Fatalf("%d entries, want at most %d", len(got), maxAmountEntries)
+	}
+	var sum float64
+	prev := int64(from)
+	for _, p := range got {
+		if p.T <= prev || (p.T-from)%16 != 0 {
+			t.Fatalf("entry at %d after %d: not in order, or not a reading's time", p.T, prev)
+		}
+		prev, sum = p.T, sum+p.V
+	}
+	if math.Abs(sum-total) > 1e-6 || got[len(got)-1].T != pts[len(pts)-1].T {
+		t.Errorf("coalesced total %v ending %d, want %v ending %d", sum, got[len(got)-1].T, total, pts[len(pts)-1].T)
+	}
+	// The day's log in a state stays far below the payload bound.
+	l := amountLog{From: from}
+	for _, p := range got {
+		l.Log = append(l.Log, [2]float64{float64(p.T), p.V})
+	}
+	if b, _ := json.Marshal(l); len(b) > DefaultMaxPayload/4 {
+		t.Errorf("a day's log is %d bytes, more than a quarter of the %d a hub reads", len(b), DefaultMaxPayload)
+	}
+	if short := coalesce(pts[:10], from, maxAmountEntries, 0.0001); len(short) != 10 {
+		t.Errorf("a short log was changed: %d entries", len(short))
+	}
+}
