@@ -104,7 +104,7 @@ func roundTo(v, res float64) float64 {
 func (d *device) unrecorded(v decode.Value, recorded func(zone string, m sensors.Measurement, from int64) []climate.Point) (float64, bool) {
 	pts, ok := d.logged[v.Measurement]
 	if !ok && recorded != nil {
-		pts = recorded(d.zone, v.Measurement, 0)
+		pts = nonzero(recorded(d.zone, v.Measurement, 0))
 	}
 	to := v.Time.Unix()
 	info, _ := sensors.Lookup(v.Measurement)

@@ -99,14 +99,14 @@ func (s *soak) events() []event {
 			s.h.stop(syscall.SIGKILL)
 			return s.h.start()
 		}},
-		{s.o.duration / 2, "disk full for 60 s", func() error {
+		{s.o.duration / 2, fmt.Sprintf("disk full for %s", s.fullFor()), func() error {
 			if err := s.d.fill(); err != nil {
 				s.rep.diskFull = err.Error()
 				s.d.free()
 				return nil
 			}
-			s.rep.diskFull = "60 s, the database's file system filled to the last byte"
-			go func() { time.Sleep(60 * time.Second); s.d.free() }()
+			s.rep.diskFull = fmt.Sprintf("%s, the database's file system filled to the last byte", s.fullFor())
+			go func() { time.Sleep(s.fullFor()); s.d.free() }()
 			return nil
 		}},
 		{3 * s.o.duration / 4, "SIGTERM and restart", func() error {
@@ -117,6 +117,10 @@ func (s *soak) events() []event {
 		}},
 	}
 }
+
+// fullFor is how long the disk stays full: a minute, or an eighth of a
+// short run, so that it is over before the SIGTERM at three quarters.
+func (s *soak) fullFor() time.Duration { return min(time.Minute, s.o.duration/8) }
 
 // drive publishes once a second for the run's duration, samples the hub,
 // restarts the broker every brokerEvery and injects the events.
