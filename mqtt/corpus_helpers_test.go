@@ -50,6 +50,12 @@ const corpusAltitude = 100
 // corpusProjects are the corpus files, in the order they are replayed.
 var corpusProjects = []string{"zigbee2mqtt", "tasmota", "esphome", "shelly", "theengs", "rtl_433"}
 
+// corpusOwnPrefix are the corpus files of devices under a topic prefix of
+// their own (a Gen2+ Shelly's id, or one set on it): each needs its own
+// subscription, which config.yaml has as the README recommends and the
+// README's example, written for other devices, cannot.
+var corpusOwnPrefix = []string{"shelly_own_prefix"}
+
 func loadCorpus(t testing.TB, project string) []corpusCase {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "corpus", project+".json"))

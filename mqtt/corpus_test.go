@@ -27,7 +27,7 @@ import (
 func TestCorpusThroughMosquitto(t *testing.T) {
 	ms := loadSubscriptions(t, filepath.Join("testdata", "corpus", "config.yaml"))
 	var all []corpusCase
-	for _, p := range corpusProjects {
+	for _, p := range append(corpusProjects[:len(corpusProjects):len(corpusProjects)], corpusOwnPrefix...) {
 		all = append(all, loadCorpus(t, p)...)
 	}
 	if len(all) < 60 {

@@ -25,8 +25,10 @@ import (
 // <prefix>/sensor/temperature, /humidity and /battery (the H&T), and on
 // <prefix>/ext_temperature/<i> and /ext_humidity/<i> (the add-on, °C,
 // probe i; ext_temperature_f is the same in °F and ignored);
-// <prefix>/online. The H&T sends its temperature in the unit set on the
-// device: for °F give a field {path: temperature, unit: F}.
+// <prefix>/online. The H&T's sensor/error, ext_power and act_reasons and
+// the announce topics carry no reading and are ignored. The H&T sends its
+// temperature in the unit set on the device, which no message names: for
+// °F give a field {path: temperature, unit: F}.
 type shelly struct{ fieldDecoder }
 
 func (*shelly) Format() string { return Shelly }
