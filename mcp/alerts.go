@@ -24,9 +24,9 @@ type Alerts interface {
 	Create(ctx context.Context, r alerts.Rule) (alerts.Rule, error)
 	// Delete forgets a user rule.
 	Delete(ctx context.Context, id string) error
-	// History is the latest events, newest first, at most limit, none
-	// before since (unless zero).
-	History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error)
+	// History is the latest events of [since, until), newest first, at
+	// most limit; a zero since or until leaves that end open.
+	History(ctx context.Context, since, until time.Time, limit int) ([]alerts.Event, error)
 }
 
 // engineAlerts is an engine with the database it persists to.
@@ -39,8 +39,8 @@ type engineAlerts struct {
 // history in.
 func NewAlerts(e *alerts.Engine, db *alerts.DB) Alerts { return engineAlerts{Engine: e, db: db} }
 
-func (a engineAlerts) History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error) {
-	return a.db.History(ctx, since, limit)
+func (a engineAlerts) History(ctx context.Context, since, until time.Time, limit int) ([]alerts.Event, error) {
+	return a.db.History(ctx, since, until, limit)
 }
 
 // ruleView is a rule as the assistant reads it.

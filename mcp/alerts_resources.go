@@ -90,16 +90,14 @@ func (s *Server) alertHistory(ctx context.Context, q url.Values) ([]eventView, e
 			return nil, fmt.Errorf("limit %q: want 1 to %d", v, maxAlertsLimit)
 		}
 	}
-	evs, err := s.opts.Alerts.History(ctx, since, maxAlertsLimit)
+	evs, err := s.opts.Alerts.History(ctx, since, until, limit)
 	if err != nil {
 		s.log.Warn("mcp: alert history", "err", err)
 		return nil, err
 	}
-	out := []eventView{}
+	out := make([]eventView, 0, len(evs))
 	for _, ev := range evs {
-		if (until.IsZero() || ev.Time.Before(until)) && len(out) < limit {
-			out = append(out, s.viewEvent(ev))
-		}
+		out = append(out, s.viewEvent(ev))
 	}
 	return out, nil
 }

@@ -99,7 +99,7 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 			rep.Active = append(rep.Active, s)
 		}
 	}
-	if rep.Recent, err = adb.History(ctx, since, limit); err != nil {
+	if rep.Recent, err = adb.History(ctx, since, time.Time{}, limit); err != nil {
 		return rep, err
 	}
 	return rep, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -74,9 +75,11 @@ func (d *DB) trim(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// History returns the latest events, newest first, at most limit (at most
-// the history's bound), with since (if not zero) as the earliest time.
-func (d *DB) History(ctx context.Context, since time.Time, limit int) ([]Event, error) {
+// History returns the latest events of [since, until), newest first, at
+// most limit (at most the history's bound); a zero since or until leaves
+// that end open. The period is chosen in the query, before the limit, so
+// an old period is found however many newer events there are.
+func (d *DB) History(ctx context.Context, since, until time.Time, limit int) ([]Event, error) {
 	if limit <= 0 || limit > d.opts.MaxHistory {
 		limit = d.opts.MaxHistory
 	}
@@ -84,7 +87,14 @@ func (d *DB) History(ctx context.Context, since time.Time, limit int) ([]Event, 
 	if !since.IsZero() {
 		from = since.Unix()
 	}
-	rows, err := d.db.QueryContext(ctx, "SELECT t, type, rule, kind, zone, measurement, value, unit, text FROM alert_events WHERE t >= ? ORDER BY id DESC LIMIT ?", from, limit)
+	to := int64(math.MaxInt64)
+	if !until.IsZero() {
+		to = until.Unix()
+		if until.Nanosecond() > 0 { // events are whole seconds: one at until's second is before until
+			to++
+		}
+	}
+	rows, err := d.db.QueryContext(ctx, "SELECT t, type, rule, kind, zone, measurement, value, unit, text FROM alert_events WHERE t >= ? AND t < ? ORDER BY id DESC LIMIT ?", from, to, limit)
 	if err != nil {
 		return nil, err
 	}
