@@ -48,8 +48,12 @@ func (s *Server) isAlertsURI(uri string) bool {
 	return s.opts.Alerts != nil && (uri == URIAlertsActive || uri == URIAlertsHistory)
 }
 
-func (s *Server) readActiveAlerts(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	return jsonResult(req.Params.URI, map[string]any{"active": s.active()})
+func (s *Server) readActiveAlerts(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	active, err := s.active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(req.Params.URI, map[string]any{"active": active})
 }
 
 func (s *Server) readAlertHistory(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
