@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -9,14 +10,25 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Alerts is what the server needs of the alert rules: the engine's rules,
-// states and management, and the history its database keeps. NewAlerts
-// makes one of an *alerts.Engine and its *alerts.DB.
+// Alerts is what the server reads of the alert rules: the rules, the
+// alerts that are on and the history. NewAlerts makes one of the running
+// engine and its database, NewStoredAlerts of the database alone (a
+// process beside the hub). Errors are the database's.
 type Alerts interface {
 	// Rules are the house rules that are on, then the user rules.
-	Rules() []alerts.Rule
+	Rules(ctx context.Context) ([]alerts.Rule, error)
 	// Active are the alerts that are on, the earliest first.
-	Active() []alerts.State
+	Active(ctx context.Context) ([]alerts.State, error)
+	// History is the latest events of [since, until), newest first, at
+	// most limit; a zero since or until leaves that end open.
+	History(ctx context.Context, since, until time.Time, limit int) ([]alerts.Event, error)
+}
+
+// AlertEditor is Alerts that also changes the user rules. The server
+// offers create_alert and delete_alert only when Options.Alerts is one
+// (NewAlerts' is): a rule is only watched by the engine that keeps it.
+type AlertEditor interface {
+	Alerts
 	// Zones are the zones a rule may name.
 	Zones() []string
 	// Create validates and keeps a user rule (errors say what is valid;
@@ -24,23 +36,29 @@ type Alerts interface {
 	Create(ctx context.Context, r alerts.Rule) (alerts.Rule, error)
 	// Delete forgets a user rule.
 	Delete(ctx context.Context, id string) error
-	// History is the latest events, newest first, at most limit, none
-	// before since (unless zero).
-	History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error)
 }
 
 // engineAlerts is an engine with the database it persists to.
 type engineAlerts struct {
-	*alerts.Engine
+	e  *alerts.Engine
 	db *alerts.DB
 }
 
-// NewAlerts is the Alerts of an engine and the database it keeps its
+// NewAlerts is the AlertEditor of an engine and the database it keeps its
 // history in.
-func NewAlerts(e *alerts.Engine, db *alerts.DB) Alerts { return engineAlerts{Engine: e, db: db} }
+func NewAlerts(e *alerts.Engine, db *alerts.DB) AlertEditor { return engineAlerts{e: e, db: db} }
 
-func (a engineAlerts) History(ctx context.Context, since time.Time, limit int) ([]alerts.Event, error) {
-	return a.db.History(ctx, since, limit)
+func (a engineAlerts) Rules(context.Context) ([]alerts.Rule, error)   { return a.e.Rules(), nil }
+func (a engineAlerts) Active(context.Context) ([]alerts.State, error) { return a.e.Active(), nil }
+func (a engineAlerts) Zones() []string                                { return a.e.Zones() }
+func (a engineAlerts) Delete(ctx context.Context, id string) error    { return a.e.Delete(ctx, id) }
+
+func (a engineAlerts) Create(ctx context.Context, r alerts.Rule) (alerts.Rule, error) {
+	return a.e.Create(ctx, r)
+}
+
+func (a engineAlerts) History(ctx context.Context, since, until time.Time, limit int) ([]alerts.Event, error) {
+	return a.db.History(ctx, since, until, limit)
 }
 
 // ruleView is a rule as the assistant reads it.
@@ -90,19 +108,34 @@ type activeView struct {
 }
 
 // active lists the alerts that are on with their rules in words.
-func (s *Server) active() []activeView {
+func (s *Server) active(ctx context.Context) ([]activeView, error) {
+	all, err := s.opts.Alerts.Rules(ctx)
+	if err != nil {
+		return nil, s.alertReadErr(err)
+	}
+	states, err := s.opts.Alerts.Active(ctx)
+	if err != nil {
+		return nil, s.alertReadErr(err)
+	}
 	rules := map[string]alerts.Rule{}
-	for _, r := range s.opts.Alerts.Rules() {
+	for _, r := range all {
 		rules[r.ID] = r
 	}
 	out := []activeView{}
-	for _, st := range s.opts.Alerts.Active() {
+	for _, st := range states {
 		r := rules[st.Rule]
 		out = append(out, activeView{Rule: st.Rule, Text: r.Describe(), Zone: st.Zone, Phase: string(st.Phase),
 			Since: st.Since.Unix(), FiredAt: st.FiredAt.Unix(), LocalTime: s.localTime(st.FiredAt.Unix()),
 			Value: st.Value, Unit: unitOf(r.Measurement)})
 	}
-	return out
+	return out, nil
+}
+
+// alertReadErr logs a failed read of the alerts (the database's fault,
+// not the caller's) and says so to the caller.
+func (s *Server) alertReadErr(err error) error {
+	s.log.Warn("mcp: cannot read the alerts", "err", err)
+	return fmt.Errorf("cannot read the alerts: %w", err)
 }
 
 func unitOf(m sensors.Measurement) string {

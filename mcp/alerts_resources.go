@@ -48,8 +48,12 @@ func (s *Server) isAlertsURI(uri string) bool {
 	return s.opts.Alerts != nil && (uri == URIAlertsActive || uri == URIAlertsHistory)
 }
 
-func (s *Server) readActiveAlerts(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	return jsonResult(req.Params.URI, map[string]any{"active": s.active()})
+func (s *Server) readActiveAlerts(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	active, err := s.active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(req.Params.URI, map[string]any{"active": active})
 }
 
 func (s *Server) readAlertHistory(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
@@ -90,16 +94,14 @@ func (s *Server) alertHistory(ctx context.Context, q url.Values) ([]eventView, e
 			return nil, fmt.Errorf("limit %q: want 1 to %d", v, maxAlertsLimit)
 		}
 	}
-	evs, err := s.opts.Alerts.History(ctx, since, maxAlertsLimit)
+	evs, err := s.opts.Alerts.History(ctx, since, until, limit)
 	if err != nil {
 		s.log.Warn("mcp: alert history", "err", err)
 		return nil, err
 	}
-	out := []eventView{}
+	out := make([]eventView, 0, len(evs))
 	for _, ev := range evs {
-		if (until.IsZero() || ev.Time.Before(until)) && len(out) < limit {
-			out = append(out, s.viewEvent(ev))
-		}
+		out = append(out, s.viewEvent(ev))
 	}
 	return out, nil
 }

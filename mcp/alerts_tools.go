@@ -68,7 +68,29 @@ func createAlertSchema() *jsonschema.Schema {
 	}, "zone", "kind", "threshold")
 }
 
+// readOnlyAlerts is what list_alerts adds where the rules cannot be
+// changed (climated mcp reading the database beside the hub).
+const readOnlyAlerts = " This server reads the hub's database and cannot change rules: to create or delete one, " +
+	"connect to the hub itself (its HTTP endpoint, or climated mcp --remote URL)."
+
+// addAlertTools adds list_alerts and, when the alerts can be changed,
+// create_alert and delete_alert.
 func (s *Server) addAlertTools() {
+	edit, _ := s.opts.Alerts.(AlertEditor)
+	listDesc := "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now."
+	if edit == nil {
+		listDesc += readOnlyAlerts
+	}
+	sdk.AddTool(s.mcp, &sdk.Tool{
+		Name:         ToolListAlerts,
+		Title:        "Alert rules and active alerts",
+		Description:  listDesc,
+		OutputSchema: listAlertsOutputSchema,
+		Annotations:  readOnly("Alert rules and active alerts"),
+	}, s.listAlerts)
+	if edit == nil {
+		return
+	}
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolCreateAlert,
 		Title: "Create an alert",
@@ -78,19 +100,8 @@ func (s *Server) addAlertTools() {
 		InputSchema:  createAlertSchema(),
 		OutputSchema: createAlertOutputSchema,
 		Annotations:  &sdk.ToolAnnotations{Title: "Create an alert", OpenWorldHint: new(bool)},
-	}, s.createAlert)
-	sdk.AddTool(s.mcp, &sdk.Tool{
-		Name:         ToolListAlerts,
-		Title:        "Alert rules and active alerts",
-		Description:  "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now.",
-		OutputSchema: listAlertsOutputSchema,
-		Annotations:  readOnly("Alert rules and active alerts"),
-	}, func(context.Context, *sdk.CallToolRequest, listAlertsArgs) (*sdk.CallToolResult, any, error) {
-		rules := []ruleView{}
-		for _, r := range s.opts.Alerts.Rules() {
-			rules = append(rules, viewRule(r))
-		}
-		return jsonToolResult(map[string]any{"rules": rules, "active": s.active()})
+	}, func(ctx context.Context, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {
+		return s.createAlert(ctx, edit, req, a)
 	})
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:        ToolDeleteAlert,
@@ -99,13 +110,29 @@ func (s *Server) addAlertTools() {
 		InputSchema: object(map[string]*jsonschema.Schema{"id": str("the rule's id, such as u3")}, "id"),
 		Annotations: &sdk.ToolAnnotations{Title: "Delete an alert rule", DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(bool)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a deleteAlertArgs) (*sdk.CallToolResult, any, error) {
-		if err := s.opts.Alerts.Delete(ctx, a.ID); err != nil {
+		if err := edit.Delete(ctx, a.ID); err != nil {
 			return nil, nil, s.alertErr("delete_alert", err)
 		}
 		// An active alert of the rule ends without an event.
 		s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: URIAlertsActive})
 		return textResult("deleted rule " + a.ID)
 	})
+}
+
+func (s *Server) listAlerts(ctx context.Context, _ *sdk.CallToolRequest, _ listAlertsArgs) (*sdk.CallToolResult, any, error) {
+	all, err := s.opts.Alerts.Rules(ctx)
+	if err != nil {
+		return nil, nil, s.alertReadErr(err)
+	}
+	active, err := s.active(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rules := []ruleView{}
+	for _, r := range all {
+		rules = append(rules, viewRule(r))
+	}
+	return jsonToolResult(map[string]any{"rules": rules, "active": active})
 }
 
 func textResult(text string) (*sdk.CallToolResult, any, error) {
@@ -115,12 +142,12 @@ func textResult(text string) (*sdk.CallToolResult, any, error) {
 // createAlert checks the rule, asks the user to confirm it in words where
 // the client can elicit (as an input request: the go-sdk elicits from
 // clients of older protocols and calls again with the answer), then keeps it.
-func (s *Server) createAlert(ctx context.Context, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {
+func (s *Server) createAlert(ctx context.Context, edit AlertEditor, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {
 	r, err := a.rule()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.Validate(s.opts.Alerts.Zones()); err != nil {
+	if err := r.Validate(edit.Zones()); err != nil {
 		return nil, nil, err
 	}
 	if answer, ok := req.Params.InputResponses[confirmInput]; ok {
@@ -134,7 +161,7 @@ func (s *Server) createAlert(ctx context.Context, req *sdk.CallToolRequest, a cr
 			RequestedSchema: object(map[string]*jsonschema.Schema{}),
 		}}}, nil, nil
 	}
-	kept, err := s.opts.Alerts.Create(ctx, r)
+	kept, err := edit.Create(ctx, r)
 	if err != nil {
 		return nil, nil, s.alertErr("create_alert", err)
 	}

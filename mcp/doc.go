@@ -41,8 +41,10 @@
 // TestContextBudget measures the token cost with a year of demo history.
 //
 // With Options.Alerts (alerts_tools.go, alerts_resources.go) it adds the
-// tools create_alert (confirmed through elicitation where the client can),
-// list_alerts and delete_alert, the subscribable resources
+// tool list_alerts, create_alert (confirmed through elicitation where the
+// client can) and delete_alert when the alerts are an AlertEditor (the
+// hub's engine: NewAlerts; NewStoredAlerts reads the database only), the
+// subscribable resources
 // climate://alerts/active and climate://alerts/history, and the reports'
 // mention of the period's alerts; the hub passes each event to
 // Server.AlertEvent, which notifies subscribers and logs a warning.

@@ -141,7 +141,7 @@ func (p *AlertPublisher) Run(ctx context.Context) error {
 
 // alertBase is the topic of one rule in one zone, without /event or /state.
 func (p *AlertPublisher) alertBase(rule, zone string) string {
-	return p.client.opts.Prefix + "/alerts/" + slug(rule) + "/" + slug(zone)
+	return p.client.opts.Prefix + "/alerts/" + slug(rule) + "/" + p.client.slugs.of(zone)
 }
 
 // alertEvent is the payload of an event topic.
@@ -260,7 +260,7 @@ func (p *AlertPublisher) remove(ctx context.Context, k alertKey, pub alertPub) e
 // alertDiscoveryTopic is where the binary_sensor of rule in zone is
 // announced, beside the zone's sensors.
 func (p *AlertPublisher) alertDiscoveryTopic(rule, zone string) string {
-	return p.opts.DiscoveryPrefix + "/binary_sensor/" + p.node + "/" + slug(zone) + "_alert_" + slug(rule) + "/config"
+	return p.opts.DiscoveryPrefix + "/binary_sensor/" + p.node + "/" + p.client.slugs.of(zone) + "_alert_" + slug(rule) + "/config"
 }
 
 // haBinaryConfig is a Home Assistant MQTT discovery message for one
@@ -280,7 +280,7 @@ type haBinaryConfig struct {
 // alertDiscovery announces rule in zone as a problem binary_sensor of the
 // zone's device (the device the zone's sensors are on).
 func (p *AlertPublisher) alertDiscovery(r alerts.Rule, zone string) []byte {
-	zs := slug(zone)
+	zs := p.client.slugs.of(zone)
 	c := haBinaryConfig{
 		Name:                entityName(zone, alertEntityName(r)),
 		UniqueID:            p.node + "_" + zs + "_alert_" + slug(r.ID),

@@ -15,7 +15,10 @@ import (
 
 // alertEngine is a real engine on a real history file (migration 004),
 // with only the CO2 house rule on.
-func alertEngine(t *testing.T) *alerts.Engine {
+func alertEngine(t *testing.T) *alerts.Engine { return alertEngineWith(t, nil) }
+
+// alertEngineWith is alertEngine with its CO2 house rule changed by edit.
+func alertEngineWith(t *testing.T, edit func(*alerts.HouseRule)) *alerts.Engine {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "climate.db")
@@ -32,6 +35,9 @@ func alertEngine(t *testing.T) *alerts.Engine {
 	h := alerts.DefaultHouse()
 	h.Mould.Enabled, h.Condensation.Enabled, h.Frost.Enabled, h.Storm.Enabled = false, false, false, false
 	h.Silent.Enabled, h.Battery.Enabled = false, false
+	if edit != nil {
+		edit(&h.CO2)
+	}
 	e, err := alerts.New(ctx, &alerts.Options{Zones: []string{"Bedroom"}, House: &h, Store: db})
 	if err != nil {
 		t.Fatal(err)

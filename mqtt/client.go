@@ -90,6 +90,7 @@ type Client struct {
 	mu     sync.RWMutex
 	subs   map[string]subscription
 	births births            // who watches Home Assistant's birth (birth.go)
+	slugs  zoneSlugs         // the zones' topic levels under the prefix (slugs.go)
 	active map[string]uint64 // filter → the connection it was subscribed on
 	conns  atomic.Uint64     // connections paho made (OnConnect calls)
 	ready  atomic.Uint64     // the connection whose onConnect has finished

@@ -24,8 +24,10 @@
 //     committed.
 //   - Publisher publishes the get_climate structure, zone by zone.
 //   - AlertPublisher publishes the alert engine's events
-//     (<prefix>/alerts/<rule>/<zone>/event), a retained ON/OFF state per
-//     rule and zone and its Home Assistant problem binary_sensor.
+//     (<prefix>/alerts/<rule slug>/<zone slug>/event), a retained ON/OFF
+//     state per rule and zone and its Home Assistant problem binary_sensor
+//     on the zone's device. The zone slug is the one of the zone's state
+//     topic: the client allocates it for both publishers.
 //
 // # Zones
 //

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/climated/climated/sensors/field"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"sort"
@@ -108,7 +107,6 @@ type Publisher struct {
 	session  uint64
 	lastJSON []byte
 	zones    map[string]*pubZone
-	slugs    map[string]string // slug → zone
 }
 
 // pubZone is what has been published of one zone.
@@ -120,7 +118,7 @@ type pubZone struct {
 
 // NewPublisher prepares a publisher of the snapshots of house on c.
 func NewPublisher(c *Client, house Snapshots, opts *PublishOptions) (*Publisher, error) {
-	p := &Publisher{client: c, climate: house, zones: map[string]*pubZone{}, slugs: map[string]string{}}
+	p := &Publisher{client: c, climate: house, zones: map[string]*pubZone{}}
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -308,18 +306,6 @@ func (p *Publisher) send(ctx context.Context, topic string, payload []byte) erro
 	return p.client.Publish(ctx, topic, 0, true, payload)
 }
 
-// slugFor gives zone a topic level of its own: its slug, or, when another
-// zone has that slug already, the slug and a hash of the name.
-func (p *Publisher) slugFor(zone string) string {
-	if z := p.zones[zone]; z != nil {
-		return z.slug
-	}
-	s := slug(zone)
-	if other, taken := p.slugs[s]; s == "" || (taken && other != zone) {
-		h := fnv.New32a()
-		h.Write([]byte(zone))
-		s = fmt.Sprintf("%s_%08x", s, h.Sum32())
-	}
-	p.slugs[s] = zone
-	return s
-}
+// slugFor is zone's topic level, which the client allocates (zoneSlugs)
+// for this publisher and the alert publisher alike.
+func (p *Publisher) slugFor(zone string) string { return p.client.slugs.of(zone) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/mcp"
 )
 
 // alertsReport is what `climated alerts` shows.
@@ -69,7 +70,7 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 	if _, err := os.Stat(db); err != nil {
 		return rep, fmt.Errorf("database %s: %w", db, err)
 	}
-	adb, err := alerts.OpenDB(ctx, db, nil)
+	adb, err := alerts.OpenDB(ctx, db, &alerts.DBOptions{ReadOnly: true})
 	if errors.Is(err, alerts.ErrNoSchema) {
 		return rep, fmt.Errorf("%s has no alerts yet: it was last opened by a climated without them (start climated serve once)", db)
 	}
@@ -81,25 +82,22 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 	if err != nil {
 		return rep, err
 	}
-	user, err := adb.Rules(ctx)
+	view := mcp.NewStoredAlerts(adb, house) // as climated mcp reads them
+	rules, err := view.Rules(ctx)
 	if err != nil {
 		return rep, err
 	}
 	rep.Rules = []alertRuleLine{}
-	for _, r := range append(house, user...) {
+	for _, r := range rules {
 		rep.Rules = append(rep.Rules, alertRuleLine{ID: r.ID, Text: r.Describe()})
 	}
-	states, err := adb.States(ctx)
-	if err != nil {
+	if rep.Active, err = view.Active(ctx); err != nil {
 		return rep, err
 	}
-	rep.Active = []alerts.State{}
-	for _, s := range states {
-		if s.Active() {
-			rep.Active = append(rep.Active, s)
-		}
+	if rep.Active == nil {
+		rep.Active = []alerts.State{}
 	}
-	if rep.Recent, err = adb.History(ctx, since, limit); err != nil {
+	if rep.Recent, err = view.History(ctx, since, time.Time{}, limit); err != nil {
 		return rep, err
 	}
 	return rep, nil

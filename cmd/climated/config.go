@@ -158,11 +158,11 @@ func (a AlertsConfig) validate() error {
 	house := a.House
 	house.Outdoor = nil
 	if err := house.Validate(nil); err != nil {
-		return field.Errorf("alerts.house", "%w", err)
+		return err // a *field.Error at the rule's key: alerts.house.co2.threshold
 	}
 	if a.Webhook != nil {
 		if err := a.Webhook.Validate(); err != nil {
-			return field.Errorf("alerts.webhook", "alerts.webhook: %w", err)
+			return err // a *field.Error at the key: alerts.webhook.topic
 		}
 	}
 	return nil

@@ -43,14 +43,18 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	defer store.Close(context.Background())
+	al := openStdioAlerts(ctx, cfg.Database, cfg.Alerts.House, log.With("component", "alerts"))
+	defer al.close()
 	srv := mcp.New(ctx, store, &mcp.Options{
 		Version:   buildVersion(),
 		Zones:     store.Zones(),
 		Simulated: simulated(store),
 		Location:  loc,
+		Alerts:    al.alerts(),
 		Logger:    log.With("component", "mcp"),
 	})
 	defer srv.Close()
+	defer al.follow(ctx, srv, alertFollowEvery)()
 	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.file, "timezone", loc.String())
 	// Lines that are not JSON-RPC are answered by the filter (the SDK's
 	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the

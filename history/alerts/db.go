@@ -26,6 +26,10 @@ type DBOptions struct {
 	MaxHistory  int              // events kept (DefaultMaxHistory)
 	HistoryAge  time.Duration    // events kept this long (DefaultHistoryAge)
 	Now         func() time.Time // clock for the age bound; nil means time.Now
+	// ReadOnly opens the tables for reading beside the hub that writes
+	// them (climated mcp, climated alerts): the connection never writes,
+	// and the methods that would fail.
+	ReadOnly bool
 }
 
 // DB keeps rules, states and the alert history in the history's SQLite
@@ -69,6 +73,9 @@ func OpenDB(ctx context.Context, path string, opts *DBOptions) (*DB, error) {
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)
 	}
 	q := url.Values{"_busy_timeout": {fmt.Sprint(o.BusyTimeout.Milliseconds())}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
+	if o.ReadOnly {
+		q = url.Values{"_busy_timeout": q["_busy_timeout"], "mode": {"ro"}, "_query_only": {"1"}}
+	}
 	u := url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}
 	if d.db, err = sql.Open("sqlite", u.String()); err != nil {
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)

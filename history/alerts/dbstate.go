@@ -30,6 +30,17 @@ func (d *DB) States(ctx context.Context) ([]State, error) {
 	return out, rows.Err()
 }
 
+// Active returns the persisted alerts that are on, the earliest first, as
+// the engine that wrote them has them (it commits every change of phase):
+// for a process that reads the database beside the hub.
+func (d *DB) Active(ctx context.Context) ([]State, error) {
+	all, err := d.States(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return activeOf(all), nil
+}
+
 // Commit keeps the states and appends the events in one transaction, then
 // trims the history to its bounds.
 func (d *DB) Commit(ctx context.Context, states []State, events []Event) error {
@@ -72,33 +83,4 @@ func (d *DB) trim(ctx context.Context, tx *sql.Tx) error {
 		return fmt.Errorf("trim alert history: %w", err)
 	}
 	return nil
-}
-
-// History returns the latest events, newest first, at most limit (at most
-// the history's bound), with since (if not zero) as the earliest time.
-func (d *DB) History(ctx context.Context, since time.Time, limit int) ([]Event, error) {
-	if limit <= 0 || limit > d.opts.MaxHistory {
-		limit = d.opts.MaxHistory
-	}
-	var from int64
-	if !since.IsZero() {
-		from = since.Unix()
-	}
-	rows, err := d.db.QueryContext(ctx, "SELECT t, type, rule, kind, zone, measurement, value, unit, text FROM alert_events WHERE t >= ? ORDER BY id DESC LIMIT ?", from, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		var t int64
-		if err := rows.Scan(&t, &e.Type, &e.Rule, &e.Kind, &e.Zone, &e.Measurement, &e.Value, &e.Unit, &e.Text); err != nil {
-			return nil, err
-		}
-		e.Time = time.Unix(t, 0)
-		e.House = len(e.Rule) > 6 && e.Rule[:6] == "house."
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }

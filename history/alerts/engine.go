@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -209,19 +208,11 @@ func (e *Engine) Rules() []Rule {
 func (e *Engine) Active() []State {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []State
+	all := make([]State, 0, len(e.states))
 	for _, s := range e.states {
-		if s.Active() {
-			out = append(out, *s)
-		}
+		all = append(all, *s)
 	}
-	slices.SortFunc(out, func(a, b State) int {
-		if c := a.FiredAt.Compare(b.FiredAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Rule+"/"+a.Zone, b.Rule+"/"+b.Zone)
-	})
-	return out
+	return activeOf(all)
 }
 
 // States returns the state of every rule in every zone it has seen.

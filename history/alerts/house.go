@@ -1,12 +1,14 @@
 package alerts
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/field"
 )
 
 // HouseRule configures one house rule. Every field has a default
@@ -105,19 +107,32 @@ func (h HouseConfig) Rules() ([]Rule, error) {
 			r.Threshold = 0
 		}
 		if err := r.Validate(nil); err != nil {
-			return nil, fmt.Errorf("alerts.house.%s: %w", s.key, err)
+			return nil, houseError(s.key, err)
 		}
 		rules = append(rules, r)
 	}
 	return rules, nil
 }
 
+// houseError is the error of house rule key as a *field.Error at the
+// configuration key of the rule's field (alerts.house.co2.threshold), so
+// that a configuration's error points at that line.
+func houseError(key string, err error) error {
+	path := "alerts.house." + key
+	var inv *InvalidError
+	if errors.As(err, &inv) {
+		path += "." + inv.Field
+	}
+	return field.Errorf(path, "alerts.house.%s: %w", key, err)
+}
+
 // Validate checks the configuration's outdoor zones against the known
-// zones and the rules' thresholds, naming the configuration key.
+// zones and the rules' thresholds; errors are *field.Error naming the
+// configuration key.
 func (h HouseConfig) Validate(zones []string) error {
-	for _, z := range h.Outdoor {
+	for i, z := range h.Outdoor {
 		if !slices.Contains(zones, z) {
-			return fmt.Errorf("alerts.house.outdoor: unknown zone %q; known zones: %s", z, strings.Join(zones, ", "))
+			return field.Errorf(fmt.Sprintf("alerts.house.outdoor[%d]", i), "alerts.house.outdoor: unknown zone %q; known zones: %s", z, strings.Join(zones, ", "))
 		}
 	}
 	_, err := h.Rules()

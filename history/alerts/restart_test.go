@@ -39,7 +39,7 @@ func TestRestart(t *testing.T) {
 			if types(got) != types(ref) || len(ref) != 2 {
 				t.Fatalf("with a restart %s, without %s", types(got), types(ref))
 			}
-			hist, err := db2.History(context.Background(), time.Time{}, 0)
+			hist, err := db2.History(context.Background(), time.Time{}, time.Time{}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestHistoryBound(t *testing.T) {
 	if evs := hover(t, e, c, "Bedroom", sensors.CO2, vs...); len(evs) != 40 {
 		t.Fatalf("%d events", len(evs))
 	}
-	hist, err := db.History(context.Background(), time.Time{}, 100)
+	hist, err := db.History(context.Background(), time.Time{}, time.Time{}, 100)
 	if err != nil || len(hist) != 10 {
 		t.Errorf("%d events kept (%v), want 10", len(hist), err)
 	}

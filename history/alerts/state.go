@@ -1,6 +1,8 @@
 package alerts
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -31,6 +33,24 @@ type State struct {
 
 // Active reports whether the alert is on: firing, or firing and clearing.
 func (s State) Active() bool { return s.Phase == Firing || s.Phase == Clearing }
+
+// activeOf is the states of ss that are on, the earliest fired first
+// (then by rule and zone), as Engine.Active and DB.Active give them.
+func activeOf(ss []State) []State {
+	var out []State
+	for _, s := range ss {
+		if s.Active() {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b State) int {
+		if c := a.FiredAt.Compare(b.FiredAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Rule+"/"+a.Zone, b.Rule+"/"+b.Zone)
+	})
+	return out
+}
 
 // EventType says what happened to an alert.
 type EventType string

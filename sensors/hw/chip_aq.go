@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -24,14 +25,41 @@ var (
 	pmTH = []sensors.Measurement{sensors.PM1, sensors.PM25, sensors.PM4, sensors.PM10, sensors.VOCIndex, sensors.NOxIndex, sensors.Temperature, sensors.Humidity}
 )
 
+// sen5xChips are the SEN5x: sen5x for any of them, what the variant lacks
+// never read; sen50, sen54, sen55 for the one configured, so that the
+// configuration cannot ask a variant for what it lacks and a chip of
+// another variant fails at start. By the datasheet (v2, section 1): the
+// SEN50 measures particulate matter only, the SEN54 adds humidity,
+// temperature and the VOC index, the SEN55 the NOx index too.
+func sen5xChips() []*chipInfo {
+	pmVTH := []sensors.Measurement{sensors.PM1, sensors.PM25, sensors.PM4, sensors.PM10, sensors.VOCIndex, sensors.Temperature, sensors.Humidity}
+	chip := func(name string, measures []sensors.Measurement, note string) *chipInfo {
+		return &chipInfo{name: name, addrs: []uint16{sen5x.Addr}, measures: measures, rank: 7, warmup: sen5x.WarmUp + time.Second,
+			period: time.Second, temp: [2]float64{-10, 50}, open: openSEN5x(strings.ToUpper(name)), note: "particulate matter from 31 s after start" + note}
+	}
+	return []*chipInfo{
+		chip("sen5x", pmTH, "; VOC index (SEN54, SEN55) and NOx index (SEN55) once the chip has them; what the variant does not measure is never read as 0"),
+		chip("sen50", pm, ""),
+		chip("sen54", pmVTH, "; VOC index once the chip has it"),
+		chip("sen55", pmTH, "; VOC and NOx indices once the chip has them"),
+	}
+}
+
 type sen5xDev struct{ d *sen5x.Dev }
 
-func openSEN5x(b i2c.Bus, addr uint16, _ startOpts) (device, error) {
-	d, err := sen5x.NewI2C(b, addr, nil)
-	if err != nil {
-		return nil, err
+// openSEN5x opens a SEN5x that must be product (SEN50, SEN54, SEN55), or
+// any of them for SEN5X.
+func openSEN5x(product string) func(i2c.Bus, uint16, startOpts) (device, error) {
+	return func(b i2c.Bus, addr uint16, _ startOpts) (device, error) {
+		d, err := sen5x.NewI2C(b, addr, nil)
+		if err != nil {
+			return nil, err
+		}
+		if got := d.Product(); product != "SEN5X" && got != product {
+			return nil, fmt.Errorf("sen5x: the chip at 0x%02x is a %s, configured as %s: write chip: %s (or sen5x)", addr, got, strings.ToLower(product), strings.ToLower(got))
+		}
+		return sen5xDev{d}, nil
 	}
-	return sen5xDev{d}, nil
 }
 
 func (s sen5xDev) sense() ([]value, error) {
@@ -98,7 +126,7 @@ func probeSEN5x(d *i2c.Dev) (Found, bool) {
 	name := sensirion.String(w)
 	switch name {
 	case "SEN50", "SEN54", "SEN55":
-		return Found{Chip: "sen5x", Name: name, Detail: fmt.Sprintf("product name %s, crc ok", name)}, true
+		return Found{Chip: strings.ToLower(name), Name: name, Detail: fmt.Sprintf("product name %s, crc ok", name)}, true
 	}
 	return Found{}, false
 }

@@ -11,7 +11,6 @@ import (
 	"periph.io/x/conn/v3/i2c"
 
 	"github.com/climated/climated/sensors"
-	"github.com/climated/climated/sensors/sen5x"
 	"github.com/climated/climated/sensors/sps30"
 )
 
@@ -75,7 +74,7 @@ var (
 	cth = []sensors.Measurement{sensors.CO2, sensors.Temperature, sensors.Humidity}
 )
 
-var chips = []*chipInfo{
+var chips = append([]*chipInfo{
 	{name: "bme280", addrs: []uint16{0x76, 0x77}, measures: thp, rank: 4, period: time.Second, temp: [2]float64{-40, 85}, open: openBMxx80("bme280")},
 	{name: "bmp280", addrs: []uint16{0x76, 0x77}, measures: tp, rank: 4, period: time.Second, temp: [2]float64{-40, 85}, open: openBMxx80("bmp280")},
 	{name: "bmp180", addrs: []uint16{0x77}, measures: tp, rank: 6, period: time.Second, temp: [2]float64{-40, 85}, open: openBMxx80("bmp180")},
@@ -94,12 +93,10 @@ var chips = []*chipInfo{
 		note: "CO2 is estimated from volatile organic compounds (eCO2), not measured; the first 20 minutes after power-up and the first 48 hours of a new chip are unreliable"},
 	{name: "sgp30", addrs: []uint16{0x58}, measures: []sensors.Measurement{sensors.CO2}, rank: 9, estimated: true, warmup: sgp30WarmUp, period: time.Second, temp: [2]float64{-40, 85}, open: openSGP30,
 		note: "CO2 is estimated from hydrogen and ethanol (eCO2), not measured; the chip measures every second in a goroutine of its own, its first reading comes 15.5 s after start, and its baseline takes 12 hours to settle after each start"},
-	{name: "sen5x", aliases: []string{"sen50", "sen54", "sen55"}, addrs: []uint16{sen5x.Addr}, measures: pmTH, rank: 7, warmup: sen5x.WarmUp + time.Second, period: time.Second, temp: [2]float64{-10, 50}, open: openSEN5x,
-		note: "particulate matter from 31 s after start; VOC index (SEN54, SEN55) and NOx index (SEN55) once the chip has them; what the variant does not measure is never read as 0"},
 	{name: "sps30", addrs: []uint16{sps30.Addr}, measures: pm, rank: 7, warmup: sps30.WarmUp + time.Second, period: time.Second, temp: [2]float64{-10, 60}, open: openSPS30,
 		note: "particulate matter from 31 s after start"},
 	{name: chipDS18B20, measures: th[:1], rank: 3, period: time.Second, temp: [2]float64{-55, 125}},
-}
+}, sen5xChips()...)
 
 // lookupChip finds a chip by its name or an alias, case-insensitively.
 func lookupChip(name string) *chipInfo {

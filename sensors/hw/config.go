@@ -225,9 +225,25 @@ func (s SensorConfig) validate() error {
 			return field.Errorf("channel", "channel: only a ds18b20 behind a DS2482-800 has a 1-wire channel")
 		}
 	}
+	return s.validateMeasures(chip)
+}
+
+// validateMeasures checks that what provides and offsets name is what the
+// chip measures (a SEN50 has no temperature or humidity to offset).
+func (s SensorConfig) validateMeasures(chip *chipInfo) error {
 	for j, m := range s.Provides {
 		if !chip.measuresM(m) {
 			return field.Errorf(fmt.Sprintf("provides[%d]", j), "provides[%d]: the %s does not measure %q (it measures %v)", j, chip.name, string(m), chip.measures)
+		}
+	}
+	for _, o := range []struct {
+		key string
+		v   float64
+		m   sensors.Measurement
+	}{{"temperature", s.Offsets.Temperature, sensors.Temperature}, {"humidity", s.Offsets.Humidity, sensors.Humidity},
+		{"pressure", s.Offsets.Pressure, sensors.AbsolutePressure}} {
+		if o.v != 0 && !chip.measuresM(o.m) {
+			return field.Errorf("offsets."+o.key, "offsets.%s: the %s does not measure %s (it measures %v)", o.key, chip.name, o.m, chip.measures)
 		}
 	}
 	return nil

@@ -85,6 +85,37 @@ func TestConfigValidate(t *testing.T) {
 		{"humidity offset", with(func(s *SensorConfig) { s.Offsets.Humidity = -60 }), "sensors[0].offsets.humidity"},
 		{"pressure offset", with(func(s *SensorConfig) { s.Offsets.Pressure = 99 }), "sensors[0].offsets.pressure"},
 		{"provides", with(func(s *SensorConfig) { s.Provides = []sensors.Measurement{sensors.CO2} }), `sensors[0].provides[0]: the bme280 does not measure "CO2"`},
+		// The SEN5x variants (datasheet "SEN5x" v2, March 2022, section 1;
+		// sensors/sen5x decodes them so): the SEN50 measures particulate
+		// matter only, the SEN54 adds humidity, temperature and the VOC
+		// index, the SEN55 the NOx index too.
+		{"sen50 temperature", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides = "sen50", 0, []sensors.Measurement{sensors.PM25, sensors.Temperature}
+		}),
+			`sensors[0].provides[1]: the sen50 does not measure "Temperature" (it measures [PM1 PM25 PM4 PM10])`},
+		{"sen50 humidity", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides = "SEN50", 0, []sensors.Measurement{sensors.Humidity}
+		}),
+			`sensors[0].provides[0]: the sen50 does not measure "Humidity"`},
+		{"sen50 temperature offset", with(func(s *SensorConfig) { s.Chip, s.Address, s.Offsets.Temperature = "sen50", 0, -1.5 }),
+			"sensors[0].offsets.temperature: the sen50 does not measure Temperature (it measures [PM1 PM25 PM4 PM10])"},
+		{"sen50 humidity offset", with(func(s *SensorConfig) { s.Chip, s.Address, s.Offsets.Humidity = "sen50", 0, 3 }),
+			"sensors[0].offsets.humidity: the sen50 does not measure Humidity"},
+		{"sen54 NOx", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides = "sen54", 0, []sensors.Measurement{sensors.NOxIndex}
+		}),
+			`sensors[0].provides[0]: the sen54 does not measure "NOxIndex"`},
+		{"sen54 temperature", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides, s.Offsets.Temperature = "sen54", 0, []sensors.Measurement{sensors.Temperature, sensors.VOCIndex}, -1
+		}), ""},
+		{"sen55 NOx", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides = "sen55", 0, []sensors.Measurement{sensors.NOxIndex}
+		}), ""},
+		{"sen5x, any variant", with(func(s *SensorConfig) {
+			s.Chip, s.Address, s.Provides = "sen5x", 0, []sensors.Measurement{sensors.Humidity}
+		}), ""},
+		{"pressure offset of a chip without pressure", with(func(s *SensorConfig) { s.Chip, s.Address, s.Offsets.Pressure = "sht31", 0, 2 }),
+			"sensors[0].offsets.pressure: the sht3x does not measure AbsolutePressure"},
 		{"ds18b20 device", with(func(s *SensorConfig) { s.Chip, s.Device = "ds18b20", "28-xyz" }), `sensors[0].device: "28-xyz"`},
 		{"ds18b20 bus", with(func(s *SensorConfig) { s.Chip, s.Device, s.Bus = "ds18b20", "28-0316a2791fff", "1" }), `sensors[0].bus: "1"`},
 		{"device on i2c", with(func(s *SensorConfig) { s.Device = "28-0316a2791fff" }), "sensors[0].device: only a ds18b20"},
@@ -154,6 +185,9 @@ func TestAssignProviders(t *testing.T) {
 		{"zones are separate",
 			[]SensorConfig{{Zone: "A", Chip: "sht41"}, {Zone: "B", Chip: "bme280"}},
 			[][]sensors.Measurement{{T, H}, {T, H, A, P}}},
+		{"a SEN50 has no temperature or humidity to provide",
+			[]SensorConfig{{Zone: "Z", Chip: "sen50"}},
+			[][]sensors.Measurement{{sensors.PM1, sensors.PM25, sensors.PM4, sensors.PM10}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

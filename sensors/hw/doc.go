@@ -21,8 +21,10 @@
 //	am2320    0x5c             Temperature Humidity                        periph am2320
 //	ccs811    0x5a, 0x5b       CO2, estimated (eCO2)                       periph ccs811
 //	sgp30     0x58             CO2, estimated (eCO2)                       sensors/sgp30
-//	sen5x     0x69             PM1 PM25 PM4 PM10 VOCIndex NOxIndex         sensors/sen5x
-//	                           Temperature Humidity (SEN50/54/55)
+//	sen5x     0x69             PM1 PM25 PM4 PM10 (SEN50, SEN54, SEN55)     sensors/sen5x
+//	                           SEN54/55: Temperature Humidity VOCIndex
+//	                           SEN55: NOxIndex (sen50, sen54, sen55: the
+//	                           variant, checked at start; sen5x: any)
 //	sps30     0x69             PM1 PM25 PM4 PM10                           sensors/sps30
 //	ds18b20   1-wire (w1)      Temperature                                 kernel w1_therm
 //	ds18b20   DS2482 0x18–0x1f Temperature (DS18B20, DS1822, DS28EA00)     periph ds248x, wrapped

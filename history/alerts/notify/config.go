@@ -1,9 +1,10 @@
 package notify
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/climated/climated/sensors/field"
 )
 
 // Formats of the webhook body.
@@ -26,26 +27,27 @@ type Config struct {
 	Cleared bool `yaml:"cleared"`
 }
 
-// Validate reports what is wrong with c, naming the configuration key.
+// Validate reports what is wrong with c as a *field.Error at its
+// configuration key (alerts.webhook.topic).
 func (c Config) Validate() error {
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("alerts.webhook.url: %q is not an http or https URL", c.URL)
+		return field.Errorf("alerts.webhook.url", "alerts.webhook.url: %q is not an http or https URL", c.URL)
 	}
 	switch c.format() {
 	case Ntfy:
 		if c.Topic == "" {
-			return fmt.Errorf("alerts.webhook.topic: missing; ntfy needs the topic to publish to")
+			return field.Errorf("alerts.webhook.topic", "alerts.webhook.topic: missing; ntfy needs the topic to publish to")
 		}
 		if p := strings.Trim(u.Path, "/"); p != "" {
-			return fmt.Errorf("alerts.webhook.url: ntfy takes JSON at its root URL (%s://%s/), not at %q; the topic goes in alerts.webhook.topic", u.Scheme, u.Host, u.Path)
+			return field.Errorf("alerts.webhook.url", "alerts.webhook.url: ntfy takes JSON at its root URL (%s://%s/), not at %q; the topic goes in alerts.webhook.topic", u.Scheme, u.Host, u.Path)
 		}
 	case Gotify:
 		if c.Token == "" {
-			return fmt.Errorf("alerts.webhook.token: missing; Gotify needs an application token")
+			return field.Errorf("alerts.webhook.token", "alerts.webhook.token: missing; Gotify needs an application token")
 		}
 	default:
-		return fmt.Errorf("alerts.webhook.format: %q; valid formats: ntfy, gotify", c.Format)
+		return field.Errorf("alerts.webhook.format", "alerts.webhook.format: %q; valid formats: ntfy, gotify", c.Format)
 	}
 	return nil
 }
