@@ -84,7 +84,8 @@ type Ingest struct {
 	devices   map[deviceKey]*device
 	autoZones int
 	durable   *durable
-	placer    placer // what is remembered of devices beyond their zone
+	placer    placer  // what is remembered of devices beyond their zone
+	waiting   pending // battery and signal values of devices not placed yet
 
 	zonesMu sync.RWMutex
 	zones   map[string]bool

@@ -88,13 +88,20 @@ func (in *Ingest) process(item inbound, b *batch) {
 		in.warnDevice("bad value dropped", item, res.Device, p)
 	}
 	main, probes := in.split(item, &res)
+	key := deviceKey{item.mapping, res.Device}
 	if dev == nil {
 		in.stats.noZone.Add(1)
+		if errors.Is(why, errNoClimate) {
+			in.waiting.keep(key, main, item.at)
+		}
 		if len(main) > 0 {
 			in.warnDevice("device feeds no zone", item, res.Device, why)
 		}
 		in.takeProbes(item, probes, b)
 		return
+	}
+	if len(in.waiting.vals) > 0 {
+		main = append(in.waiting.take(key), main...)
 	}
 	defer b.touch(dev)
 	t, sameRain, ok := in.stamp(item, &res, dev)
