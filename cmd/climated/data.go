@@ -207,6 +207,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// Readings a hub left waiting for compaction (a backfill it had not
+	// caught up with) would make long charts read them raw until it has.
+	if err := store.Compact(ctx); err != nil {
+		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
+	}
 	for i, b := range res.Bad {
 		if i == 20 {
 			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)
