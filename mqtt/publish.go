@@ -237,38 +237,14 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 		p.zones[zone] = z
 	}
 	if p.opts.HomeAssistant {
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			def, ok := haSensor(k)
-			if !ok || z.announced[k] {
-				continue
-			}
-			if err := p.send(ctx, p.discoveryTopic(z.slug, k), p.discoveryPayload(zone, z.slug, k, def)); err != nil {
-				return err
-			}
-			z.announced[k] = true
+		if err := p.announce(ctx, zone, z, keys); err != nil {
+			return err
 		}
 	}
 	if !p.opts.Enabled && !p.opts.HomeAssistant {
 		return nil
 	}
-	state := map[string]any{"zone": zone}
-	for k, v := range keys {
-		state[k] = v
-	}
-	if len(times) > 0 {
-		state[keyTimes] = times
-	}
-	if when, ok := keys[climate.KeyWhen].(int64); ok {
-		if logs := amountLogs(p.climate, zone, keys, when); logs != nil {
-			state[decode.KeyAmounts] = logs
-		}
-	}
-	payload, err := json.Marshal(state)
+	payload, err := json.Marshal(p.state(zone, keys, times))
 	if err != nil {
 		return fmt.Errorf("encode zone %s: %w", zone, err)
 	}
@@ -280,6 +256,46 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 	}
 	z.state = payload
 	return nil
+}
+
+// announce sends Home Assistant discovery for the keys of zone not
+// announced yet, in key order.
+func (p *Publisher) announce(ctx context.Context, zone string, z *pubZone, keys map[string]any) error {
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		def, ok := haSensor(k)
+		if !ok || z.announced[k] {
+			continue
+		}
+		if err := p.send(ctx, p.discoveryTopic(z.slug, k), p.discoveryPayload(zone, z.slug, k, def)); err != nil {
+			return err
+		}
+		z.announced[k] = true
+	}
+	return nil
+}
+
+// state is zone's state message: its keys, its name, the measurements'
+// own times and the day's amounts.
+func (p *Publisher) state(zone string, keys map[string]any, times map[string]int64) map[string]any {
+	state := make(map[string]any, len(keys)+3)
+	for k, v := range keys {
+		state[k] = v
+	}
+	state["zone"] = zone
+	if len(times) > 0 {
+		state[keyTimes] = times
+	}
+	if when, ok := keys[climate.KeyWhen].(int64); ok {
+		if logs := amountLogs(p.climate, zone, keys, when); logs != nil {
+			state[decode.KeyAmounts] = logs
+		}
+	}
+	return state
 }
 
 // remove takes a zone off the broker: empty retained messages delete its
