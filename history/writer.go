@@ -17,6 +17,7 @@ import (
 // series ids and the prepared statements.
 type writer struct {
 	db    *sql.DB
+	path  string // the database, for FullError
 	log   *slog.Logger
 	opts  *Options
 	idsMu sync.Mutex // ids and srcs: the writer goroutine and an import share them
@@ -29,6 +30,9 @@ type writer struct {
 
 	failures int
 	lastLog  time.Time
+	fullSaid bool // the log said the file system is full; a write has not succeeded since
+
+	compactAfter time.Time // no compaction before, after one failed
 
 	drops   map[seriesKey]dropLog // the refused readings' log, by series
 	dropped atomic.Int64          // readings the database refused, since Open
@@ -48,7 +52,7 @@ type writer struct {
 const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
-	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
+	w := &writer{db: s.wdb, path: s.path, log: s.log.With("component", "history-writer"), opts: &s.opts,
 		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
 	if err := w.loadSeries(ctx, s.wdb); err != nil {
 		return nil, err
@@ -77,6 +81,7 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
+	w.fullAtOpen()
 	return w, nil
 }
 
@@ -216,11 +221,13 @@ func (ls *loopState) arrived(rs []sensors.Reading) {
 	}
 }
 
-// shutdown writes the rest once in is closed.
+// shutdown writes the rest once in is closed, and has the WAL emptied
+// when the database closes (see keepWAL).
 func (ls *loopState) shutdown() {
 	if ls.pending = ls.w.flush(ls.pending); len(ls.pending) > 0 {
 		ls.w.log.Error("readings lost at shutdown: the database refused them", "count", len(ls.pending))
 	}
+	ls.w.emptyWALOnClose()
 }
 
 // ticked flushes, compacts once nothing waits, and runs retention; while
@@ -232,11 +239,24 @@ func (ls *loopState) ticked() {
 	}
 	ls.flushNow()
 	if len(ls.pending) == 0 {
-		if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
-			w.log.Warn("compact recent readings", "err", err)
-		}
+		w.maybeCompact()
 	}
 	w.maybePrune()
+}
+
+// maybeCompact compacts, unless the latest compaction failed less than
+// DefaultMaxRetryInterval ago: a full disk costs one failing compaction
+// every 30 s, not one a tick.
+func (w *writer) maybeCompact() {
+	if time.Now().Before(w.compactAfter) {
+		return
+	}
+	if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
+		w.compactAfter = time.Now().Add(DefaultMaxRetryInterval)
+		if !w.sayFull(err, 0) {
+			w.log.Warn("compact recent readings", "err", err, "retry_in", DefaultMaxRetryInterval)
+		}
+	}
 }
 
 // maybePrune runs retention once every pruneEvery, and on every tick while
@@ -248,10 +268,11 @@ func (w *writer) maybePrune() {
 	}
 	w.prunedAt = now
 	finished, err := w.prune(context.Background(), now)
-	if err != nil {
+	if err != nil && !w.sayFull(err, 0) {
 		w.log.Warn("retention", "err", err)
 	}
-	w.pruneBacklog = !finished
+	// A failed run waits for the next pruneEvery, not the next tick.
+	w.pruneBacklog = err == nil && !finished
 }
 
 // flush writes pending in one transaction and returns what is still to be
@@ -271,6 +292,7 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 			w.log.Info("writing history again", "after_failures", w.failures)
 		}
 		w.failures = 0
+		w.fullSaid = false
 		w.failing.Store(nil)
 		w.waiting.Store(0)
 		w.waitingSince.Store(0)
@@ -282,7 +304,9 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	} else {
 		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
-	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
+	if w.sayFull(err, len(pending)) {
+		// Said once until writing works again: the retries say nothing new.
+	} else if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
 		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
 	}
