@@ -78,6 +78,14 @@ func TestOpenOnFullDiskSaysSo(t *testing.T) {
 		t.Fatalf("after freeing space: %v", err)
 	}
 	s.Close(ctx)
+	// Without the -shm a stopped hub leaves (deleted, or closed by an
+	// older climated), SQLite must create it, and cannot.
+	os.Remove(path + "-shm")
+	os.Remove(path + "-wal")
+	fill(t, dir)
+	if s, err = Open(ctx, path, nil); !errors.As(err, &full) {
+		t.Fatalf("open without its -shm on a full disk: %v, want a FullError", err)
+	}
 }
 
 func TestFormatBytes(t *testing.T) {

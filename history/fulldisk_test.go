@@ -69,6 +69,19 @@ func recordedThenFull(t *testing.T, size string) (path, filler string, past []se
 	return path, filler, past
 }
 
+// openFull opens the database at path on its full disk, with retries
+// 50 ms after a failure (doubling), and the log it writes.
+func openFull(t *testing.T, path string) (*Store, *logBuf) {
+	t.Helper()
+	logs := &logBuf{}
+	s, err := Open(context.Background(), path, &Options{FlushInterval: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatalf("open on a full disk: %v", err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s, logs
+}
+
 // countRows is how many readings the file holds, in raw and recent.
 func countRows(t *testing.T, s *Store) int {
 	t.Helper()
@@ -87,12 +100,7 @@ func countRows(t *testing.T, s *Store) int {
 func TestFullDiskOpensExistingDatabase(t *testing.T) {
 	path, filler, past := recordedThenFull(t, "4m")
 	ctx := context.Background()
-	var logs logBuf
-	s, err := Open(ctx, path, &Options{FlushInterval: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("open on a full disk: %v", err)
-	}
-	defer s.Close(ctx)
+	s, logs := openFull(t, path)
 	if pid, _ := os.ReadFile(path + ".lock"); strings.TrimSpace(string(pid)) != strconv.Itoa(os.Getpid()) {
 		t.Errorf("lock file holds %q, want this process's PID", pid)
 	}
@@ -140,12 +148,7 @@ func TestFullDiskOpensExistingDatabase(t *testing.T) {
 func TestFullDiskPendingBound(t *testing.T) {
 	path, filler, past := recordedThenFull(t, "64m")
 	ctx := context.Background()
-	var logs logBuf
-	s, err := Open(ctx, path, &Options{FlushInterval: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("open on a full disk: %v", err)
-	}
-	defer s.Close(ctx)
+	s, logs := openFull(t, path)
 	const n = DefaultMaxPending + DefaultMaxPending/8 + 1
 	now := past[len(past)-1].Time.Add(time.Minute)
 	fresh := every("Indoor", sensors.Humidity, now.Add(-n*time.Second), n, time.Second, func(i int) float64 { return float64(10 + i%80) })
