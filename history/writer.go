@@ -32,8 +32,6 @@ type writer struct {
 	lastLog  time.Time
 	fullSaid bool // the log said the file system is full; a write has not succeeded since
 
-	compactAfter time.Time // no compaction before, after one failed
-
 	drops   map[seriesKey]dropLog // the refused readings' log, by series
 	dropped atomic.Int64          // readings the database refused, since Open
 
@@ -244,18 +242,10 @@ func (ls *loopState) ticked() {
 	w.maybePrune()
 }
 
-// maybeCompact compacts, unless the latest compaction failed less than
-// DefaultMaxRetryInterval ago: a full disk costs one failing compaction
-// every 30 s, not one a tick.
+// maybeCompact compacts; a full disk is logged once (sayFull).
 func (w *writer) maybeCompact() {
-	if time.Now().Before(w.compactAfter) {
-		return
-	}
-	if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
-		w.compactAfter = time.Now().Add(DefaultMaxRetryInterval)
-		if !w.sayFull(err, 0) {
-			w.log.Warn("compact recent readings", "err", err, "retry_in", DefaultMaxRetryInterval)
-		}
+	if err := w.compact(context.Background(), w.opts.Now(), false); err != nil && !w.sayFull(err, 0) {
+		w.log.Warn("compact recent readings", "err", err)
 	}
 }
 
@@ -271,8 +261,7 @@ func (w *writer) maybePrune() {
 	if err != nil && !w.sayFull(err, 0) {
 		w.log.Warn("retention", "err", err)
 	}
-	// A failed run waits for the next pruneEvery, not the next tick.
-	w.pruneBacklog = err == nil && !finished
+	w.pruneBacklog = !finished
 }
 
 // flush writes pending in one transaction and returns what is still to be
@@ -304,9 +293,8 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	} else {
 		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
-	if w.sayFull(err, len(pending)) {
-		// Said once until writing works again: the retries say nothing new.
-	} else if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
+	// A full disk is said once until writing works again (sayFull).
+	if now := time.Now(); !w.sayFull(err, len(pending)) && now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
 		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
 	}
