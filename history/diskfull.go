@@ -74,3 +74,35 @@ func FormatBytes(n uint64) string {
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
+
+// fullMsg is what the writer logs, once, while the file system is full.
+const fullMsg = "the file system holding the history is full: serving what is recorded, new readings wait in memory until space is freed"
+
+// sayFull reports whether err, a failed write of the writer, failed for
+// a full file system (explainFull), and logs so once, until a write
+// succeeds again, with how many readings wait in memory (pending).
+func (w *writer) sayFull(err error, pending int) bool {
+	var full *FullError
+	if !errors.As(explainFull(w.path, err), &full) {
+		return false
+	}
+	if !w.fullSaid {
+		w.fullSaid = true
+		w.log.Error(fullMsg, "err", full, "pending", pending, "max_pending", DefaultMaxPending)
+	}
+	return true
+}
+
+// fullAtOpen says, as the writer starts, that the file system holding
+// the database is full: the hub serves what it has recorded and keeps
+// new readings in memory. The writer's first failed write then does not
+// say it again.
+func (w *writer) fullAtOpen() {
+	free, total, err := DiskSpace(filepath.Dir(w.path))
+	if err != nil || free >= lowSpace {
+		return
+	}
+	w.fullSaid = true
+	w.log.Error(fullMsg, "database", w.path, "free", FormatBytes(free), "size", FormatBytes(total), "max_pending", DefaultMaxPending,
+		"fix", "free some space (old backups, logs, journal) or move the database with --db")
+}

@@ -47,21 +47,16 @@ func fill(t *testing.T, dir string) {
 	}
 }
 
-// A hub restarted on a full SD card said only "disk I/O error (4874)";
-// now it says the file system is full, how full, and what to do.
+// A brand-new database on a full file system cannot be created, and
+// there is nothing to serve: Open says the file system is full, how full,
+// and what to do, rather than SQLite's "disk I/O error". (An existing one
+// opens: TestFullDiskOpensExistingDatabase.)
 func TestOpenOnFullDiskSaysSo(t *testing.T) {
 	dir := smallFS(t, "4m")
 	path := filepath.Join(dir, "c.db")
 	ctx := context.Background()
-	s, err := Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
 	fill(t, dir)
-	s, err = Open(ctx, path, nil)
+	s, err := Open(ctx, path, nil)
 	if err == nil {
 		s.Close(ctx)
 		t.Fatal("Open on a full file system succeeded; the test cannot see the error")
@@ -76,13 +71,21 @@ func TestOpenOnFullDiskSaysSo(t *testing.T) {
 			t.Errorf("error %q does not say %q", msg, want)
 		}
 	}
-	// Space freed, the same database opens again with nothing lost.
+	// Space freed, the database is created.
 	os.Remove(filepath.Join(dir, "filler"))
 	s, err = Open(ctx, path, nil)
 	if err != nil {
 		t.Fatalf("after freeing space: %v", err)
 	}
 	s.Close(ctx)
+	// Without the -shm a stopped hub leaves (deleted, or closed by an
+	// older climated), SQLite must create it, and cannot.
+	os.Remove(path + "-shm")
+	os.Remove(path + "-wal")
+	fill(t, dir)
+	if s, err = Open(ctx, path, nil); !errors.As(err, &full) {
+		t.Fatalf("open without its -shm on a full disk: %v, want a FullError", err)
+	}
 }
 
 func TestFormatBytes(t *testing.T) {

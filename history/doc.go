@@ -22,4 +22,8 @@
 // sake (a constraint) is dropped and logged, and never holds up the others.
 // Health reports failing writes (ErrWritesFailing) and a writer that has
 // stopped finishing writes at all (ErrWriterStuck).
+// On a full file system an existing database opens all the same: its
+// connections keep the -shm and an emptied -wal when they close (keepWAL),
+// so opening needs no new block; the writer logs that the disk is full
+// once, and Health names it (FullError).
 package history

@@ -57,9 +57,12 @@ func lockDB(path string) (*os.File, error) {
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	// The PID is there for the message of whoever comes second; a disk
-	// too full to take it must not keep the hub from starting.
-	if f.Truncate(0) == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// too full to take it must not keep the hub from starting. Written
+	// over the previous one before the rest is cut, it needs no new block
+	// on a full disk.
+	pid := []byte(strconv.Itoa(os.Getpid()) + "\n")
+	if _, err := f.WriteAt(pid, 0); err == nil {
+		f.Truncate(int64(len(pid)))
 	}
 	return f, nil
 }

@@ -17,6 +17,7 @@ import (
 // series ids and the prepared statements.
 type writer struct {
 	db    *sql.DB
+	path  string // the database, for FullError
 	log   *slog.Logger
 	opts  *Options
 	idsMu sync.Mutex // ids and srcs: the writer goroutine and an import share them
@@ -29,6 +30,7 @@ type writer struct {
 
 	failures int
 	lastLog  time.Time
+	fullSaid bool // the log said the file system is full; a write has not succeeded since
 
 	drops   map[seriesKey]dropLog // the refused readings' log, by series
 	dropped atomic.Int64          // readings the database refused, since Open
@@ -48,7 +50,7 @@ type writer struct {
 const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
-	w := &writer{db: s.wdb, log: s.log.With("component", "history-writer"), opts: &s.opts,
+	w := &writer{db: s.wdb, path: s.path, log: s.log.With("component", "history-writer"), opts: &s.opts,
 		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
 	if err := w.loadSeries(ctx, s.wdb); err != nil {
 		return nil, err
@@ -77,6 +79,7 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
+	w.fullAtOpen()
 	return w, nil
 }
 
@@ -216,11 +219,13 @@ func (ls *loopState) arrived(rs []sensors.Reading) {
 	}
 }
 
-// shutdown writes the rest once in is closed.
+// shutdown writes the rest once in is closed, and has the WAL emptied
+// when the database closes (see keepWAL).
 func (ls *loopState) shutdown() {
 	if ls.pending = ls.w.flush(ls.pending); len(ls.pending) > 0 {
 		ls.w.log.Error("readings lost at shutdown: the database refused them", "count", len(ls.pending))
 	}
+	ls.w.emptyWALOnClose()
 }
 
 // ticked flushes, compacts once nothing waits, and runs retention; while
@@ -232,11 +237,16 @@ func (ls *loopState) ticked() {
 	}
 	ls.flushNow()
 	if len(ls.pending) == 0 {
-		if err := w.compact(context.Background(), w.opts.Now(), false); err != nil {
-			w.log.Warn("compact recent readings", "err", err)
-		}
+		w.maybeCompact()
 	}
 	w.maybePrune()
+}
+
+// maybeCompact compacts; a full disk is logged once (sayFull).
+func (w *writer) maybeCompact() {
+	if err := w.compact(context.Background(), w.opts.Now(), false); err != nil && !w.sayFull(err, 0) {
+		w.log.Warn("compact recent readings", "err", err)
+	}
 }
 
 // maybePrune runs retention once every pruneEvery, and on every tick while
@@ -248,7 +258,7 @@ func (w *writer) maybePrune() {
 	}
 	w.prunedAt = now
 	finished, err := w.prune(context.Background(), now)
-	if err != nil {
+	if err != nil && !w.sayFull(err, 0) {
 		w.log.Warn("retention", "err", err)
 	}
 	w.pruneBacklog = !finished
@@ -271,6 +281,7 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 			w.log.Info("writing history again", "after_failures", w.failures)
 		}
 		w.failures = 0
+		w.fullSaid = false
 		w.failing.Store(nil)
 		w.waiting.Store(0)
 		w.waitingSince.Store(0)
@@ -282,7 +293,8 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 	} else {
 		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
-	if now := time.Now(); now.Sub(w.lastLog) >= errLogEvery {
+	// A full disk is said once until writing works again (sayFull).
+	if now := time.Now(); !w.sayFull(err, len(pending)) && now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
 		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
 	}
