@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
@@ -29,7 +28,7 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	db, err := sql.Open("sqlite", dsn(src, url.Values{"mode": {"ro"}, "_busy_timeout": {fmt.Sprint(s.opts.BusyTimeout.Milliseconds())}}))
+	db, err := OpenSQLite(dsn(src, url.Values{"mode": {"ro"}, "_busy_timeout": {fmt.Sprint(s.opts.BusyTimeout.Milliseconds())}}))
 	if err != nil {
 		return err
 	}

@@ -10,15 +10,16 @@ import (
 	"modernc.org/sqlite"
 )
 
-// openSQLite opens the database named by dsn (see dsn) like sql.Open, with
+// OpenSQLite opens the SQLite database named by dsn like sql.Open, with
 // every connection keeping the WAL and its index (the -wal and -shm files)
 // when it closes (SQLITE_FCNTL_PERSIST_WAL): the last one to close would
 // otherwise delete them, and a hub restarted on a full file system could
 // not create the -shm again (SQLITE_IOERR_SHMSIZE), so it could not even
 // read what it had recorded. Kept, they are reused in place: the next
 // open needs no new block, and the WAL's old frames are room for new
-// commits.
-func openSQLite(dsn string) (*sql.DB, error) {
+// commits. Every connection to a hub's database opens through it (the
+// alerts' and read-only ones too): whichever closes last keeps them.
+func OpenSQLite(dsn string) (*sql.DB, error) {
 	c, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err

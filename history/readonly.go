@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
@@ -46,7 +45,7 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 		return fmt.Errorf("no database there (%w): start climated serve first, or name it with --db", err)
 	}
 	busy := fmt.Sprint(DefaultBusyTimeout.Milliseconds())
-	s.rdb, err = sql.Open("sqlite", dsn(abs, url.Values{"mode": {"ro"}, "_busy_timeout": {busy}, "_query_only": {"1"}}))
+	s.rdb, err = OpenSQLite(dsn(abs, url.Values{"mode": {"ro"}, "_busy_timeout": {busy}, "_query_only": {"1"}}))
 	if err != nil {
 		return err
 	}

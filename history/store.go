@@ -201,7 +201,7 @@ func (s *Store) open(ctx context.Context) error {
 	// commit. 2 KiB pages (set when the file is created) halve what each
 	// commit appends to the WAL; queries are as fast (BenchmarkSteadyWrites,
 	// BenchmarkRangeYear).
-	s.wdb, err = openSQLite(dsn(abs, url.Values{
+	s.wdb, err = OpenSQLite(dsn(abs, url.Values{
 		"_busy_timeout": {busy}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}, "_pragma": {"page_size(2048)"},
 	}))
 	if err != nil {
@@ -222,7 +222,7 @@ func (s *Store) open(ctx context.Context) error {
 	if err := migrate(ctx, s.wdb); err != nil {
 		return explainOpen(err)
 	}
-	s.rdb, err = openSQLite(dsn(abs, url.Values{"_busy_timeout": {busy}, "_query_only": {"1"}}))
+	s.rdb, err = OpenSQLite(dsn(abs, url.Values{"_busy_timeout": {busy}, "_query_only": {"1"}}))
 	if err != nil {
 		return err
 	}

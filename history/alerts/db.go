@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"github.com/climated/climated/history"
 )
 
 // Tunables of DB; DBOptions fields left zero take these.
@@ -77,7 +77,7 @@ func OpenDB(ctx context.Context, path string, opts *DBOptions) (*DB, error) {
 		q = url.Values{"_busy_timeout": q["_busy_timeout"], "mode": {"ro"}, "_query_only": {"1"}}
 	}
 	u := url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}
-	if d.db, err = sql.Open("sqlite", u.String()); err != nil {
+	if d.db, err = history.OpenSQLite(u.String()); err != nil {
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)
 	}
 	d.db.SetMaxOpenConns(1)
