@@ -70,6 +70,7 @@ func (b *batch) touch(d *device) {
 // process decodes one message and appends its readings to b.
 func (in *Ingest) process(item inbound, b *batch) {
 	res := in.decoders[item.mapping].Decode(item.msg.Topic, item.msg.Payload)
+	dropAhead(&res, item.at)
 	if in.notReadings(item, res, b) {
 		return
 	}
