@@ -30,24 +30,27 @@ func (s *Store) Opened() []climate.Window {
 }
 
 // Windows reads back the recent past of every series that has readings:
-// the points within window of its newest one, for the live state to be
-// rebuilt at start-up. It takes three queries whatever the number of
-// series (BenchmarkOpen2000Series).
+// the points within window of its newest current one (climate.Horizon of
+// Options.Now: readings ahead of the clock stay in the database, out of
+// the live state), for the live state to be rebuilt at start-up. It takes
+// three queries whatever the number of series (BenchmarkOpen2000Series).
 func (s *Store) Windows(ctx context.Context, window time.Duration) ([]climate.Window, error) {
 	ids, err := readSeries(ctx, s.rdb)
 	if err != nil {
 		return nil, fmt.Errorf("read series: %w", err)
 	}
 	keep := int64(window / time.Second)
+	h := climate.Horizon(s.opts.Now())
 	pts := map[int64][]climate.Point{}
-	// The raw tier from its newest point per series (the primary key finds
-	// it), then the recent table whole: it holds an hour or two at most.
-	q := `WITH latest (series, t) AS MATERIALIZED (SELECT id, (SELECT max(t) FROM raw WHERE series = id) FROM series)
-		SELECT r.series, r.t, r.v FROM latest l CROSS JOIN raw r ON r.series = l.series AND r.t >= l.t - ?1`
-	if err := s.scanPoints(ctx, pts, q, keep); err != nil {
+	// The raw tier from its newest current point per series (the primary
+	// key finds it), then the recent table up to the horizon: it holds an
+	// hour or two at most.
+	q := `WITH latest (series, t) AS MATERIALIZED (SELECT id, (SELECT max(t) FROM raw WHERE series = id AND t <= ?2) FROM series)
+		SELECT r.series, r.t, r.v FROM latest l CROSS JOIN raw r ON r.series = l.series AND r.t >= l.t - ?1 AND r.t <= ?2`
+	if err := s.scanPoints(ctx, pts, q, keep, h); err != nil {
 		return nil, err
 	}
-	if err := s.scanPoints(ctx, pts, "SELECT series, t, v FROM recent"); err != nil {
+	if err := s.scanPoints(ctx, pts, "SELECT series, t, v FROM recent WHERE t <= ?", h); err != nil {
 		return nil, err
 	}
 	out := make([]climate.Window, 0, len(pts))

@@ -24,8 +24,8 @@ type Options struct {
 }
 
 // Window is one series' recent past, as storage reads it back at start-up:
-// its points in time order and its latest point (kept even when the
-// window has emptied).
+// its points in time order up to the horizon (none ahead of the clock) and
+// the latest of them.
 type Window struct {
 	Zone        string
 	Measurement sensors.Measurement
@@ -77,6 +77,7 @@ func New(opts *Options) *Live {
 
 // Add merges rs (valid readings) and reports whether it created a series.
 func (l *Live) Add(rs []sensors.Reading) (added bool) {
+	h := Horizon(l.opts.Now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, r := range rs {
@@ -91,7 +92,7 @@ func (l *Live) Add(rs []sensors.Reading) (added bool) {
 		if r.Source != "" {
 			s.source = r.Source
 		}
-		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.keep)
+		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.keep, h)
 	}
 	l.gen.Add(1)
 	return added
@@ -104,19 +105,26 @@ func (l *Live) Load(ws ...Window) {
 	defer l.mu.Unlock()
 	for _, w := range ws {
 		info, _ := sensors.Lookup(w.Measurement)
-		l.series[seriesKey{w.Zone, w.Measurement}] = &recent{source: w.Source, kind: info.Kind, pts: w.Points, latest: w.Latest}
+		pts := w.Points
+		if len(pts) == 0 && w.Latest.T != 0 {
+			pts = []Point{w.Latest}
+		}
+		l.series[seriesKey{w.Zone, w.Measurement}] = &recent{source: w.Source, kind: info.Kind, pts: pts}
 	}
 	l.gen.Add(1)
 }
 
-// Latest returns the time of the newest reading of any series, or the zero
-// time when there is none.
+// Latest returns the time of the newest current reading of any series
+// (none ahead of the clock), or the zero time when there is none.
 func (l *Live) Latest() time.Time {
+	h := Horizon(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	var t int64
 	for _, r := range l.series {
-		t = max(t, r.latest.T)
+		if p, ok := r.latest(h); ok {
+			t = max(t, p.T)
+		}
 	}
 	if t == 0 {
 		return time.Time{}
@@ -124,14 +132,15 @@ func (l *Live) Latest() time.Time {
 	return time.Unix(t, 0)
 }
 
-// Zones lists the zones that have readings, sorted.
+// Zones lists the zones that have current readings, sorted.
 func (l *Live) Zones() []string {
+	h := Horizon(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	seen := map[string]bool{}
 	var zs []string
-	for k := range l.series {
-		if !seen[k.zone] {
+	for k, r := range l.series {
+		if _, ok := r.latest(h); ok && !seen[k.zone] {
 			seen[k.zone] = true
 			zs = append(zs, k.zone)
 		}
@@ -140,19 +149,29 @@ func (l *Live) Zones() []string {
 	return zs
 }
 
-// recent is one series' window of points, sorted by time, and its latest
-// point (kept even when the window has emptied).
+// recent is one series' window of points, sorted by time. Its tail may be
+// ahead of the clock (points the clock went back behind): they wait there
+// until it reaches them.
 type recent struct {
 	source string
 	kind   sensors.Kind
 	pts    []Point
-	latest Point
+}
+
+// latest returns the newest point at or before the horizon h.
+func (r *recent) latest(h int64) (Point, bool) {
+	cur := upTo(r.pts, h)
+	if len(cur) == 0 {
+		return Point{}, false
+	}
+	return cur[len(cur)-1], true
 }
 
 // add merges p into the window: appended when it is the newest, placed in
 // order otherwise; at an instant that already has a value an Amount adds up
-// and a Gauge replaces.
-func (r *recent) add(p Point, keep int64) {
+// and a Gauge replaces. h is the horizon: a point ahead of it is kept
+// but does not move the window.
+func (r *recent) add(p Point, keep, h int64) {
 	n := len(r.pts)
 	i := n
 	if n > 0 && p.T <= r.pts[n-1].T {
@@ -172,25 +191,28 @@ func (r *recent) add(p Point, keep int64) {
 		copy(r.pts[i+1:], r.pts[i:])
 		r.pts[i] = p
 	}
-	last := r.pts[len(r.pts)-1]
-	if last.T >= r.latest.T {
-		r.latest = last
+	// Drop what fell out of the window, measured from the newest current
+	// point: a window measured from the wall clock would empty while a
+	// source is silent, and one measured from a point ahead of the clock
+	// would drop every real reading.
+	last, ok := r.latest(h)
+	if !ok {
+		return
 	}
-	// Drop what fell out of the window, measured from the newest point so
-	// the window never depends on the wall clock.
-	if cut := since(r.pts, r.latest.T-keep); len(cut) < len(r.pts) {
+	if cut := since(r.pts, last.T-keep); len(cut) < len(r.pts) {
 		r.pts = append(r.pts[:0], cut...)
 	}
 }
 
-// Points returns a copy of the points of zone's m after from (Unix
-// seconds) that the window holds, in time order.
+// Points returns a copy of the current points of zone's m after from
+// (Unix seconds) that the window holds, in time order.
 func (l *Live) Points(zone string, m sensors.Measurement, from int64) []Point {
+	h := Horizon(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	s := l.series[seriesKey{zone, m}]
 	if s == nil {
 		return nil
 	}
-	return append([]Point(nil), between(s.pts, from, s.latest.T)...)
+	return append([]Point(nil), between(s.pts, from, h)...)
 }

@@ -61,19 +61,26 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 	midnight := LocalMidnight(now, l.opts.Location).Unix()
 	c := make(Structure)
 	times := make(map[string]map[string]int64)
+	h := Horizon(now)
 	for k, s := range l.series {
+		// Only what is current: points ahead of the clock wait for it.
+		pts := upTo(s.pts, h)
+		if len(pts) == 0 {
+			continue
+		}
+		latest := pts[len(pts)-1]
 		z := c[k.zone]
 		if z == nil {
 			z = make(map[string]any)
 			c[k.zone] = z
 			times[k.zone] = make(map[string]int64)
 		}
-		times[k.zone][string(k.m)] = s.latest.T
-		if when, ok := z[KeyWhen].(int64); !ok || s.latest.T > when {
-			z[KeyWhen] = s.latest.T
+		times[k.zone][string(k.m)] = latest.T
+		if when, ok := z[KeyWhen].(int64); !ok || latest.T > when {
+			z[KeyWhen] = latest.T
 		}
-		z[string(k.m)] = round(k.m, s.latest.V)
-		derive(z, k.m, s.pts, sec, midnight)
+		z[string(k.m)] = round(k.m, latest.V)
+		derive(z, k.m, pts, sec, midnight)
 	}
 	return c, times, gen
 }

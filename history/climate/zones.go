@@ -27,10 +27,15 @@ type ZoneInfo struct {
 
 // Describe lists every zone with its measurements, sorted by name.
 func (l *Live) Describe() []ZoneInfo {
+	h := Horizon(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	byZone := map[string]*ZoneInfo{}
 	for k, r := range l.series {
+		latest, ok := r.latest(h)
+		if !ok {
+			continue
+		}
 		z := byZone[k.zone]
 		if z == nil {
 			z = &ZoneInfo{Name: k.zone}
@@ -38,8 +43,8 @@ func (l *Live) Describe() []ZoneInfo {
 		}
 		info, _ := sensors.Lookup(k.m)
 		z.Measurements = append(z.Measurements, MeasurementInfo{Name: k.m, Unit: info.Unit, Description: info.Description,
-			Source: r.source, Value: round(k.m, r.latest.V), When: r.latest.T})
-		z.When = max(z.When, r.latest.T)
+			Source: r.source, Value: round(k.m, latest.V), When: latest.T})
+		z.When = max(z.When, latest.T)
 	}
 	out := make([]ZoneInfo, 0, len(byZone))
 	for _, z := range byZone {
