@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/sensors"
 )
 
@@ -13,11 +14,6 @@ import (
 // started was stamped by a clock that went back: a device that sends
 // what it buffered is rarely further behind.
 const clockSlack = time.Hour
-
-// clockAhead is how far in the future the newest recorded reading may be
-// and still be trusted as a floor; beyond, it was stamped by a clock that
-// was ahead.
-const clockAhead = 24 * time.Hour
 
 // recorder is a sink whose readings can be flushed to the history: the
 // MQTT ingest acknowledges a message only once Flush says its readings
@@ -44,16 +40,25 @@ type clockGuard struct {
 	logged  time.Time
 }
 
-func newClockGuard(sink recorder, log *slog.Logger, latest time.Time) *clockGuard {
+// clockHistory is what the guard asks the history at start.
+type clockHistory interface {
+	Latest() time.Time // the newest current reading (none ahead of the clock)
+	Ahead(ctx context.Context, now time.Time) (history.Ahead, error)
+}
+
+// newClockGuard sets the floor from the history's newest current reading
+// and reports the readings the history holds ahead of the clock: they do
+// not hold new readings back (nor hide them: see climate.Horizon).
+func newClockGuard(ctx context.Context, sink recorder, log *slog.Logger, h clockHistory) *clockGuard {
 	floor := clockFloor
-	if now := time.Now(); latest.After(now.Add(clockAhead)) {
-		// Stamped by a clock that was ahead then (a date set by hand, later
-		// corrected): trusting it would refuse every reading until real
-		// time caught up with it.
-		log.Warn("the newest recorded reading is in the future: a clock was ahead when it was stamped; it does not hold back new readings",
-			"newest", latest.UTC().Format(time.RFC3339), "now", now.UTC().Format(time.RFC3339))
-	} else if l := latest.Add(-clockSlack); l.After(floor) {
+	if l := h.Latest().Add(-clockSlack); l.After(floor) {
 		floor = l
+	}
+	now := time.Now()
+	if a, err := h.Ahead(ctx, now); err != nil {
+		log.Warn("could not count the readings ahead of the clock", "err", err)
+	} else if a.Count > 0 {
+		log.Warn(aheadText(a, now), "to_delete", aheadFix(now))
 	}
 	return &clockGuard{recorder: sink, log: log, floor: floor}
 }

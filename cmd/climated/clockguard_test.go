@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/sensors"
 )
 
@@ -27,7 +28,7 @@ func TestClockGuard(t *testing.T) {
 	var logs bytes.Buffer
 	latest := time.Now().Add(-time.Minute)
 	sink := &recordSink{}
-	g := newClockGuard(sink, slog.New(slog.NewTextHandler(&logs, nil)), latest)
+	g := newClockGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)), fixedHistory{latest: latest})
 	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
 	epoch, behind := good, good
 	epoch.Time = time.Unix(30, 0)
@@ -43,13 +44,26 @@ func TestClockGuard(t *testing.T) {
 	}
 }
 
-// A history whose newest reading is days ahead (the clock was set wrong,
-// then corrected) must not hold back today's readings until real time
-// catches up with it.
+// fixedHistory is what the guard asks a history at start.
+type fixedHistory struct {
+	latest time.Time
+	ahead  history.Ahead
+}
+
+func (h fixedHistory) Latest() time.Time { return h.latest }
+func (h fixedHistory) Ahead(context.Context, time.Time) (history.Ahead, error) {
+	return h.ahead, nil
+}
+
+// A history with readings ahead of the clock (stamped while it was set
+// ahead, then corrected) does not hold today's readings back, and the
+// start says how many there are, their range, and how to delete them.
 func TestClockGuardFutureHistory(t *testing.T) {
 	var logs bytes.Buffer
 	sink := &recordSink{}
-	g := newClockGuard(sink, slog.New(slog.NewTextHandler(&logs, nil)), time.Now().Add(72*time.Hour))
+	future := time.Date(2027, 12, 1, 12, 0, 0, 0, time.UTC)
+	g := newClockGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)),
+		fixedHistory{latest: time.Now().Add(-time.Minute), ahead: history.Ahead{Count: 42, First: future.Add(-time.Hour), Last: future}})
 	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
 	if err := g.Record(t.Context(), []sensors.Reading{good}); err != nil {
 		t.Fatal(err)
@@ -57,7 +71,9 @@ func TestClockGuardFutureHistory(t *testing.T) {
 	if len(sink.got) != 1 {
 		t.Errorf("a reading stamped now was refused after a history from the future:\n%s", logs.String())
 	}
-	if !strings.Contains(logs.String(), "newest recorded reading is in the future") {
-		t.Errorf("the future history is not reported:\n%s", logs.String())
+	for _, want := range []string{"42 readings in the history are stamped ahead of the clock", "from 2027-12-01T11:00:00Z to 2027-12-01T12:00:00Z", "climated export --to "} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the start does not say %q:\n%s", want, logs.String())
+		}
 	}
 }

@@ -220,5 +220,12 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "skipped %s: %v\n", d.fs.Arg(0), b)
 	}
 	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", plural(int(res.Imported), "reading"), d.fs.Arg(0), cfg.Database, plural(len(res.Bad), "broken line"))
+	now := time.Now()
+	switch a, err := store.Ahead(ctx, now); {
+	case err != nil:
+		fmt.Fprintf(stderr, "climated import: %v\n", err)
+	case a.Count > 0:
+		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix(now))
+	}
 	return nil
 }

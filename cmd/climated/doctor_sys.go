@@ -19,7 +19,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/history/climate"
 )
 
 // The doctor's checks of the system around the hub: broker, disk, clock,
@@ -137,7 +137,7 @@ func checkDatabase(ctx context.Context, cfg Config, env doctorEnv) []finding {
 
 // A clock before this has never been set: a Pi without a real-time clock
 // starts near 1970 (or at the last shutdown) until NTP answers.
-var clockFloor = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+var clockFloor = climate.ClockSet
 
 // checkClock: readings are stamped with this clock, and the history
 // refuses readings from before its newest one.
@@ -149,13 +149,13 @@ func checkClock(ctx context.Context, cfg Config, env doctorEnv) []finding {
 			Fix: "let it synchronise: network up, then timedatectl set-ntp true; systemctl status systemd-timesyncd"})
 	}
 	if _, err := os.Stat(cfg.Database); err == nil {
-		if store, err := hub.OpenReadOnly(ctx, cfg.Database, nil, time.Hour); err == nil {
-			latest := store.Latest()
+		if store, err := history.OpenReadOnly(ctx, cfg.Database, nil); err == nil {
+			a, err := store.Ahead(ctx, now)
 			store.Close(context.Background())
-			if latest.After(now.Add(time.Minute)) {
-				out = append(out, finding{Check: "clock", Status: statusFail,
-					Detail: fmt.Sprintf("the newest reading (%s) is %s after the clock (%s): readings stamped now come before it", latest.UTC().Format(time.RFC3339), latest.Sub(now).Round(time.Second), now.UTC().Format(time.RFC3339)),
-					Fix:    "set the clock (timedatectl set-ntp true); if the history is what is wrong, export the good part and import it into a new database"})
+			if err == nil && a.Count > 0 {
+				// Either this clock is behind (readings stamped now come
+				// before them) or a clock was ahead when they were stamped.
+				out = append(out, finding{Check: "clock", Status: statusFail, Detail: aheadText(a, now), Fix: aheadFix(now)})
 			}
 		}
 	}

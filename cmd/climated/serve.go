@@ -153,7 +153,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // parts of the hub h; it returns the sources' runner and the HTTP
 // server's end.
 func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
-	run := newRunning(log, newClockGuard(countingSink{h, m}, log, h.Latest()), set)
+	run := newRunning(log, newClockGuard(ctx, countingSink{h, m}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
 		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(alert.engine, alert.db),

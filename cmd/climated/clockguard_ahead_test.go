@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/sensors"
+)
+
+// aheadHour is a reading every 10 minutes of the hour before end.
+func aheadHour(end time.Time, v float64) []sensors.Reading {
+	var rs []sensors.Reading
+	for i := range 7 {
+		rs = append(rs, sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: v, Time: end.Add(time.Duration(i-6) * 10 * time.Minute), Source: "demo"})
+	}
+	return rs
+}
+
+// callJSON calls tool name and decodes its structured result into v.
+func callJSON(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, v any) {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %+v", name, err, res)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, raw)
+	}
+}
+
+// (a) The hub's clock was a year ahead while it recorded an hour of
+// readings; then the clock was set right. A real climated serve on that
+// database says so at start (how many, their range, how to delete them),
+// and get_climate shows the demo house's real readings: When now, the
+// extremes of today. get_history still finds the year-ahead hour. Before,
+// the year-ahead readings stayed the latest (When a year ahead) and the
+// window measured from them held no real reading.
+func TestServeAfterTheClockWasAhead(t *testing.T) {
+	dir := t.TempDir()
+	db, conf := filepath.Join(dir, "climated.db"), filepath.Join(dir, "climated.yaml")
+	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wrong := time.Now().Truncate(time.Second).AddDate(1, 0, 0)
+	s, err := history.Open(t.Context(), db, &history.Options{Now: func() time.Time { return wrong }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(t.Context(), aheadHour(wrong, 35)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	p := startServed(t, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db)
+	defer p.stop(t)
+	want := fmt.Sprintf("7 readings in the history are stamped ahead of the clock .* from %s to %s", rfc3339(wrong.Add(-time.Hour)), rfc3339(wrong))
+	if !regexp.MustCompile(want).MatchString(p.logged()) || !strings.Contains(p.logged(), "climated export --to ") {
+		t.Errorf("the start does not say %q and how to delete them:\n%s", want, p.logged())
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "ahead", Version: "1"}, nil).Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: p.base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var c map[string]map[string]any
+	callJSON(t, cs, "get_climate", map[string]any{}, &c)
+	now := time.Now()
+	in := c["Indoor"]
+	when := time.Unix(int64(num(in["When"])), 0)
+	if when.Before(now.Add(-time.Minute)) || when.After(now.Add(time.Second)) || num(in["Temperature"]) == 35 {
+		t.Errorf("get_climate Indoor: When %v, Temperature %v; want the demo house's reading of now (%v)", when, in["Temperature"], now)
+	}
+	if lo, at := num(in["min_temp"]), int64(num(in["date_min_temp"])); lo == 0 || at > now.Unix() || num(in["max_temp"]) == 35 {
+		t.Errorf("get_climate Indoor extremes: %v", in)
+	}
+	// get_history and export's --from answer up to a day ahead; export of
+	// everything, beside the hub, has the whole history.
+	data, err := climated("export", "--db", db, "--zone", "Indoor", "--measurement", "Temperature").Output()
+	if n := strings.Count(string(data), ",Indoor,Temperature,35,"); err != nil || n != 7 {
+		t.Errorf("export of the year-ahead hour: %d readings, want 7 (%v)\n%s", n, err, data)
+	}
+}
+
+// (b) climated import of a file with a row a year ahead: the summary says
+// so, with its time and how to delete it; the hub then shows the real
+// readings; and the way it gives (export up to now, import into a new
+// database) keeps those and leaves the row out. Before, the row became
+// the latest reading.
+func TestImportRowAheadOfTheClock(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now().Truncate(time.Second)
+	ahead := now.AddDate(1, 0, 0)
+	var csv strings.Builder
+	csv.WriteString("time,zone,measurement,value,source\n")
+	for _, r := range aheadHour(now, 21) {
+		fmt.Fprintf(&csv, "%s,Indoor,Temperature,21,t\n", rfc3339(r.Time))
+	}
+	fmt.Fprintf(&csv, "%s,Indoor,Temperature,35,t\n", rfc3339(ahead))
+	file, db := filepath.Join(dir, "in.csv"), filepath.Join(dir, "climated.db")
+	os.WriteFile(file, []byte(csv.String()), 0o600)
+	out, errOut, code := runCLI(t, "import", "--db", db, file)
+	want := "1 reading in the history is stamped ahead of the clock"
+	if code != 0 || !strings.Contains(out, "imported 8 readings") || !strings.Contains(out, want) || !strings.Contains(out, "from "+rfc3339(ahead)+" to "+rfc3339(ahead)) {
+		t.Fatalf("import: exit %d, stdout %s\nstderr %s", code, out, errOut)
+	}
+	current := func(db string) map[string]any {
+		t.Helper()
+		h, err := hub.OpenReadOnly(t.Context(), db, nil, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close(context.Background())
+		return h.Snapshot().Climate["Indoor"]
+	}
+	if in := current(db); in["Temperature"] != 21.0 || in["When"] != now.Unix() || in["max_temp"] != 21.0 {
+		t.Errorf("after the import, Indoor = %v; want 21 °C at %d", in, now.Unix())
+	}
+
+	to := regexp.MustCompile(`climated export --to (\S+)`).FindStringSubmatch(out)
+	if to == nil {
+		t.Fatalf("no way to delete it given:\n%s", out)
+	}
+	kept, fresh := filepath.Join(dir, "kept.csv"), filepath.Join(dir, "new.db")
+	data, err := climated("export", "--db", db, "--to", to[1]).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(kept, data, 0o600)
+	if out, errOut, code := runCLI(t, "import", "--db", fresh, kept); code != 0 || !strings.Contains(out, "imported 7 readings") || strings.Contains(out, "ahead") {
+		t.Errorf("import of what was kept: exit %d, %s %s", code, out, errOut)
+	}
+}
