@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,7 +18,9 @@ import (
 // hubWith serves a real store with the given options.
 func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
-	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
+	// One clock for the hub and the server, as climated serve has: the hub
+	// judges readings ahead of its clock (climate.Horizon) by it.
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: opts.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,14 +212,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := store.Compact(ctx); err != nil {
 		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
 	}
+	reportImport(ctx, store, res, d.fs.Arg(0), cfg.Database, stdout, stderr)
+	return nil
+}
+
+// reportImport prints the broken lines (the first 20) and the summary,
+// with the readings the history now holds ahead of the clock.
+func reportImport(ctx context.Context, store *history.Store, res history.ImportResult, file, db string, stdout, stderr io.Writer) {
 	for i, b := range res.Bad {
 		if i == 20 {
 			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)
 			break
 		}
-		fmt.Fprintf(stderr, "skipped %s: %v\n", d.fs.Arg(0), b)
+		fmt.Fprintf(stderr, "skipped %s: %v\n", file, b)
 	}
-	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", plural(int(res.Imported), "reading"), d.fs.Arg(0), cfg.Database, plural(len(res.Bad), "broken line"))
+	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", plural(int(res.Imported), "reading"), file, db, plural(len(res.Bad), "broken line"))
 	now := time.Now()
 	switch a, err := store.Ahead(ctx, now); {
 	case err != nil:
@@ -227,5 +234,4 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case a.Count > 0:
 		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix(now))
 	}
-	return nil
 }
