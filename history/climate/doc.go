@@ -11,6 +11,16 @@
 // cached until a reading arrives or the clock moves on to the next second,
 // so any number of callers can ask for it at the cost of a pointer load.
 //
+// # The present
+//
+// What is current is judged against the clock (Options.Now) at every
+// read: a reading stamped more than MaxAhead after it (once it is set, see
+// ClockSet) is ahead, stamped by a clock set wrong. It is neither the
+// series' latest value nor When, the window is measured from the newest
+// reading up to Horizon, and the derivations see only the readings up to
+// it, so one reading a year ahead cannot hide the present. Storage keeps
+// it, and reads windows back only up to Horizon.
+//
 // # Derivations
 //
 //   - Extremes: min_temp and max_temp are the lowest and highest Temperature

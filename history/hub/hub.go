@@ -118,7 +118,8 @@ func (h *Hub) Snapshot() *climate.Snapshot { return h.live.Snapshot() }
 // Describe lists the zones with their measurements and sources.
 func (h *Hub) Describe() []climate.ZoneInfo { return h.live.Describe() }
 
-// Latest is the time of the newest reading of any series (zero if none).
+// Latest is the time of the newest current reading of any series, none
+// ahead of the clock (zero if none).
 func (h *Hub) Latest() time.Time { return h.live.Latest() }
 
 // Zones lists the zones that have readings, sorted.
