@@ -2,31 +2,25 @@ package mqtt
 
 import (
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/mqtt/decode"
 )
 
-// maxAhead is how far ahead of this hub's clock a payload's own time
-// (another hub's When and times) may be: clocks of hubs on NTP agree
-// within seconds. A value stamped further ahead came from a clock set
-// wrong, and taken it would be the series' latest until that time came:
-// the live window, measured from its newest point, would drop every real
-// reading, and When would stay in the future.
-const maxAhead = 15 * time.Minute
-
-// clockKnown is the earliest time this hub's clock can say once it is set
-// (a Pi without a real-time clock says 1970 until NTP answers): before it,
-// payload times are not judged by it.
-var clockKnown = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// dropAhead fails res when its time is too far ahead of at, and drops (as
-// problems) its values whose own times are.
+// Another hub's payload times (When and times) are judged by this hub's
+// clock as the history judges every reading (climate.Horizon): stamped
+// more than climate.MaxAhead past it, by a clock set wrong, they are
+// refused here with a warning, rather than kept and left waiting until
+// the clock reaches them. dropAhead fails res when its time is that far
+// ahead of at, and drops (as problems) its values whose own times are.
 func dropAhead(res *decode.Result, at time.Time) {
-	if at.Before(clockKnown) {
-		return
+	h := climate.Horizon(at)
+	if h == math.MaxInt64 {
+		return // the clock is not set: it judges nothing
 	}
-	limit := at.Add(maxAhead)
+	limit := time.Unix(h, 0)
 	if res.Time.After(limit) {
 		res.Err = aheadError("When", res.Time, at)
 		res.Values = nil
