@@ -24,15 +24,14 @@ func aheadText(a history.Ahead, now time.Time) string {
 		plural(int(a.Count), "reading"), verb, rfc3339(now), rfc3339(a.First), rfc3339(a.Last))
 }
 
-// aheadFix says what to do: set a clock that is behind, or keep only the
-// readings that are not ahead (climated has no command that deletes
-// readings: export and import into a new database do it).
+// aheadFix says what to do: set a clock that is behind, or delete the
+// readings that are ahead (climated forget, after the horizon: exactly
+// those Store.Ahead counts).
 func aheadFix(now time.Time) string {
-	// export's --to is exclusive, the horizon is not.
-	to := time.Unix(climate.Horizon(now)+1, 0)
+	after := rfc3339(time.Unix(climate.Horizon(now), 0))
 	return "if the clock is behind, set it (timedatectl set-ntp true); if it is right and you want them gone: stop the hub, " +
-		"climated export --to " + rfc3339(to) + " > kept.csv, climated import --db NEW.db kept.csv, then name NEW.db as database: " +
-		"in the configuration (raw readings are kept 30 days by default: older summaries do not carry over)"
+		"climated forget --after " + after + " (it says what it would delete), climated forget --after " + after + " --yes, " +
+		"then start the hub (everything up to then stays, summaries included)"
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

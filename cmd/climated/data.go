@@ -129,13 +129,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	e.Progress = func(n int64) { bar.update(n, -1) }
 	now := time.Now()
 	if *from != "" {
-		if e.From, err = history.ParseTime(*from, now, loc); err != nil {
-			return fmt.Errorf("--from: %w", err)
+		if e.From, err = timeFlag("from", *from, now, loc); err != nil {
+			return err
 		}
 	}
 	if *to != "" {
-		if e.To, err = history.ParseTime(*to, now, loc); err != nil {
-			return fmt.Errorf("--to: %w", err)
+		if e.To, err = timeFlag("to", *to, now, loc); err != nil {
+			return err
 		}
 	}
 	if e.Measurement != "" {
@@ -165,6 +165,29 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// timeFlag reads the time flag name's value v as every data command
+// takes times (history.ParseTime), the flag named in its error.
+func timeFlag(name, v string, now time.Time, loc *time.Location) (time.Time, error) {
+	t, err := history.ParseTime(v, now, loc)
+	if err != nil {
+		return t, fmt.Errorf("--%s: %w", name, err)
+	}
+	return t, nil
+}
+
+// openAlone opens the database for a command that must be its one writer
+// (import, forget): a running hub holds its lock, and the error says to
+// stop the hub first.
+func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*history.Store, error) {
+	store, err := history.Open(ctx, db, &history.Options{Location: loc})
+	if locked := (*history.LockedError)(nil); errors.As(err, &locked) {
+		// The hub is the one writer of its database: an import beside it
+		// would race its series and count its rain twice.
+		return nil, fmt.Errorf("%[1]s: %[2]s is in use by a running hub (%[3]s): stop the hub first (systemctl stop climated), %[1]s, then start it again (systemctl start climated)", cmd, db, locked.Holder())
+	}
+	return store, err
+}
+
 // runImport is `climated import FILE`: readings in export's CSV.
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := newDataFlags("import", stdout, stderr)
@@ -183,12 +206,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer f.Close()
 	loc, _ := cfg.location()
-	store, err := history.Open(ctx, cfg.Database, &history.Options{Location: loc})
-	if locked := (*history.LockedError)(nil); errors.As(err, &locked) {
-		// The hub is the one writer of its database: an import beside it
-		// would race its series and count its rain twice.
-		return fmt.Errorf("import: %s is in use by a running hub (%s): stop the hub first (systemctl stop climated), import, then start it again (systemctl start climated)", cfg.Database, locked.Holder())
-	}
+	store, err := openAlone(ctx, "import", cfg.Database, loc)
 	if err != nil {
 		return err
 	}

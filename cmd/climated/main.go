@@ -72,6 +72,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runExport(ctx, args, stdout, stderr)
 	case "import":
 		return runImport(ctx, args, stdout, stderr)
+	case "forget":
+		return runForget(ctx, args, stdout, stderr)
 	case "alerts":
 		return runAlerts(ctx, args, stdout, stderr)
 	case "scan":
@@ -87,17 +89,22 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "doctor":
 		return runDoctor(ctx, args, stdout, stderr)
 	case "version", "--version", "-version":
-		if wantsHelp(args) {
-			return printHelp(stdout, "version", nil)
-		}
-		printVersion(stdout)
-		return nil
+		return runVersion(args, stdout)
 	case "help", "-h", "--help", "-help":
 		return runHelp(ctx, args, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, topUsage())
 		return errUsage
 	}
+}
+
+// runVersion is `climated version`.
+func runVersion(args []string, stdout io.Writer) error {
+	if wantsHelp(args) {
+		return printHelp(stdout, "version", nil)
+	}
+	printVersion(stdout)
+	return nil
 }
 
 func isHelpOrVersion(arg string) bool {

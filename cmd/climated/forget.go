@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/climated/climated/history"
+)
+
+// runForget is `climated forget --after TIME [--yes]`: the readings
+// stamped after TIME leave every tier of the history (history.Forget),
+// with the hub stopped. Without --yes it says what would go and deletes
+// nothing.
+func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	d := newDataFlags("forget", stdout, stderr)
+	after := d.fs.String("after", "", "delete the readings stamped after this `TIME` (2026-11-30T08:15:00Z, a date, 24h …)")
+	yes := d.fs.Bool("yes", false, "delete them; without it, only say what would be deleted")
+	cfg, err := d.config(args, stderr)
+	if err != nil {
+		return err
+	}
+	if d.fs.NArg() > 0 || *after == "" {
+		fmt.Fprintf(stderr, "climated forget: --after TIME is required, and nothing else\n%s", usageLine("forget"))
+		return errUsage
+	}
+	loc, _ := cfg.location()
+	t, err := timeFlag("after", *after, time.Now(), loc)
+	if err != nil {
+		return err
+	}
+	// Forgetting creates no database.
+	if _, err := os.Stat(cfg.Database); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("forget: no database at %s (--db or database: in --config names it)", cfg.Database)
+	}
+	store, err := openAlone(ctx, "forget", cfg.Database, loc)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	rep, err := store.Forget(ctx, t, *yes)
+	if err != nil {
+		return err
+	}
+	printForget(stdout, rep, cfg.Database)
+	return nil
+}
+
+// printForget says what the report deleted, or would delete: the rows of
+// each table and series, the buckets that straddle the time, and how to
+// go on.
+func printForget(w io.Writer, rep history.ForgetReport, db string) {
+	after := rfc3339(rep.After)
+	if len(rep.Rows) == 0 && len(rep.Split) == 0 {
+		fmt.Fprintf(w, "no readings stamped after %s in %s: nothing to delete\n", after, db)
+		return
+	}
+	fmt.Fprintf(w, "readings stamped after %s in %s:\n", after, db)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rep.Rows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s … %s\n", r.Table, seriesLabel(r.Zone, string(r.Measurement)), forgetCount(r), rfc3339(r.First), rfc3339(r.Last))
+	}
+	tw.Flush()
+	if len(rep.Split) > 0 {
+		fmt.Fprintln(w, "buckets that straddle the time:")
+	}
+	for _, b := range rep.Split {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", b.Table, seriesLabel(b.Zone, string(b.Measurement)), rfc3339(b.Start), splitText(b))
+	}
+	tw.Flush()
+	if !rep.Applied {
+		fmt.Fprintf(w, "dry run: nothing deleted. To delete them, add --yes: climated forget --after %s --yes\n", after)
+		return
+	}
+	fmt.Fprintf(w, "deleted %s stamped after %s, and their summaries; everything up to then is as it was\n", plural(int(rep.Readings()), "reading"), after)
+}
+
+func seriesLabel(zone, m string) string {
+	if m == "" {
+		return zone
+	}
+	return zone + "/" + m
+}
+
+// forgetCount is a table's rows in words: readings, or buckets and the
+// readings they summarise.
+func forgetCount(r history.ForgetRows) string {
+	if r.Table == "raw" || r.Table == "recent" {
+		return plural(int(r.Rows), "reading")
+	}
+	return fmt.Sprintf("%s of %s", plural(int(r.Rows), "bucket"), plural(int(r.Readings), "reading"))
+}
+
+// splitText is what becomes of a bucket that straddles the time.
+func splitText(b history.SplitBucket) string {
+	switch {
+	case b.Whole:
+		return fmt.Sprintf("kept whole (%s): the raw readings that would split it are past their retention", plural(int(b.Readings), "reading"))
+	case b.Kept == 0:
+		return fmt.Sprintf("deleted: its %s are all after the time", plural(int(b.Readings), "reading"))
+	}
+	return fmt.Sprintf("keeps %s up to the time, of %d", plural(int(b.Kept), "reading"), b.Readings)
+}
