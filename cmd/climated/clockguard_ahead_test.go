@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,31 @@ func aheadHour(end time.Time, v float64) []sensors.Reading {
 	return rs
 }
 
+// aheadHistory is a demo house's configuration and a database whose
+// clock was a year ahead (wrong) while it recorded an hour at 35 °C and
+// ran on for ranOn: what compaction moved by then is in raw and the
+// rollups, the rest in recent.
+func aheadHistory(t *testing.T, ranOn time.Duration) (db, conf string, wrong time.Time) {
+	t.Helper()
+	dir := t.TempDir()
+	db, conf = filepath.Join(dir, "climated.db"), filepath.Join(dir, "climated.yaml")
+	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wrong = time.Now().Truncate(time.Second).AddDate(1, 0, 0)
+	s, err := history.Open(t.Context(), db, &history.Options{Now: func() time.Time { return wrong.Add(ranOn) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(t.Context(), aheadHour(wrong, 35)); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(s.Flush(t.Context()), s.Compact(t.Context()), s.Close(context.Background())); err != nil {
+		t.Fatal(err)
+	}
+	return db, conf, wrong
+}
+
 // callJSON calls tool name and decodes its structured result into v.
 func callJSON(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, v any) {
 	t.Helper()
@@ -48,23 +74,7 @@ func callJSON(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // the year-ahead readings stayed the latest (When a year ahead) and the
 // window measured from them held no real reading.
 func TestServeAfterTheClockWasAhead(t *testing.T) {
-	dir := t.TempDir()
-	db, conf := filepath.Join(dir, "climated.db"), filepath.Join(dir, "climated.yaml")
-	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	wrong := time.Now().Truncate(time.Second).AddDate(1, 0, 0)
-	s, err := history.Open(t.Context(), db, &history.Options{Now: func() time.Time { return wrong }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record(t.Context(), aheadHour(wrong, 35)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-
+	db, conf, wrong := aheadHistory(t, 0)
 	p := startServed(t, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db)
 	defer p.stop(t)
 	want := fmt.Sprintf("7 readings in the history are stamped ahead of the clock .* from %s to %s", rfc3339(wrong.Add(-time.Hour)), rfc3339(wrong))

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/climated/climated/history"
 )
 
 // clockFindings is what climated doctor says of the clock.
@@ -50,24 +46,8 @@ func countAt35(t *testing.T, db string) int {
 // clock check is then clean. Before, the advice was an export into a new
 // database that lost every summary older than 30 days.
 func TestForgetReadingsAheadOfTheClock(t *testing.T) {
-	dir := t.TempDir()
-	db, conf := filepath.Join(dir, "climated.db"), filepath.Join(dir, "climated.yaml")
-	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	wrong := time.Now().Truncate(time.Second).AddDate(1, 0, 0)
 	// It ran on for two hours: the hour went on into raw and the rollups.
-	s, err := history.Open(t.Context(), db, &history.Options{Now: func() time.Time { return wrong.Add(2 * time.Hour) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record(t.Context(), aheadHour(wrong, 35)); err != nil {
-		t.Fatal(err)
-	}
-	if err := errors.Join(s.Flush(t.Context()), s.Compact(t.Context()), s.Close(context.Background())); err != nil {
-		t.Fatal(err)
-	}
-
+	db, conf, _ := aheadHistory(t, 2*time.Hour)
 	p := startServed(t, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db)
 	fix := regexp.MustCompile(`climated forget --after (\S+) `).FindStringSubmatch(p.logged())
 	if fix == nil {
