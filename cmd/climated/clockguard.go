@@ -58,7 +58,7 @@ func newClockGuard(ctx context.Context, sink recorder, log *slog.Logger, h clock
 	if a, err := h.Ahead(ctx, now); err != nil {
 		log.Warn("could not count the readings ahead of the clock", "err", err)
 	} else if a.Count > 0 {
-		log.Warn(aheadText(a, now), "to_delete", aheadFix(now))
+		log.Warn(aheadText(a, now), "to_delete", aheadFix())
 	}
 	return &clockGuard{recorder: sink, log: log, floor: floor}
 }

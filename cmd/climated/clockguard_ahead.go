@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/climate"
 )
 
 // The words for readings the history holds ahead of the clock
@@ -25,13 +24,13 @@ func aheadText(a history.Ahead, now time.Time) string {
 }
 
 // aheadFix says what to do: set a clock that is behind, or delete the
-// readings that are ahead (climated forget, after the horizon: exactly
-// those Store.Ahead counts).
-func aheadFix(now time.Time) string {
-	after := rfc3339(time.Unix(climate.Horizon(now), 0))
+// readings that are ahead (climated forget --ahead: exactly those
+// Store.Ahead counts, judged when forget runs, so that advice read hours
+// later deletes no reading recorded since).
+func aheadFix() string {
 	return "if the clock is behind, set it (timedatectl set-ntp true); if it is right and you want them gone: stop the hub, " +
-		"climated forget --after " + after + " (it says what it would delete), climated forget --after " + after + " --yes, " +
-		"then start the hub (everything up to then stays, summaries included)"
+		"climated forget --ahead (it says what it would delete), climated forget --ahead --yes, " +
+		"then start the hub (everything else stays, summaries included)"
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

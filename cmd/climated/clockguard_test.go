@@ -71,7 +71,7 @@ func TestClockGuardFutureHistory(t *testing.T) {
 	if len(sink.got) != 1 {
 		t.Errorf("a reading stamped now was refused after a history from the future:\n%s", logs.String())
 	}
-	for _, want := range []string{"42 readings in the history are stamped ahead of the clock", "from 2027-12-01T11:00:00Z to 2027-12-01T12:00:00Z", "climated forget --after "} {
+	for _, want := range []string{"42 readings in the history are stamped ahead of the clock", "from 2027-12-01T11:00:00Z to 2027-12-01T12:00:00Z", "climated forget --ahead"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("the start does not say %q:\n%s", want, logs.String())
 		}

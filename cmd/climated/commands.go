@@ -27,7 +27,7 @@ var commands = []command{
 	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
 	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},
 	{"import", "[--config FILE] [--db FILE] [--skip-bad] CSV-FILE", "readings in export's CSV into the database (with the hub stopped)"},
-	{"forget", "[--config FILE] [--db FILE] --after TIME [--yes]", "delete the readings stamped after TIME from every tier (with the hub stopped; a dry run without --yes)"},
+	{"forget", "[--config FILE] [--db FILE] --after TIME|--ahead [--yes]", "delete the readings stamped after TIME from every tier (with the hub stopped; a dry run without --yes)"},
 	{"alerts", "[--config FILE] [--db FILE] [--since T] [--limit N] [--json]", "the alert rules, the alerts that are on and the recent ones, beside a running hub"},
 	{"token", "[--config FILE] [--db FILE]", "print the bearer token that clients beyond loopback need, creating it if needed"},
 	{"config", "check [FILE] | example [--starter]", "check a configuration file, or print an annotated example"},

@@ -250,6 +250,6 @@ func reportImport(ctx context.Context, store *history.Store, res history.ImportR
 	case err != nil:
 		fmt.Fprintf(stderr, "climated import: %v\n", err)
 	case a.Count > 0:
-		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix(now))
+		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix())
 	}
 }

@@ -11,7 +11,7 @@
 //	climated backup [--config FILE] [--db FILE] BACKUP-FILE
 //	climated export [--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
 //	climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE
-//	climated forget [--config FILE] [--db FILE] --after TIME [--yes]
+//	climated forget [--config FILE] [--db FILE] --after TIME|--ahead [--yes]
 //	climated token [--config FILE] [--db FILE]
 //	climated config check [FILE]
 //	climated config example [--starter]

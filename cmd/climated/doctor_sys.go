@@ -155,7 +155,7 @@ func checkClock(ctx context.Context, cfg Config, env doctorEnv) []finding {
 			if err == nil && a.Count > 0 {
 				// Either this clock is behind (readings stamped now come
 				// before them) or a clock was ahead when they were stamped.
-				out = append(out, finding{Check: "clock", Status: statusFail, Detail: aheadText(a, now), Fix: aheadFix(now)})
+				out = append(out, finding{Check: "clock", Status: statusFail, Detail: aheadText(a, now), Fix: aheadFix()})
 			}
 		}
 	}

@@ -153,7 +153,7 @@ func TestDoctor(t *testing.T) {
 			s.Record(t.Context(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}})
 			s.Close(context.Background())
 			env.now = func() time.Time { return time.Now().Add(-time.Hour) }
-		}, "clock", []string{"1 reading in the history is stamped ahead of the clock", "timedatectl set-ntp true", "climated forget --after "}},
+		}, "clock", []string{"1 reading in the history is stamped ahead of the clock", "timedatectl set-ntp true", "climated forget --ahead"}},
 		{"bad token file mode", func(t *testing.T, cfg *Config, env *doctorEnv) {
 			cfg.Listen = "0.0.0.0:0"
 			os.WriteFile(cfg.tokenFile(), []byte("0123456789abcdefghij\n"), 0o644)

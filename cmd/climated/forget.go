@@ -6,31 +6,34 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 )
 
-// runForget is `climated forget --after TIME [--yes]`: the readings
-// stamped after TIME leave every tier of the history (history.Forget),
-// with the hub stopped. Without --yes it says what would go and deletes
+// runForget is `climated forget --after TIME|--ahead [--yes]`: the
+// readings stamped after TIME (with --ahead, ahead of the clock now) leave
+// every tier of the history (history.Forget), with the hub stopped. Without --yes it says what would go and deletes
 // nothing.
 func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := newDataFlags("forget", stdout, stderr)
 	after := d.fs.String("after", "", "delete the readings stamped after this `TIME` (2026-11-30T08:15:00Z, a date, 24h …)")
+	ahead := d.fs.Bool("ahead", false, "delete the readings stamped ahead of the clock as it is now (after it plus 15 minutes)")
 	yes := d.fs.Bool("yes", false, "delete them; without it, only say what would be deleted")
 	cfg, err := d.config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() > 0 || *after == "" {
-		fmt.Fprintf(stderr, "climated forget: --after TIME is required, and nothing else\n%s", usageLine("forget"))
+	if d.fs.NArg() > 0 || (*after == "") == !*ahead {
+		fmt.Fprintf(stderr, "climated forget: --after TIME or --ahead is required (one of them), and nothing else\n%s", usageLine("forget"))
 		return errUsage
 	}
 	loc, _ := cfg.location()
-	t, err := timeFlag("after", *after, time.Now(), loc)
+	t, err := forgetTime(*after, *ahead, time.Now(), loc)
 	if err != nil {
 		return err
 	}
@@ -47,14 +50,32 @@ func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	printForget(stdout, rep, cfg.Database)
+	again := "--after " + rfc3339(rep.After)
+	if *ahead {
+		again = "--ahead"
+	}
+	printForget(stdout, rep, cfg.Database, again)
 	return nil
+}
+
+// forgetTime is the time after which forget deletes: --after's, or with
+// --ahead the horizon of the clock now (climate.Horizon), which a clock
+// that is not set does not have.
+func forgetTime(after string, ahead bool, now time.Time, loc *time.Location) (time.Time, error) {
+	if !ahead {
+		return timeFlag("after", after, now, loc)
+	}
+	h := climate.Horizon(now)
+	if h == math.MaxInt64 {
+		return time.Time{}, fmt.Errorf("forget --ahead: the clock says %s, before it was ever set: set it first (timedatectl set-ntp true)", rfc3339(now))
+	}
+	return time.Unix(h, 0), nil
 }
 
 // printForget says what the report deleted, or would delete: the rows of
 // each table and series, the buckets that straddle the time, and how to
 // go on.
-func printForget(w io.Writer, rep history.ForgetReport, db string) {
+func printForget(w io.Writer, rep history.ForgetReport, db, again string) {
 	after := rfc3339(rep.After)
 	if len(rep.Rows) == 0 && len(rep.Split) == 0 {
 		fmt.Fprintf(w, "no readings stamped after %s in %s: nothing to delete\n", after, db)
@@ -74,7 +95,7 @@ func printForget(w io.Writer, rep history.ForgetReport, db string) {
 	}
 	tw.Flush()
 	if !rep.Applied {
-		fmt.Fprintf(w, "dry run: nothing deleted. To delete them, add --yes: climated forget --after %s --yes\n", after)
+		fmt.Fprintf(w, "dry run: nothing deleted. To delete them, add --yes: climated forget %s --yes\n", again)
 		return
 	}
 	fmt.Fprintf(w, "deleted %s stamped after %s, and their summaries; everything up to then is as it was\n", plural(int(rep.Readings()), "reading"), after)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -49,12 +48,11 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 	// It ran on for two hours: the hour went on into raw and the rollups.
 	db, conf, _ := aheadHistory(t, 2*time.Hour)
 	p := startServed(t, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db)
-	fix := regexp.MustCompile(`climated forget --after (\S+) `).FindStringSubmatch(p.logged())
-	if fix == nil {
+	if !strings.Contains(p.logged(), "climated forget --ahead --yes") {
 		p.stop(t)
 		t.Fatalf("the start-up log does not say how to delete them:\n%s", p.logged())
 	}
-	out, errOut, code := runCLI(t, "forget", "--db", db, "--after", fix[1], "--yes")
+	out, errOut, code := runCLI(t, "forget", "--db", db, "--ahead", "--yes")
 	if code != 2 || !strings.Contains(errOut, "forget: "+db+" is in use by a running hub (PID ") || !strings.Contains(errOut, "stop the hub first") {
 		t.Errorf("forget beside the hub: exit %d, stdout %s\nstderr %s", code, out, errOut)
 	}
@@ -66,19 +64,31 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 		t.Errorf("doctor before forget: %+v", c)
 	}
 
-	out, errOut, code = runCLI(t, "forget", "--db", db, "--after", fix[1])
-	for _, want := range []string{"readings stamped after " + fix[1] + " in " + db, "raw", "Indoor/Temperature", "7 readings", "rollup_1h",
-		"dry run: nothing deleted", "climated forget --after " + fix[1] + " --yes"} {
-		if code != 0 || !strings.Contains(out, want) {
-			t.Errorf("dry run: exit %d, no %q in\n%s%s", code, want, out, errOut)
+	// Dry runs, after the clock's horizon and after a time of our own.
+	later := rfc3339(time.Now().Add(24 * time.Hour).Truncate(time.Second))
+	for _, c := range []struct {
+		args  []string
+		again string
+	}{
+		{[]string{"--ahead"}, "climated forget --ahead --yes"},
+		{[]string{"--after", later}, "climated forget --after " + later + " --yes"},
+	} {
+		out, errOut, code = runCLI(t, append([]string{"forget", "--db", db}, c.args...)...)
+		for _, want := range []string{"readings stamped after ", " in " + db, "raw", "Indoor/Temperature", "7 readings", "rollup_1h",
+			"dry run: nothing deleted", c.again} {
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("dry run %v: exit %d, no %q in\n%s%s", c.args, code, want, out, errOut)
+			}
 		}
 	}
 	if n := countAt35(t, db); n != 7 {
-		t.Errorf("the dry run deleted: %d year-ahead readings left, want 7", n)
+		t.Errorf("the dry runs deleted: %d year-ahead readings left, want 7", n)
 	}
 
-	out, errOut, code = runCLI(t, "forget", "--db", db, "--after", fix[1], "--yes")
-	if code != 0 || !strings.Contains(out, "deleted 7 readings stamped after "+fix[1]) {
+	// As the log says, whenever it is read: ahead of the clock as it is
+	// when forget runs, so nothing recorded since the advice goes.
+	out, errOut, code = runCLI(t, "forget", "--db", db, "--ahead", "--yes")
+	if code != 0 || !strings.Contains(out, "deleted 7 readings stamped after ") {
 		t.Errorf("forget --yes: exit %d\n%s%s", code, out, errOut)
 	}
 	if n := countAt35(t, db); n != 0 {
@@ -94,7 +104,7 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 	}
 }
 
-// climated forget without --after, or on a database that is not there,
+// climated forget without --after or --ahead (or with both), or on a database that is not there,
 // says so and changes nothing.
 func TestForgetWrongUse(t *testing.T) {
 	dir := t.TempDir()
@@ -104,7 +114,8 @@ func TestForgetWrongUse(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"forget", "--db", db}, 2, "--after TIME is required"},
+		{[]string{"forget", "--db", db}, 2, "--after TIME or --ahead is required"},
+		{[]string{"forget", "--db", db, "--ahead", "--after", "now"}, 2, "--after TIME or --ahead is required (one of them)"},
 		{[]string{"forget", "--db", db, "--after", "soon"}, 2, `--after: time "soon"`},
 		{[]string{"forget", "--db", db, "--after", "now"}, 2, "forget: no database at " + db},
 	} {
