@@ -28,7 +28,7 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		id, args = args[0], args[1:]
 	}
-	cfg, err := d.config(args, stderr)
+	cfg, err := configUnlessRemote(d, remote, args, stderr)
 	if err != nil {
 		return err
 	}
