@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,5 +193,26 @@ func TestREADMEConfigs(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Errorf("checked %d of the README's configurations, want 4 (sensors, mqtt, alerts, short example)", checked)
+	}
+}
+
+// TestREADMEPortTaken: what the quick start quotes of the error for a
+// port already taken is what serve says.
+func TestREADMEPortTaken(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quote, _ := strings.Cut(string(data), "If the port is taken, climated says so before\nit writes anything (`")
+	quote, _, _ = strings.Cut(quote, "`")
+	quote = strings.Join(strings.Fields(quote), " ")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	out, err := climated("serve", "--listen", l.Addr().String(), "--db", filepath.Join(t.TempDir(), "climated.db")).CombinedOutput()
+	if err == nil || len(quote) < 40 || !strings.Contains(string(out), quote) {
+		t.Errorf("the README quotes %q; serve on a taken port says (%v)\n%s", quote, err, out)
 	}
 }
