@@ -154,3 +154,36 @@ func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string
 	}
 	return cs, stderr, err
 }
+
+// TestBridgeOnTheHubWithoutItsConfig: the README's recipe for an
+// assistant on the hub itself is climated mcp --remote
+// http://127.0.0.1:8473/mcp, by a user who cannot read the installed
+// /etc/climated/climated.yaml (root:climated 0750). The bridge and
+// connect --remote need nothing of it: an installed file they cannot use
+// (here one that does not load, as root reads any file) does not stop
+// them, while a --config named on the command line still must load.
+func TestBridgeOnTheHubWithoutItsConfig(t *testing.T) {
+	h, _ := runHub(t, testConfig(t))
+	url := fmt.Sprintf("http://%s/mcp", h.Addr)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(bad, []byte("listen: [\n"), 0o640)
+	installed := "CLIMATED_TEST_INSTALLED=" + bad + string(os.PathListSeparator) + dir
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, stderr, err := bridgeClient(t, ctx, url, []string{installed}, nil)
+	if err != nil {
+		t.Fatalf("the bridge with an installed file it cannot load: %v\n%s", err, stderr.String())
+	}
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"}); err != nil {
+		t.Errorf("get_climate through the bridge: %v", err)
+	}
+	cmd := climated("connect", "claude-desktop", "--remote", url)
+	cmd.Env = append(cmd.Env, installed, "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"args": ["mcp", "--remote", "`+url+`"]`) {
+		t.Errorf("connect --remote with an installed file it cannot load: %v\n%s", err, out)
+	}
+	if out, err := climated("mcp", "--remote", url, "--config", bad).CombinedOutput(); err == nil || !strings.Contains(string(out), "climated.yaml:1") {
+		t.Errorf("mcp --remote --config BAD: %v, want the file's error\n%s", err, out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -52,15 +53,37 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		if len(args) > 1 {
 			path = args[1]
 		}
-		cfg, err := loadConfig(path, defaultConfig(), nil)
+		var unset []string
+		cfg, err := loadConfig(path, defaultConfig(), checkEnvLater(&unset))
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: ok (%s)\n", path, summary(cfg))
+		for _, name := range unset {
+			fmt.Fprintf(stdout, "note: %s (mqtt.password_env) is not set here; the hub needs it in its environment (the service's: /etc/climated/environment)\n", name)
+		}
 		return nil
 	}
 	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n%s", args[0], usageLine("config"))
 	return errUsage
+}
+
+// checkEnvLater lets config check pass a file whose password_env names a
+// variable this shell lacks, recording its name: the file is what is
+// checked, and the service has its own environment.
+func checkEnvLater(unset *[]string) func(*Config) {
+	return func(c *Config) {
+		if c.MQTT == nil {
+			return
+		}
+		c.MQTT.Options.LookupEnv = func(name string) (string, bool) {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				*unset = append(*unset, name)
+			}
+			return v, true
+		}
+	}
 }
 
 // summary says in a few words what a configuration sets up.

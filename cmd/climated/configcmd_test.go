@@ -76,3 +76,16 @@ func TestConfigCheckCommand(t *testing.T) {
 		t.Error("serve created the database despite a bad configuration")
 	}
 }
+
+// TestConfigCheckPasswordEnvUnset: config check checks the file; a
+// password_env this shell lacks (the service has it from its environment
+// file) is a note naming the variable, not an error.
+func TestConfigCheckPasswordEnvUnset(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "climated.yaml")
+	os.WriteFile(file, []byte("mqtt:\n  broker: tcp://127.0.0.1:1883\n  username: climated\n  password_env: CLIMATED_TEST_UNSET_PASSWORD\n  publish: {enabled: true}\n"), 0o600)
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"config", "check", file}, &out, os.Stderr)
+	if err != nil || !strings.Contains(out.String(), ": ok (") || !strings.Contains(out.String(), "note: CLIMATED_TEST_UNSET_PASSWORD (mqtt.password_env) is not set here") {
+		t.Errorf("config check: %v\n%s", err, out.String())
+	}
+}

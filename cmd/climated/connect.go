@@ -28,7 +28,7 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		id, args = args[0], args[1:]
 	}
-	cfg, err := d.config(args, stderr)
+	cfg, err := configUnlessRemote(d, remote, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
 		if err != nil {
 			return t, err
 		}
-		t.Remote, t.Token = true, !front.IsLoopback(u.Hostname())
+		t.Remote, t.Token = true, remoteNeedsToken(cfg, u)
 		t.URL = u.String()
 		t.SSE = withPath(u, "/sse")
 		t.Args = []string{"mcp", "--remote", t.URL}
@@ -103,6 +103,17 @@ func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
 	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
 	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.needsToken()
 	return t, nil
+}
+
+// remoteNeedsToken: a hub beyond loopback needs the token, and so does
+// this machine's own hub reached on loopback when its configuration
+// listens beyond loopback on that port (every request then needs it).
+func remoteNeedsToken(cfg Config, u *url.URL) bool {
+	if !front.IsLoopback(u.Hostname()) {
+		return true
+	}
+	_, port, err := net.SplitHostPort(cfg.Listen)
+	return err == nil && port == u.Port() && cfg.needsToken()
 }
 
 func withPath(u *url.URL, p string) string {

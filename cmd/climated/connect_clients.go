@@ -153,7 +153,7 @@ var clients = []mcpClient{
 		Files: map[string]string{"linux": "mcp.json", "darwin": "mcp.json", "windows": "mcp.json"},
 		Key:   "mcpServers", Entry: stdio(""),
 		Notes: func(t target) []string {
-			lines := []string{"Start it with that file (--write writes mcp.json here):",
+			lines := []string{"Start it with that file (--write writes mcp.json here; the Inspector needs Node 22.19 or later):",
 				"  npx @modelcontextprotocol/inspector --config mcp.json --server " + t.Name, "or without one:"}
 			if !t.Remote {
 				return append(lines, "  npx @modelcontextprotocol/inspector "+t.commandLine())

@@ -149,3 +149,19 @@ func TestConnectFromConfiguration(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectRemoteLoopbackToNetworkHub: on a hub that listens beyond
+// loopback, --remote http://127.0.0.1:PORT/mcp (the README's recipe for
+// an assistant on the hub itself) reaches a hub that wants the token from
+// every request, so the recipe sends it; a hub on loopback does not.
+func TestConnectRemoteLoopbackToNetworkHub(t *testing.T) {
+	home := t.TempDir()
+	for listen, wantToken := range map[string]bool{"0.0.0.0:9473": true, "127.0.0.1:9473": false} {
+		config := filepath.Join(t.TempDir(), "hub.yaml")
+		os.WriteFile(config, []byte("listen: "+listen+"\n"), 0o600)
+		out, err := connectCmd(t, home, home, "claude-code", "--config", config, "--remote", "http://127.0.0.1:9473/mcp")
+		if got := strings.Contains(out, "Bearer ${CLIMATED_TOKEN}"); err != nil || got != wantToken {
+			t.Errorf("listen %s: the recipe sends the token: %v, want %v (%v)\n%s", listen, got, wantToken, err, out)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,5 +163,56 @@ func TestREADMEStartupLog(t *testing.T) {
 	// not their order.
 	if len(want) < 5 || !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("the README's start-up log has the messages\n%q\na first start logs\n%q", want, got)
+	}
+}
+
+// TestREADMEConfigs: every configuration the README shows in a yaml block
+// passes `climated config check` as written, in a shell that has none of
+// the secrets it names (they are the service's, in its environment file);
+// the Prometheus scrape configuration is Prometheus's, not climated's.
+func TestREADMEConfigs(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	blocks := strings.Split(string(data), "```")
+	for i := 1; i < len(blocks); i += 2 {
+		yml, ok := strings.CutPrefix(blocks[i], "yaml\n")
+		if !ok || strings.HasPrefix(yml, "scrape_configs:") {
+			continue
+		}
+		file := filepath.Join(t.TempDir(), "climated.yaml")
+		os.WriteFile(file, []byte(yml), 0o600)
+		cmd := climated("config", "check", file)
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "CLIMATED_MQTT_PASSWORD=") })
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), ": ok (") {
+			t.Errorf("climated config check of the README's\n%s\nsays: %v\n%s", yml, err, out)
+		}
+		checked++
+	}
+	if checked < 4 {
+		t.Errorf("checked %d of the README's configurations, want 4 (sensors, mqtt, alerts, short example)", checked)
+	}
+}
+
+// TestREADMEPortTaken: what the quick start quotes of the error for a
+// port already taken is what serve says.
+func TestREADMEPortTaken(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quote, _ := strings.Cut(string(data), "If the port is taken, climated says so before\nit writes anything (`")
+	quote, _, _ = strings.Cut(quote, "`")
+	quote = strings.Join(strings.Fields(quote), " ")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	out, err := climated("serve", "--listen", l.Addr().String(), "--db", filepath.Join(t.TempDir(), "climated.db")).CombinedOutput()
+	if err == nil || len(quote) < 40 || !strings.Contains(string(out), quote) {
+		t.Errorf("the README quotes %q; serve on a taken port says (%v)\n%s", quote, err, out)
 	}
 }

@@ -20,7 +20,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	d := newDataFlags("mcp", stdout, stderr)
 	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
 	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+", else "+userTokenFile()+")")
-	cfg, err := d.config(args, stderr)
+	cfg, err := configUnlessRemote(d, remote, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -77,4 +77,20 @@ func simulated(s *hub.Hub) bool {
 		}
 	}
 	return false
+}
+
+// configUnlessRemote is d.config, except that with --remote and no
+// --config the installed configuration is optional: a bridge to a hub
+// needs nothing of this machine's hub, and a user on the hub may not read
+// its file (/etc/climated is root:climated 0750). The README's recipe for
+// an assistant on the hub is climated mcp --remote http://127.0.0.1:8473/mcp.
+func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (Config, error) {
+	if err := parseArgs(d.fs, args, d.stdout); err != nil {
+		return defaultConfig(), err
+	}
+	cfg, err := d.config(args, stderr)
+	if err != nil && *remote != "" && *d.configPath == "" {
+		return defaultConfig(), nil
+	}
+	return cfg, err
 }

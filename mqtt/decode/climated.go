@@ -22,7 +22,8 @@ import (
 // zero, as a sign of life of a dry gauge. The hub's
 // <prefix>/status (online, or offline from its clean stop or its last
 // will) is the availability of all its zones: Result.Hub. Other topics
-// under the prefix are ignored.
+// under the prefix are ignored, its alerts'
+// <prefix>/alerts/<rule>/<zone>/state (ON or OFF) among them.
 type climated struct{ fieldDecoder }
 
 // Bounds of a believable When: not before 2000, not after 3000.
@@ -38,7 +39,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		r.Hub = strings.Join(segs[:n-1], "/")
 		return r
 	}
-	if n < 2 || segs[n-1] != "state" {
+	if n < 2 || segs[n-1] != "state" || isAlertState(segs, payload) {
 		return ignored("")
 	}
 	r := Result{Device: segs[n-2]}
@@ -62,6 +63,15 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	d.applyJSON(&r, o)
 	d.measurements(&r, o, d.amounts(&r, o))
 	return r
+}
+
+// isAlertState says whether a state topic is an alert's,
+// <prefix>/alerts/<rule>/<zone>/state, whose payload is ON or OFF, not a
+// zone's JSON.
+func isAlertState(segs []string, payload []byte) bool {
+	n := len(segs)
+	p := strings.TrimSpace(string(payload))
+	return n >= 5 && segs[n-4] == "alerts" && (p == "ON" || p == "OFF")
 }
 
 // measurements adds the state's value of every measurement of the

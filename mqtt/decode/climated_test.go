@@ -111,3 +111,24 @@ func TestClimatedAmounts(t *testing.T) {
 		t.Errorf("values %+v, want only the log's first rain: the state's nonzero Rain is the log's", r.Values)
 	}
 }
+
+// A hub's alert topics, <prefix>/alerts/<rule>/<zone>/state (retained ON
+// or OFF) and …/event, come with <prefix>/# as the README subscribes it:
+// they are not zone states and are ignored, not warned about as bad
+// payloads. A zone state whose prefix merely contains "alerts" is still one.
+func TestClimatedIgnoresAlertTopics(t *testing.T) {
+	dec, _ := New(Climated, nil)
+	for _, m := range []struct{ topic, payload string }{
+		{"climated/house/alerts/house_mould/bedroom/state", "OFF"},
+		{"climated/house/alerts/house_co2/indoor/state", "ON"},
+		{"climated/house/alerts/house_co2/indoor/event", `{"rule":"house.co2","zone":"Indoor","state":"ON"}`},
+	} {
+		if r := dec.Decode(m.topic, []byte(m.payload)); !r.Ignored || r.Err != nil {
+			t.Errorf("%s %s: Ignored %v, Err %v; want ignored", m.topic, m.payload, r.Ignored, r.Err)
+		}
+	}
+	r := dec.Decode("alerts/x/attic/state", []byte(`{"zone":"Attic","Temperature":12.5,"When":1796036400}`))
+	if r.Ignored || r.Err != nil || r.Device != "Attic" {
+		t.Errorf("a zone state under the prefix alerts/x: %+v", r)
+	}
+}

@@ -98,6 +98,27 @@ check "online exposure below 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s < 2.
 check "systemd logged nothing about the unit's settings" \
 	test -z "$(cx journalctl -b --no-pager -o cat _PID=1 | grep -i 'climated' | grep -v -E '^(Starting|Started|Stopping|Stopped|Reloading|climated.service: (Deactivated|Consumed))')"
 
+# The README's recipes on the installed hub, as written (runuser for sudo,
+# which the image may lack): the file passes config check; as the
+# service's user, token, doctor and a standalone climated mcp; as anyone
+# else, the bridge to the hub on loopback, and advice on whom to run as.
+as() { local u=$1; shift; timeout 20 nsenter -t "$leader" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin runuser -u "$u" -- "$@"; }
+mcpcall() { # mcpcall USER ARGS...: get_climate through climated ARGS on stdio
+	{
+		echo '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"boot-test","version":"1"}}}'
+		echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+		echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}'
+		sleep 3
+	} | as "$@" 2>/dev/null | grep -q '"id":2,"result":{"content":'
+}
+check "climated config check: the installed file" sh -c "timeout 10 nsenter -t $leader -a climated config check | grep -q ': ok ('"
+check "sudo -u climated climated token: the token file's" test "$(as climated climated token)" = "$(cx cat /var/lib/climated/token)"
+check "sudo -u climated climated doctor: no check failed" as climated climated doctor >/dev/null
+check "sudo -u climated climated mcp: get_climate" mcpcall climated climated mcp
+check "another user: climated mcp --remote http://127.0.0.1:8473/mcp" mcpcall nobody climated mcp --remote http://127.0.0.1:8473/mcp
+check "another user: climated token says whom to run as" grep -q 'join group climated' <<<"$(as nobody climated token 2>&1)"
+check "climated connect claude-desktop: climated mcp" grep -qF '"args": ["mcp"]' <<<"$(cx climated connect claude-desktop)"
+
 # systemctl reload: SIGHUP through ExecReload, the same process carries on
 # and says it read the configuration again.
 pid=$(show MainPID)
