@@ -70,7 +70,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impor
 		return res, fmt.Errorf("import: nothing imported: %w", err)
 	}
 	if len(res.Bad) > 0 && !o.SkipBad {
-		return res, fmt.Errorf("import: nothing imported: %d broken lines (import the good ones with --skip-bad): %w", len(res.Bad), joinLines(res.Bad))
+		return res, fmt.Errorf("import: nothing imported: %s (import the good ones with --skip-bad): %w", brokenLines(len(res.Bad)), joinLines(res.Bad))
 	}
 	if err := im.flush(ctx); err != nil {
 		return res, fmt.Errorf("import: nothing imported: %w", err)
@@ -179,4 +179,12 @@ func joinLines(bad []LineError) error {
 		errs = append(errs, fmt.Errorf("and %d more", len(bad)-maxReported))
 	}
 	return errors.Join(errs...)
+}
+
+// brokenLines counts n broken lines in words.
+func brokenLines(n int) string {
+	if n == 1 {
+		return "1 broken line"
+	}
+	return fmt.Sprintf("%d broken lines", n)
 }

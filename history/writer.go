@@ -50,7 +50,7 @@ type writer struct {
 const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
-	w := &writer{db: s.wdb, path: s.path, log: s.log.With("component", "history-writer"), opts: &s.opts,
+	w := &writer{db: s.wdb, path: s.path, log: s.log.With("part", "writer"), opts: &s.opts,
 		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
 	if err := w.loadSeries(ctx, s.wdb); err != nil {
 		return nil, err

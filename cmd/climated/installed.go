@@ -64,10 +64,10 @@ func explainAccess(path, cmd string, err error) error {
 	what := fmt.Sprintf("%s belongs to %s:%s, mode %04o", p, owner, group, fi.Mode().Perm())
 	groupReads := fi.Mode().Perm()&0o040 != 0 || (fi.IsDir() && fi.Mode().Perm()&0o010 != 0)
 	if groupReads {
-		return fmt.Errorf("%w (%s): join group %s with sudo usermod -aG %s $USER and log in again, or run it as %s: sudo -u %s %s",
-			err, what, group, group, owner, owner, cmd)
+		return fmt.Errorf("%w (%s): join group %s with sudo usermod -aG %s $USER and log in again, or run it as %s: %s %s",
+			err, what, group, group, owner, asUser(owner), cmd)
 	}
-	return fmt.Errorf("%w (%s): only %s may read it: run sudo -u %s %s", err, what, owner, owner, cmd)
+	return fmt.Errorf("%w (%s): only %s may read it: run %s %s", err, what, owner, asUser(owner), cmd)
 }
 
 // checkReadable opens path for reading, to say what to do before SQLite
@@ -82,4 +82,12 @@ func checkReadable(path, cmd string) error {
 		f.Close()
 	}
 	return nil
+}
+
+// asUser is the sudo that runs a command as user: plain sudo for root.
+func asUser(user string) string {
+	if user == "root" || user == "0" {
+		return "sudo"
+	}
+	return "sudo -u " + user
 }

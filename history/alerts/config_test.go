@@ -42,7 +42,7 @@ alerts:
 	}
 	want := []string{
 		"house.mould: mould risk: any indoor zone: Humidity above 70 % for 6 h (clears below 60 %)",
-		"house.condensation: condensation risk: any indoor zone: condensation risk: dew point within 1 °C of an outside wall's inner surface (estimated, fRsi 0.7) for 1 h (clears at a margin over 2 °C)",
+		"house.condensation: condensation risk: any indoor zone: dew point within 1 °C of an outside wall's inner surface (estimated, fRsi 0.7) for 1 h (clears at a margin over 2 °C)",
 		"house.co2: stuffy air: any zone: CO2 above 1200 ppm for 30 min (clears below 1100 ppm)",
 		"house.frost: frost: any outdoor zone: Temperature below 0 °C for 10 min (clears above 1.5 °C)",
 		"house.storm: storm warning: any zone: Pressure falling by 3.6 hPa or more within 3 h (clears once the change is under 1.8 hPa)",

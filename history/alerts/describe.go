@@ -58,7 +58,11 @@ func (r Rule) condition() string {
 	case Stale:
 		return "silent (no reading) for " + words(r.For)
 	case Condensation:
-		return fmt.Sprintf("condensation risk: dew point within %s °C of an outside wall's inner surface (estimated, fRsi %g)", trim(r.Threshold, 1), FRsi)
+		c := fmt.Sprintf("dew point within %s °C of an outside wall's inner surface (estimated, fRsi %g)", trim(r.Threshold, 1), FRsi)
+		if r.Name == "" { // a house rule's name says it already
+			c = "condensation risk: " + c
+		}
+		return c
 	}
 	return string(r.Kind)
 }
