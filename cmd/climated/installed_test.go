@@ -107,8 +107,8 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 		mode os.FileMode
 		want []string
 	}{
-		{"group may read", 0o640, []string{"join group " + group.Name, "sudo usermod -aG " + group.Name + " $USER", "sudo -u root climated mcp --db " + cfg.Database}},
-		{"only the owner", 0o600, []string{"mode 0600", "only root may read it", "sudo -u root climated mcp --db " + cfg.Database}},
+		{"group may read", 0o640, []string{"join group " + group.Name, "sudo usermod -aG " + group.Name + " $USER", "run it as root: sudo climated mcp --db " + cfg.Database}},
+		{"only the owner", 0o600, []string{"mode 0600", "only root may read it", "run sudo climated mcp --db " + cfg.Database}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			os.Chown(cfg.Database, 0, 1)
@@ -135,7 +135,7 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 	cmd := exec.Command(bin, "token", "--db", cfg.Database)
 	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", "HOME=/nonexistent")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
-	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "only root may read it: run sudo -u root climated token") {
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "only root may read it: run sudo climated token") {
 		t.Errorf("an unreadable token: %s", out)
 	}
 
