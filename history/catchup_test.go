@@ -32,6 +32,19 @@ func tick(t *testing.T, s *Store) {
 	synctest.Wait()
 }
 
+// fullPace has the writer's compaction steps start at compactRows, where
+// the pace would reach it after a few steps: in the bubble no step takes
+// time (its clock stands still), so the pace only grows, and the tests
+// that count ticks count them at full pace. It is set before the first
+// Record, whose Flush orders it before the writer's next step.
+func fullPace(s *Store) { setPace(s, compactRows) }
+
+func setPace(s *Store, rows int) {
+	s.w.pace.mu.Lock()
+	defer s.w.pace.mu.Unlock()
+	s.w.pace.rows = rows
+}
+
 // recordAll records rs and waits until they are in the database.
 func recordAll(t *testing.T, s *Store, rs []sensors.Reading) {
 	t.Helper()
@@ -59,6 +72,7 @@ func TestCompactCatchesUpInProportion(t *testing.T) {
 			rs = append(rs, every(zone, sensors.Temperature, from, 8640, 5*time.Minute, func(j int) float64 { return float64(15 + (i+j)%10) })...)
 			rs = append(rs, every(zone, sensors.Humidity, from, 8640, 5*time.Minute, func(j int) float64 { return float64(40 + (i+j)%30) })...)
 		}
+		fullPace(s)
 		recordAll(t, s, rs)
 		bound := (len(rs) + compactRows - 1) / compactRows
 		for ticks := 1; ticks <= bound; ticks++ {
@@ -89,6 +103,7 @@ func TestCompactCatchUpKeepsEveryReading(t *testing.T) {
 		rs = append(rs, every("Attic", sensors.Humidity, dense, 3600, time.Second, func(j int) float64 { return float64(30 + j%41) })...)
 		rs = append(rs, every("Cellar", sensors.Temperature, dense, 3600, time.Second, func(j int) float64 { return 8 + float64(j%53)/10 })...)
 		rs = append(rs, every("Garden", sensors.Rain, dense.Add(time.Second/2), 3600, time.Second, func(j int) float64 { return 0.1 * float64(j%3) })...)
+		fullPace(s)
 		recordAll(t, s, rs)
 		bound := (len(rs) + compactRows - 1) / compactRows
 		for ticks := 1; ticks <= bound; ticks++ {
@@ -117,6 +132,7 @@ func TestCompactStepIsBounded(t *testing.T) {
 		for z := range 7 {
 			rs = append(rs, every(fmt.Sprintf("Room %d", z), sensors.Temperature, hour, 3600, time.Second, func(j int) float64 { return 18 + float64((j+z)%40)/10 })...)
 		}
+		fullPace(s)
 		recordAll(t, s, rs)
 		left := backlog(t, s, time.Now())
 		for step := 1; left > 0; step++ {

@@ -18,10 +18,11 @@ const rawView = "(SELECT series, t, v FROM raw UNION ALL SELECT series, t, v FRO
 // compactRows bounds a compaction step: one transaction moves at most
 // this many readings of recent, so neither the writer goroutine nor the
 // database's write lock is held for long whatever the backlog (a median of
-// 70 ms a step on a 2-core amd64 server, BenchmarkYearBacklog). The writer
-// takes a step a tick, so a backlog drains in proportion to its readings,
-// not its hours: a year of 5-minute readings of 12 series in 127 ticks,
-// where an hour a tick took 8,760.
+// 70 ms a step on a 2-core amd64 server, BenchmarkYearBacklog); the pace
+// (compactpace.go) takes fewer where they take longer. The writer takes a
+// step a tick, so a backlog drains in proportion to its readings, not its
+// hours: a year of 5-minute readings of 12 series in 127 ticks at full
+// pace, where an hour a tick took 8,760.
 const compactRows = 10_000
 
 // compact moves the readings of recent from before the current hour into
@@ -64,7 +65,9 @@ func (w *writer) compactStep(ctx context.Context, now time.Time) (bool, error) {
 		return false, fmt.Errorf("compact: begin: %w", err)
 	}
 	defer tx.Rollback()
-	raw, err := oldestRecent(ctx, tx, current, compactRows)
+	// The lock is held from here: BEGIN IMMEDIATE has taken it.
+	start, limit := time.Now(), w.pace.next()
+	raw, err := oldestRecent(ctx, tx, current, limit)
 	if err != nil || len(raw) == 0 {
 		return false, wrapCompact(err)
 	}
@@ -88,7 +91,8 @@ func (w *writer) compactStep(ctx context.Context, now time.Time) (bool, error) {
 		return false, fmt.Errorf("compact: commit: %w", err)
 	}
 	w.adopt(tw)
-	return len(raw) == compactRows, nil
+	w.pace.took(len(raw), time.Since(start))
+	return len(raw) == limit, nil
 }
 
 func wrapCompact(err error) error {

@@ -37,6 +37,7 @@ type writer struct {
 
 	prunedAt     time.Time
 	pruneBacklog bool
+	pace         compactPace // the size of the next compaction step
 
 	// What Store.Health reads from other goroutines: the error of the
 	// latest flush while writes fail (nil once one succeeds), how many
@@ -264,15 +265,31 @@ func (w *writer) maybePrune() {
 	w.pruneBacklog = !finished
 }
 
-// flush writes pending in one transaction and returns what is still to be
-// written: nothing on success, everything (bounded) on failure so that a
-// retry takes it.
+// flush writes pending in transactions of at most BatchSize readings and
+// returns what is still to be written: nothing on success, and on failure
+// the batch that failed and those after it (bounded), so that a retry
+// takes them. What waited through an outage (up to DefaultMaxPending) is
+// written batch by batch: one transaction of everything would need room
+// in the WAL for all of it at once, on a disk that has just been full, and
+// would hold the write lock the whole time.
 func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
-	if len(pending) == 0 {
-		return pending
+	done := 0
+	for done < len(pending) {
+		batch := pending[done:min(len(pending), done+w.opts.BatchSize)]
+		if !w.flushBatch(batch, len(pending)-done) {
+			pending = pending[:copy(pending, pending[done:])]
+			return w.bound(pending, DefaultMaxPending)
+		}
+		done += len(batch)
 	}
+	return pending[:0]
+}
+
+// flushBatch writes rs in one transaction and reports whether it did;
+// waiting is how many readings the writer holds, rs among them.
+func (w *writer) flushBatch(rs []sensors.Reading, waiting int) bool {
 	start := time.Now()
-	n, err := w.write(pending)
+	n, err := w.write(rs)
 	if w.opts.OnFlush != nil {
 		w.opts.OnFlush(time.Since(start), n, err)
 	}
@@ -283,9 +300,10 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		w.failures = 0
 		w.fullSaid = false
 		w.failing.Store(nil)
-		w.waiting.Store(0)
-		w.waitingSince.Store(0)
-		return pending[:0]
+		if w.waiting.Store(int64(waiting - len(rs))); waiting == len(rs) {
+			w.waitingSince.Store(0)
+		}
+		return true
 	}
 	w.failures++
 	if f := w.failing.Load(); f == nil {
@@ -294,11 +312,11 @@ func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
 		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
 	// A full disk is said once until writing works again (sayFull).
-	if now := time.Now(); !w.sayFull(err, len(pending)) && now.Sub(w.lastLog) >= errLogEvery {
+	if now := time.Now(); !w.sayFull(err, waiting) && now.Sub(w.lastLog) >= errLogEvery {
 		w.lastLog = now
-		w.log.Error("write history; will retry", "err", err, "pending", len(pending), "failures", w.failures, "retry_in", w.backoff())
+		w.log.Error("write history; will retry", "err", err, "pending", waiting, "failures", w.failures, "retry_in", w.backoff())
 	}
-	return w.bound(pending, DefaultMaxPending)
+	return false
 }
 
 // write writes rs in one transaction. When the database refuses a row for

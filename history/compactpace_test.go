@@ -1,0 +1,112 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// TestCompactPace: the step size starts at compactStartRows, doubles after
+// full steps well under the budget up to compactRows, shrinks in
+// proportion after a slow step down to compactMinRows, and is not grown by
+// a step that found fewer rows than it could have moved.
+func TestCompactPace(t *testing.T) {
+	var p compactPace
+	steps := []struct {
+		n    int
+		d    time.Duration
+		want int
+	}{
+		{compactStartRows, 10 * time.Millisecond, 2_000},
+		{2_000, 20 * time.Millisecond, 4_000},
+		{4_000, 40 * time.Millisecond, 8_000},
+		{8_000, 80 * time.Millisecond, compactRows},
+		{compactRows, 90 * time.Millisecond, compactRows}, // the most
+		{compactRows, 2 * time.Second, 1_000},             // the race detector's 10,000 rows
+		{1_000, 150 * time.Millisecond, 1_000},            // within the budget: kept
+		{300, time.Millisecond, 1_000},                    // a short step says nothing of a full one
+		{1_000, 20 * time.Second, compactMinRows},         // a stalled disk
+		{compactMinRows, time.Second, compactMinRows},
+	}
+	if got := p.next(); got != compactStartRows {
+		t.Fatalf("first step %d rows, want %d", got, compactStartRows)
+	}
+	for i, s := range steps {
+		p.took(s.n, s.d)
+		if got := p.next(); got != s.want {
+			t.Fatalf("step %d (%d rows in %v): next %d rows, want %d", i, s.n, s.d, got, s.want)
+		}
+	}
+}
+
+// TestCompactStepFollowsThePace: the writer's steps move what the pace
+// allows. In the bubble a step takes no time, so from 300 rows it doubles
+// each tick: 300, 600, 1,200, then the rest of the 2,400.
+func TestCompactStepFollowsThePace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openBubble(t)
+		defer s.Close(context.Background())
+		setPace(s, 300) // before the first Record, as fullPace
+		rs := every("Attic", sensors.Temperature, time.Now().Add(-48*time.Hour).Truncate(time.Hour), 2_400, time.Minute, func(j int) float64 { return 10 + float64(j%50)/10 })
+		recordAll(t, s, rs)
+		left := backlog(t, s, time.Now())
+		for i, want := range []int{300, 600, 1_200, 300} {
+			tick(t, s)
+			now := backlog(t, s, time.Now())
+			if left-now != want {
+				t.Fatalf("tick %d moved %d readings, want %d", i+1, left-now, want)
+			}
+			left = now
+		}
+		if left != 0 {
+			t.Fatalf("%d readings still wait", left)
+		}
+		checkTiers(t, s, rs)
+	})
+}
+
+// TestFlushWritesInBatches: readings that arrive in one large Record (as
+// what waited through an outage is written at once) go to the database in
+// transactions of at most BatchSize, all of them once. Before, one
+// transaction took all 1,050.
+func TestFlushWritesInBatches(t *testing.T) {
+	var mu sync.Mutex
+	var sizes []int
+	opts := &Options{Location: time.UTC, BatchSize: 100, OnFlush: func(_ time.Duration, n int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			t.Errorf("flush: %v", err)
+		}
+		sizes = append(sizes, n)
+	}}
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	rs := every("Attic", sensors.Temperature, time.Now().Add(-2*time.Hour), 1_050, time.Second, func(j int) float64 { return 10 + float64(j%50)/10 })
+	recordAll(t, s, rs)
+	mu.Lock()
+	defer mu.Unlock()
+	total := 0
+	for _, n := range sizes {
+		if n > opts.BatchSize {
+			t.Errorf("a transaction wrote %d readings, want at most %d: %v", n, opts.BatchSize, sizes)
+		}
+		total += n
+	}
+	if total != len(rs) || len(sizes) != 11 {
+		t.Errorf("flushes %v: %d readings in %d transactions, want %d in 11", sizes, total, len(sizes), len(rs))
+	}
+	got, err := s.Range(context.Background(), Query{Zone: "Attic", Measurement: sensors.Temperature, From: rs[0].Time, To: rs[len(rs)-1].Time.Add(time.Second)})
+	if err != nil || got.Summary == nil || got.Summary.Count != len(rs) {
+		t.Fatalf("read back: %v %s", err, fmt.Sprint(got.Summary))
+	}
+}
