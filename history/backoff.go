@@ -1,10 +1,6 @@
 package history
 
-import (
-	"time"
-
-	"github.com/climated/climated/sensors"
-)
+import "time"
 
 // DefaultMaxRetryInterval caps the writer's back-off: after a failed
 // flush it retries FlushInterval later, then waits twice as long after
@@ -22,31 +18,30 @@ func (w *writer) backoff() time.Duration {
 	return min(d, DefaultMaxRetryInterval)
 }
 
-// hold queues rs for the next flush, noting when the writer began to hold
-// unwritten readings (for Health), and keeps the queue bounded.
-func (w *writer) hold(pending, rs []sensors.Reading) []sensors.Reading {
-	if len(pending) == 0 {
+// hold queues what a Record call handed over for the next flush, noting
+// when the writer began to hold unwritten readings (for Health), and keeps
+// the queue bounded.
+func (w *writer) hold(q *queue, it recordItem) {
+	if len(q.rs) == 0 {
 		w.waitingSince.Store(time.Now().UnixNano())
 	}
-	pending = append(pending, rs...)
+	q.add(it)
 	// Some slack over the bound, so that a long outage drops readings in
 	// chunks rather than copying the whole queue on every arrival.
-	if len(pending) > DefaultMaxPending+DefaultMaxPending/8 {
-		pending = w.bound(pending, DefaultMaxPending)
+	if len(q.rs) > DefaultMaxPending+DefaultMaxPending/8 {
+		w.bound(q, DefaultMaxPending)
 	}
-	w.waiting.Store(int64(len(pending)))
-	return pending
+	w.waiting.Store(int64(len(q.rs)))
 }
 
 // bound drops the oldest readings beyond limit: the newest matter most, and
 // memory must not grow while the disk refuses writes.
-func (w *writer) bound(pending []sensors.Reading, limit int) []sensors.Reading {
-	over := len(pending) - limit
+func (w *writer) bound(q *queue, limit int) {
+	over := len(q.rs) - limit
 	if over <= 0 {
-		return pending
+		return
 	}
 	w.log.Error("dropping oldest readings: the database has refused writes too long", "dropped", over)
-	pending = append(pending[:0], pending[over:]...)
-	w.waiting.Store(int64(len(pending)))
-	return pending
+	q.dropFront(over)
+	w.waiting.Store(int64(len(q.rs)))
 }

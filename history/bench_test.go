@@ -37,7 +37,7 @@ func BenchmarkWriterBatch(b *testing.B) {
 			batch[i] = r
 		}
 		shift++
-		if _, err := s.w.write(batch); err != nil {
+		if _, err := s.w.write(batch, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

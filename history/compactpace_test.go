@@ -71,10 +71,10 @@ func TestCompactStepFollowsThePace(t *testing.T) {
 	})
 }
 
-// TestFlushWritesInBatches: readings that arrive in one large Record (as
-// what waited through an outage is written at once) go to the database in
-// transactions of at most BatchSize, all of them once. Before, one
-// transaction took all 1,050.
+// TestFlushWritesInBatches: a flush writes whole Record calls in
+// transactions of at most BatchSize readings; a call larger than that is
+// one transaction of its own, never split (its mark must commit with all
+// of its readings).
 func TestFlushWritesInBatches(t *testing.T) {
 	var mu sync.Mutex
 	var sizes []int
@@ -91,21 +91,38 @@ func TestFlushWritesInBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close(context.Background())
+	ctx := context.Background()
 	rs := every("Attic", sensors.Temperature, time.Now().Add(-2*time.Hour), 1_050, time.Second, func(j int) float64 { return 10 + float64(j%50)/10 })
-	recordAll(t, s, rs)
+	// 40 calls of 10 readings, one of 250, 40 more of 10.
+	for i := 0; i < len(rs); {
+		n := 10
+		if i == 400 {
+			n = 250
+		}
+		if err := s.Record(ctx, rs[i:i+n]); err != nil {
+			t.Fatal(err)
+		}
+		i += n
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	total := 0
+	total, large := 0, 0
 	for _, n := range sizes {
-		if n > opts.BatchSize {
-			t.Errorf("a transaction wrote %d readings, want at most %d: %v", n, opts.BatchSize, sizes)
+		switch {
+		case n == 250:
+			large++
+		case n > opts.BatchSize || n%10 != 0:
+			t.Errorf("a transaction wrote %d readings, want whole calls of 10 up to %d: %v", n, opts.BatchSize, sizes)
 		}
 		total += n
 	}
-	if total != len(rs) || len(sizes) != 11 {
-		t.Errorf("flushes %v: %d readings in %d transactions, want %d in 11", sizes, total, len(sizes), len(rs))
+	if total != len(rs) || large != 1 || len(sizes) < 9 {
+		t.Errorf("flushes %v: %d readings in %d transactions, the call of 250 alone in %d; want %d in at least 9, and 1", sizes, total, len(sizes), large, len(rs))
 	}
-	got, err := s.Range(context.Background(), Query{Zone: "Attic", Measurement: sensors.Temperature, From: rs[0].Time, To: rs[len(rs)-1].Time.Add(time.Second)})
+	got, err := s.Range(ctx, Query{Zone: "Attic", Measurement: sensors.Temperature, From: rs[0].Time, To: rs[len(rs)-1].Time.Add(time.Second)})
 	if err != nil || got.Summary == nil || got.Summary.Count != len(rs) {
 		t.Fatalf("read back: %v %s", err, fmt.Sprint(got.Summary))
 	}

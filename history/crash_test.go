@@ -56,7 +56,7 @@ func crashChild(path string, base int64) {
 			rs[i] = sensors.Reading{Zone: fmt.Sprintf("Z%d", seq%crashZones), Measurement: sensors.Temperature,
 				Value: float64(seq%500) / 10, Time: time.Unix(base+seq/crashZones, 0), Source: "crash"}
 		}
-		if err := s.Record(ctx, rs); err != nil {
+		if err := s.Record(sensors.WithMark(ctx, crashMark(base, n)), rs); err != nil {
 			fmt.Println("record:", err)
 			os.Exit(1)
 		}
@@ -73,9 +73,13 @@ func crashChild(path string, base int64) {
 	}
 }
 
+// crashMark is the mark of batch n of the round that starts at base.
+func crashMark(base, n int64) string { return fmt.Sprintf("crash %d %d", base, n) }
+
 // TestCrashSafety kills an ingesting process with SIGKILL 50 times at
-// random moments: every time the database passes integrity_check, and every
-// batch reported committed is there in full.
+// random moments: every time the database passes integrity_check, every
+// batch reported committed is there in full, and every batch (one Record
+// call) is there in full with its mark or not at all and without it.
 func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("50 SIGKILLs take ~25 s: skipped with -short")
@@ -146,5 +150,41 @@ func checkAfterCrash(t *testing.T, path string, round int, base, committed int64
 	}
 	if have < want {
 		t.Fatalf("round %d: %d of the %d committed readings are there", round, have, want)
+	}
+	checkMarks(t, db, round, base)
+}
+
+// checkMarks: each batch of the round (crashBatch readings over the
+// crashBatch/crashZones seconds of its own) has all of its readings and
+// its mark, or none of them.
+func checkMarks(t *testing.T, db *sql.DB, round int, base int64) {
+	t.Helper()
+	span := int64(crashBatch / crashZones)
+	counts := map[int64]int64{}
+	rows, err := db.Query("SELECT (t - ?) / ?, count(*) FROM "+rawView+" WHERE t >= ? AND t < ? GROUP BY 1", base, span, base, base+10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n, c int64
+		rows.Scan(&n, &c)
+		counts[n] = c
+	}
+	rows.Close()
+	marked := map[int64]bool{}
+	for n := int64(0); n <= int64(len(counts))+1; n++ {
+		var one int
+		switch err := db.QueryRow("SELECT 1 FROM marks WHERE name = ?", crashMark(base, n)).Scan(&one); err {
+		case nil:
+			marked[n] = true
+		case sql.ErrNoRows:
+		default:
+			t.Fatal(err)
+		}
+	}
+	for n := int64(0); n <= int64(len(counts))+1; n++ {
+		if c := counts[n]; marked[n] && c != crashBatch || !marked[n] && c != 0 {
+			t.Fatalf("round %d: batch %d has %d of its %d readings, mark %v: want all with the mark or none without", round, n, c, crashBatch, marked[n])
+		}
 	}
 }

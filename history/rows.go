@@ -14,7 +14,7 @@ import (
 // rolled back alone, dropped and logged, and the others are committed. An
 // error that is not about a row (busy, full, I/O) aborts it all, and the
 // batch waits for a later retry.
-func (w *writer) writeRows(rs []sensors.Reading) (int, error) {
+func (w *writer) writeRows(rs []sensors.Reading, marks []string) (int, error) {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -36,6 +36,9 @@ func (w *writer) writeRows(rs []sensors.Reading) (int, error) {
 			return 0, err
 		}
 		refused = append(refused, refusal{r, err})
+	}
+	if err := w.writeMarks(ctx, tx, marks); err != nil {
+		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("commit: %w", err)

@@ -64,7 +64,7 @@ type Store struct {
 
 	// Shutdown: quit releases blocked Records, closing (under recMu) keeps
 	// new ones out, then in is closed and the writer drains it.
-	in         chan []sensors.Reading
+	in         chan recordItem
 	quit       chan struct{}
 	recMu      sync.RWMutex
 	closing    bool
@@ -140,7 +140,7 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	s.w = w
-	s.in = make(chan []sensors.Reading, 64)
+	s.in = make(chan recordItem, 64)
 	s.flushReq = make(chan chan error)
 	s.pingReq = make(chan chan error)
 	go s.w.loop(s.in, s.flushReq, s.pingReq, s.writerDone)
@@ -247,13 +247,15 @@ func explainOpen(err error) error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Record validates readings and queues the valid ones for the writer. It blocks while the writer's queue is
+// Record validates readings and queues the valid ones for the writer,
+// which commits them in one transaction, with the mark ctx carries
+// (sensors.WithMark; see Marked). It blocks while the writer's queue is
 // full, returns ctx.Err() if ctx ends first and ErrStopped after Close. An
 // error names every invalid reading; the valid ones are kept all the same.
 func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 	valid, invalid := Prepare(readings)
 	if len(valid) > 0 {
-		if err := s.enqueue(ctx, valid); err != nil {
+		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx)}); err != nil {
 			return err
 		}
 	}
@@ -276,7 +278,7 @@ func Prepare(readings []sensors.Reading) (valid []sensors.Reading, invalid error
 	return valid, errors.Join(errs...)
 }
 
-func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
+func (s *Store) enqueue(ctx context.Context, it recordItem) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
@@ -286,13 +288,13 @@ func (s *Store) enqueue(ctx context.Context, rs []sensors.Reading) error {
 		return sensors.ErrStopped
 	}
 	select {
-	case s.in <- rs:
+	case s.in <- it:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.quit:
 		return sensors.ErrStopped
 	}
-	s.noteSeries(rs)
+	s.noteSeries(it.rs)
 	return nil
 }
 

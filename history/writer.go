@@ -115,7 +115,7 @@ func (w *writer) close() error {
 // While writes fail it retries on the retry timer alone, backing off
 // (backoff): arrivals only join the queue, however many there are, so a
 // full disk does not turn every message into a failing commit.
-func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping <-chan chan error, done chan<- struct{}) {
+func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
@@ -130,12 +130,12 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping
 			ls.flushAsked(reply)
 		case reply := <-ping:
 			reply <- nil
-		case rs, ok := <-in:
+		case it, ok := <-in:
 			if !ok {
 				ls.shutdown()
 				return
 			}
-			ls.arrived(rs)
+			ls.arrived(it)
 		case <-retry.C:
 			ls.flushNow()
 			ls.answer()
@@ -148,9 +148,9 @@ func (w *writer) loop(in <-chan []sensors.Reading, flush <-chan chan error, ping
 // loopState is what the writer's loop carries from one event to the next.
 type loopState struct {
 	w       *writer
-	in      <-chan []sensors.Reading
+	in      <-chan recordItem
 	retry   *time.Timer
-	pending []sensors.Reading
+	pending queue
 	// waiters are the Flush calls to answer after the next attempt; their
 	// reply channels have room for the answer.
 	waiters []chan error
@@ -159,7 +159,7 @@ type loopState struct {
 // flushNow writes what is pending and arms the retry timer while writes
 // fail.
 func (ls *loopState) flushNow() {
-	if ls.pending = ls.w.flush(ls.pending); ls.w.failures > 0 {
+	if ls.w.flush(&ls.pending); ls.w.failures > 0 {
 		ls.retry.Reset(ls.w.backoff())
 	} else {
 		ls.retry.Stop()
@@ -169,8 +169,8 @@ func (ls *loopState) flushNow() {
 // answer tells the waiting Flush calls the outcome of the latest attempt.
 func (ls *loopState) answer() {
 	var err error
-	if len(ls.pending) > 0 {
-		err = fmt.Errorf("%d readings not written: the database refused them", len(ls.pending))
+	if len(ls.pending.rs) > 0 {
+		err = fmt.Errorf("%d readings not written: the database refused them", len(ls.pending.rs))
 		if f := ls.w.failing.Load(); f != nil {
 			err = fmt.Errorf("%w: %w", err, f.err)
 		}
@@ -201,21 +201,21 @@ func (ls *loopState) flushAsked(reply chan error) {
 func (ls *loopState) drain() {
 	for {
 		select {
-		case rs, ok := <-ls.in:
+		case it, ok := <-ls.in:
 			if !ok {
 				return
 			}
-			ls.pending = ls.w.hold(ls.pending, rs)
+			ls.w.hold(&ls.pending, it)
 		default:
 			return
 		}
 	}
 }
 
-// arrived holds rs and flushes once a batch is full, unless writes fail.
-func (ls *loopState) arrived(rs []sensors.Reading) {
-	ls.pending = ls.w.hold(ls.pending, rs)
-	if ls.w.failures == 0 && len(ls.pending) >= ls.w.opts.BatchSize {
+// arrived holds it and flushes once a batch is full, unless writes fail.
+func (ls *loopState) arrived(it recordItem) {
+	ls.w.hold(&ls.pending, it)
+	if ls.w.failures == 0 && len(ls.pending.rs) >= ls.w.opts.BatchSize {
 		ls.flushNow()
 	}
 }
@@ -223,8 +223,8 @@ func (ls *loopState) arrived(rs []sensors.Reading) {
 // shutdown writes the rest once in is closed, and has the WAL emptied
 // when the database closes (see keepWAL).
 func (ls *loopState) shutdown() {
-	if ls.pending = ls.w.flush(ls.pending); len(ls.pending) > 0 {
-		ls.w.log.Error("readings lost at shutdown: the database refused them", "count", len(ls.pending))
+	if ls.w.flush(&ls.pending); len(ls.pending.rs) > 0 {
+		ls.w.log.Error("readings lost at shutdown: the database refused them", "count", len(ls.pending.rs))
 	}
 	ls.w.emptyWALOnClose()
 }
@@ -237,7 +237,7 @@ func (ls *loopState) ticked() {
 		return // the retry timer's turn
 	}
 	ls.flushNow()
-	if len(ls.pending) == 0 {
+	if len(ls.pending.rs) == 0 {
 		w.maybeCompact()
 	}
 	w.maybePrune()
@@ -259,37 +259,43 @@ func (w *writer) maybePrune() {
 	}
 	w.prunedAt = now
 	finished, err := w.prune(context.Background(), now)
+	if err == nil {
+		err = w.pruneMarks(context.Background())
+	}
 	if err != nil && !w.sayFull(err, 0) {
 		w.log.Warn("retention", "err", err)
 	}
 	w.pruneBacklog = !finished
 }
 
-// flush writes pending in transactions of at most BatchSize readings and
-// returns what is still to be written: nothing on success, and on failure
-// the batch that failed and those after it (bounded), so that a retry
-// takes them. What waited through an outage (up to DefaultMaxPending) is
-// written batch by batch: one transaction of everything would need room
-// in the WAL for all of it at once, on a disk that has just been full, and
-// would hold the write lock the whole time.
-func (w *writer) flush(pending []sensors.Reading) []sensors.Reading {
+// flush writes q in transactions of whole Record calls, each with the
+// calls' marks, as many calls as fit in BatchSize readings (a larger call
+// is a transaction of its own), and leaves in q what is still to be
+// written: nothing on success, and on failure the transaction that failed
+// and those after it (bounded), so that a retry takes them. What waited
+// through an outage (up to DefaultMaxPending) is written a batch at a
+// time: one transaction of everything would need room in the WAL for all
+// of it at once, on a disk that has just been full, and would hold the
+// write lock the whole time.
+func (w *writer) flush(q *queue) {
 	done := 0
-	for done < len(pending) {
-		batch := pending[done:min(len(pending), done+w.opts.BatchSize)]
-		if !w.flushBatch(batch, len(pending)-done) {
-			pending = pending[:copy(pending, pending[done:])]
-			return w.bound(pending, DefaultMaxPending)
+	for ci := 0; ci < len(q.calls); {
+		end, marks, next := q.txFrom(ci, w.opts.BatchSize)
+		if !w.flushBatch(q.rs[done:end], marks, len(q.rs)-done) {
+			q.dropFront(done)
+			w.bound(q, DefaultMaxPending)
+			return
 		}
-		done += len(batch)
+		done, ci = end, next
 	}
-	return pending[:0]
+	q.reset()
 }
 
-// flushBatch writes rs in one transaction and reports whether it did;
-// waiting is how many readings the writer holds, rs among them.
-func (w *writer) flushBatch(rs []sensors.Reading, waiting int) bool {
+// flushBatch writes rs and marks in one transaction and reports whether
+// it did; waiting is how many readings the writer holds, rs among them.
+func (w *writer) flushBatch(rs []sensors.Reading, marks []string, waiting int) bool {
 	start := time.Now()
-	n, err := w.write(rs)
+	n, err := w.write(rs, marks)
 	if w.opts.OnFlush != nil {
 		w.opts.OnFlush(time.Since(start), n, err)
 	}
@@ -319,21 +325,22 @@ func (w *writer) flushBatch(rs []sensors.Reading, waiting int) bool {
 	return false
 }
 
-// write writes rs in one transaction. When the database refuses a row for
-// the row's own sake, the batch is written again a row at a time so that
-// the row cannot hold up the others; it returns how many were written.
-func (w *writer) write(rs []sensors.Reading) (int, error) {
-	err := w.writeBatch(rs)
+// write writes rs and marks in one transaction. When the database refuses
+// a row for the row's own sake, the batch is written again a row at a
+// time so that the row cannot hold up the others; it returns how many
+// readings were written.
+func (w *writer) write(rs []sensors.Reading, marks []string) (int, error) {
+	err := w.writeBatch(rs, marks)
 	if err == nil {
 		return len(rs), nil
 	}
 	if !rowFault(err) {
 		return 0, err
 	}
-	return w.writeRows(rs)
+	return w.writeRows(rs, marks)
 }
 
-func (w *writer) writeBatch(rs []sensors.Reading) error {
+func (w *writer) writeBatch(rs []sensors.Reading, marks []string) error {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -342,6 +349,9 @@ func (w *writer) writeBatch(rs []sensors.Reading) error {
 	defer tx.Rollback()
 	tw := newTxState()
 	if err := w.writeRecent(ctx, tx, tw, rs); err != nil {
+		return err
+	}
+	if err := w.writeMarks(ctx, tx, marks); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

@@ -1,0 +1,74 @@
+package history
+
+import "github.com/climated/climated/sensors"
+
+// recordItem is what one Record call hands the writer: its valid readings
+// and the mark of its context ("" when none).
+type recordItem struct {
+	rs   []sensors.Reading
+	mark string
+}
+
+// queue is what the writer holds until it is written: the readings in the
+// order they came, and where each Record call's readings end. A call's
+// readings are written in one transaction, together with its mark, so
+// that the mark is in the history if and only if they are (a call loses
+// readings only to the bound, when the disk refuses writes too long).
+type queue struct {
+	rs    []sensors.Reading
+	calls []call // in order of end
+}
+
+type call struct {
+	end  int // len(rs) once the call's readings were added
+	mark string
+}
+
+func (q *queue) add(it recordItem) {
+	q.rs = append(q.rs, it.rs...)
+	q.calls = append(q.calls, call{len(q.rs), it.mark})
+}
+
+// txFrom is the transaction that starts at call ci: whole calls, as many
+// as fit in size readings, and at least one (a call larger than size is a
+// transaction of its own). It returns where the transaction's readings
+// end, the marks of its calls, and the call after it.
+func (q *queue) txFrom(ci, size int) (end int, marks []string, next int) {
+	start := 0
+	if ci > 0 {
+		start = q.calls[ci-1].end
+	}
+	for next = ci; next < len(q.calls); next++ {
+		c := q.calls[next]
+		if next > ci && c.end-start > size {
+			break
+		}
+		end = c.end
+		if c.mark != "" {
+			marks = append(marks, c.mark)
+		}
+	}
+	return end, marks, next
+}
+
+// dropFront forgets the first n readings (written, or dropped for the
+// bound) and the calls that ended among them; a call that lost only some
+// of its readings to the bound keeps its mark, since the rest will be
+// written.
+func (q *queue) dropFront(n int) {
+	if n <= 0 {
+		return
+	}
+	q.rs = q.rs[:copy(q.rs, q.rs[n:])]
+	keep := q.calls[:0]
+	for _, c := range q.calls {
+		if c.end -= n; c.end > 0 {
+			keep = append(keep, c)
+		}
+	}
+	q.calls = keep
+}
+
+func (q *queue) reset() {
+	q.rs, q.calls = q.rs[:0], q.calls[:0]
+}
