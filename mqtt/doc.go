@@ -165,11 +165,16 @@
 // arrival time) before it goes to the history, and its commit after, so a
 // redelivered message is recognised: one already committed is processed
 // for the device's state but its readings are dropped (counted as
-// Redelivered); one whose commit the hub's death interrupted is recorded
-// again at its first arrival's time, which the history's one value per
-// series and second absorbs for gauges; a rain amount in that window of a
-// few milliseconds can count twice. The journal keeps the last 2048 to 4096
-// messages, far more than an in-flight window. Readings that waited in the
+// Redelivered). For one whose batch the hub's death left pending in the
+// journal, the history is asked (IngestOptions.Marked): each batch is
+// recorded with a mark (sensors.WithMark) that the history commits in the
+// same transaction as the batch's readings, so the mark is there exactly
+// when they are. A batch found there is not recorded again; one not found
+// is recorded at its first arrival's time. Without a history to ask it is
+// recorded again at that time, which the history's one value per series
+// and second absorbs for gauges, but a rain amount would count twice. The
+// journal keeps the last 2048 to 4096 messages, far more than an
+// in-flight window. Readings that waited in the
 // broker's queue are stamped with their arrival at the hub, except where
 // the payload carries its time (the climated format).
 package mqtt

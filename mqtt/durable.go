@@ -45,10 +45,13 @@ type intake struct {
 
 // accept processes one message into w. A message the broker delivers again
 // (DUP) whose readings are already recorded is processed for the device's
-// state (a rain counter's base) but its readings are dropped; one that
-// was being recorded when the previous run was killed is recorded again
-// at its first arrival's time, which the history's (series, second) key
-// makes harmless for gauges (see the package documentation for amounts).
+// state (a rain counter's base) but its readings are dropped. One that
+// was being recorded when the previous run was killed is looked up in the
+// history by its batch's mark (settleBatch): if the mark is there, so are its
+// readings; if not, it is recorded at its first arrival's time. Without
+// the history's answer it is recorded at that time all the same, which
+// the history's (series, second) key makes harmless for gauges (see the
+// package documentation for amounts).
 func (in *Ingest) accept(item inbound, w *intake) {
 	m := item.msg
 	journal := in.session != nil && m.QoS > 0
@@ -58,7 +61,17 @@ func (in *Ingest) accept(item inbound, w *intake) {
 	}
 	if journal && m.Duplicate {
 		if mk, ok := in.session.lookup(k); ok {
-			if mk.state != markUncertain {
+			if mk.state == markUncertain {
+				mk.state = in.settleBatch(mk.batch)
+			}
+			switch mk.state {
+			case markUncertain:
+				in.note(slog.LevelInfo, "delivered again, perhaps recorded: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
+				item.at = mk.at
+			case markLost:
+				in.note(slog.LevelInfo, "delivered again, not recorded before the hub stopped: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
+				item.at = mk.at
+			default:
 				n := len(w.readings)
 				in.process(item, &w.batch)
 				w.readings = w.readings[:n]
@@ -67,8 +80,6 @@ func (in *Ingest) accept(item inbound, w *intake) {
 				w.acks = append(w.acks, m.Ack)
 				return
 			}
-			in.note(slog.LevelInfo, "delivered again, perhaps recorded: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
-			item.at = mk.at
 		}
 	}
 	n := len(w.readings)
@@ -183,12 +194,15 @@ func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool
 	if len(d.readings) == 0 {
 		return true, nil
 	}
+	rctx := ctx
 	if in.session != nil && len(d.keys) > 0 {
-		if err := in.session.begin(d.keys); err != nil {
+		b, err := in.session.begin(d.keys)
+		if err != nil {
 			in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
 		}
+		rctx = sensors.WithMark(ctx, in.session.markName(b))
 	}
-	taken, err = in.record(ctx, sink, d.readings)
+	taken, err = in.record(rctx, sink, d.readings)
 	if err != nil || !taken {
 		return taken, err
 	}
@@ -266,4 +280,29 @@ func (in *Ingest) logLimited(kind, msg string, err error) {
 	if ok, n := in.limit.allow(kind, in.opts.Now()); ok {
 		in.log.Error(msg, "err", err, "suppressed", n)
 	}
+}
+
+// settleTimeout bounds the history's answer about a batch.
+const settleTimeout = 5 * time.Second
+
+// settleBatch asks the history whether batch, pending when the previous run
+// ended, was committed, and returns its messages' state: committed, lost,
+// or still uncertain when there is no history to ask or it cannot answer.
+func (in *Ingest) settleBatch(batch uint64) markState {
+	if in.opts.Marked == nil {
+		return markUncertain
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	name := in.session.markName(batch)
+	found, err := in.opts.Marked(ctx, []string{name})
+	if err != nil {
+		in.logLimited("session", "mqtt: cannot ask the history about the previous run's last messages; a redelivery may be recorded twice", err)
+		return markUncertain
+	}
+	state, err := in.session.settle(batch, found[name])
+	if err != nil {
+		in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
+	}
+	return state
 }

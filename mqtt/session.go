@@ -77,6 +77,7 @@ const (
 	markPending                    // journalled and handed to the history; not yet committed
 	markCommitted                  // its readings are committed
 	markUncertain                  // pending when the previous run ended: committed or not
+	markLost                       // pending when the previous run ended, and the history has not its mark: not committed
 )
 
 type mark struct {
@@ -234,8 +235,8 @@ func (s *session) hold(k markKey, at time.Time) {
 }
 
 // begin journals the held messages ks as a batch, before their readings
-// go to the history.
-func (s *session) begin(ks []markKey) error {
+// go to the history, and returns the batch's number.
+func (s *session) begin(ks []markKey) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batch++
@@ -250,7 +251,34 @@ func (s *session) begin(ks []markKey) error {
 		fmt.Fprintf(&buf, "p %d %d %x\n", s.batch, m.at.UnixNano(), k[:])
 		s.written++
 	}
-	return s.append(buf.Bytes())
+	return s.batch, s.append(buf.Bytes())
+}
+
+// markName is the history's mark (sensors.WithMark) of batch: the
+// history commits it with the batch's readings.
+func (s *session) markName(batch uint64) string {
+	return fmt.Sprintf("mqtt %s %d", s.clientID, batch)
+}
+
+// settle records what the history says of batch, pending when the
+// previous run ended: committed (journalled as such) or lost. It returns
+// the batch's messages' new state.
+func (s *session) settle(batch uint64, committed bool) (markState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	state := markLost
+	if committed {
+		state = markCommitted
+	}
+	for _, m := range s.marks {
+		if m.batch == batch && m.state == markUncertain {
+			m.state = state
+		}
+	}
+	if !committed {
+		return state, nil
+	}
+	return state, s.append(fmt.Appendf(nil, "c %d\n", batch))
 }
 
 // commit records that every batch begun so far is in the history.

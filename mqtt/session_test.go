@@ -33,13 +33,13 @@ func TestSessionJournal(t *testing.T) {
 	s.hold(k1, at)
 	s.hold(k2, at.Add(time.Second))
 	s.hold(k3, at.Add(2*time.Second))
-	if err := s.begin([]markKey{k1}); err != nil {
+	if _, err := s.begin([]markKey{k1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.commit(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.begin([]markKey{k2}); err != nil { // then killed before the commit
+	if _, err := s.begin([]markKey{k2}); err != nil { // then killed before the commit
 		t.Fatal(err)
 	}
 
@@ -130,35 +130,11 @@ func (s *flushSink) Flush(context.Context) error { s.flushes.Add(1); return nil 
 // the history's (series, second) key makes harmless; one never journalled
 // is recorded as new.
 func TestRedeliveryRecordedOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s")
-	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
-		{Measurement: sensors.CO2, Path: "co2"}, {Measurement: sensors.Rain, Path: "rain"}}}
-	var acked atomic.Int32
-	message := func(id uint16, topic string, dup bool) Message {
-		return Message{Topic: topic, Payload: []byte(`{"co2":600,"rain":0.4}`), QoS: 1, ID: id, Duplicate: dup,
-			ack: func() { acked.Add(1) }}
-	}
+	rig := newRedeliveryRig(t, filepath.Join(t.TempDir(), "s"), nil)
+	message := rig.message
 	run := func(now time.Time, msgs ...Message) *flushSink {
-		t.Helper()
-		sess, err := openSession(path, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := newTestIngest(t, IngestOptions{Now: func() time.Time { return now }}, mapping)
-		in.session = sess
 		sink := &flushSink{}
-		acked.Store(0)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error)
-		go func() { done <- in.Run(ctx, sink) }()
-		for _, m := range msgs {
-			in.handler(0)(m)
-		}
-		waitFor(t, "the acknowledgements", func() bool { return acked.Load() == int32(len(msgs)) })
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		rig.run(now, sink, msgs...)
 		return sink
 	}
 	first := run(t0, message(1, "sensors/committed", false), message(2, "sensors/cut", false))
@@ -166,7 +142,7 @@ func TestRedeliveryRecordedOnce(t *testing.T) {
 		t.Fatalf("first run recorded %d readings, want 4", got)
 	}
 	// Killed between the begin and the commit of sensors/cut's batch.
-	sess, _ := openSession(path, "")
+	sess, _ := openSession(rig.path, "")
 	k := messageKey(message(2, "sensors/cut", true))
 	sess.hold(k, t0)
 	sess.begin([]markKey{k})
@@ -215,7 +191,7 @@ func TestSessionRefreshSeesTheOldRun(t *testing.T) {
 	}
 	k := messageKey(Message{ID: 7, Topic: "zigbee2mqtt/bedroom_th", Payload: []byte(`{"temperature":19.4}`)})
 	old.hold(k, time.Now())
-	if err := old.begin([]markKey{k}); err != nil {
+	if _, err := old.begin([]markKey{k}); err != nil {
 		t.Fatal(err)
 	}
 	if err := old.commit(); err != nil {
@@ -229,5 +205,50 @@ func TestSessionRefreshSeesTheOldRun(t *testing.T) {
 	}
 	if next.batch < old.batch {
 		t.Errorf("batch numbers go back: %d after the old run's %d", next.batch, old.batch)
+	}
+}
+
+// redeliveryRig runs an ingest on one session file, a run at a time, as a
+// hub restarted between runs would: each run hands its messages to the
+// handler and stops once the broker would have had every acknowledgement.
+type redeliveryRig struct {
+	t       *testing.T
+	path    string
+	marked  func(context.Context, []string) (map[string]bool, error)
+	mapping Mapping
+	acked   atomic.Int32
+}
+
+func newRedeliveryRig(t *testing.T, path string, marked func(context.Context, []string) (map[string]bool, error)) *redeliveryRig {
+	return &redeliveryRig{t: t, path: path, marked: marked, mapping: Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true,
+		Fields: []decode.Field{{Measurement: sensors.CO2, Path: "co2"}, {Measurement: sensors.Rain, Path: "rain"}}}}
+}
+
+// message is a QoS 1 delivery of CO2 600 ppm and 0.4 mm of rain.
+func (r *redeliveryRig) message(id uint16, topic string, dup bool) Message {
+	return Message{Topic: topic, Payload: []byte(`{"co2":600,"rain":0.4}`), QoS: 1, ID: id, Duplicate: dup,
+		ack: func() { r.acked.Add(1) }}
+}
+
+func (r *redeliveryRig) run(now time.Time, sink sensors.Sink, msgs ...Message) {
+	t := r.t
+	t.Helper()
+	sess, err := openSession(r.path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := newTestIngest(t, IngestOptions{Now: func() time.Time { return now }, Marked: r.marked}, r.mapping)
+	in.session = sess
+	r.acked.Store(0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Run(ctx, sink) }()
+	for _, m := range msgs {
+		in.handler(0)(m)
+	}
+	waitFor(t, "the acknowledgements", func() bool { return r.acked.Load() == int32(len(msgs)) })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -122,6 +122,7 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger
 		cfg.Ingest.KnownZone = func(z string) bool { return store != nil && store.Snapshot().Climate[z] != nil }
 		if store != nil {
 			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
+			cfg.Ingest.Marked = store.Marked   // batches committed before a crash
 		}
 		ingest, err := mqtt.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
 		if err != nil {
