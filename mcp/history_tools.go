@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
@@ -76,22 +75,12 @@ type zoneView struct {
 }
 
 func (s *Server) describe() []zoneView {
-	errs := map[string]string{}
-	offline := map[string]bool{}
-	for _, st := range s.hub.Statuses() {
-		if st.Err != nil {
-			for _, z := range st.Zones {
-				errs[z] = st.Source + ": " + st.Err.Error()
-				// An offline hub or device will send nothing more: no need
-				// to wait StaleAfter to say so.
-				offline[z] = offline[z] || errors.Is(st.Err, sensors.ErrOffline)
-			}
-		}
-	}
+	health := sensors.HealthByZone(s.hub.Statuses())
 	var out []zoneView
 	for _, z := range s.hub.Describe() {
+		h := health[z.Name]
 		out = append(out, zoneView{
-			Name: z.Name, Stale: offline[z.Name] || s.silent(z) > s.opts.StaleAfter, LastError: errs[z.Name],
+			Name: z.Name, Stale: h.Offline || s.silent(z) > s.opts.StaleAfter, LastError: h.Fault,
 			When: z.When, LocalTime: s.localTime(z.When), Sources: nonNil(z.Sources), Measurements: nonNil(z.Measurements),
 		})
 	}

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -176,6 +178,53 @@ func TestLoggingFaultsAndStaleZones(t *testing.T) {
 	if strings.Contains(strings.Join(logs, "\n"), "healthy again") {
 		t.Errorf("an info message reached a client at level warning: %v", logs)
 	}
+}
+
+// Another hub going offline (its will, or a clean stop) makes the zones it
+// fed stale at once: clients hear it without a reading and well before the
+// watcher's next look (healthEvery, 30 s), as a stale zone and not as a
+// sensor fault; describe_zones says stale with the reason; and its return
+// is told as the zone's health coming back.
+func TestOfflineHubIsToldAtOnce(t *testing.T) {
+	h := newTestHub(t)
+	var box inbox
+	cs := h.inMemory(t, box.options())
+	if err := cs.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	record(t, h, reading("Garden", sensors.Temperature, 6.1, time.Now()))
+	src := sensors.Status{Source: "mqtt/climated/a", Zones: []string{"Garden"}, LastSeen: time.Now()}
+	h.store.Report(src)
+	offline := src
+	offline.Err, offline.ErrTime = fmt.Errorf("hub climated/a: %w", sensors.ErrOffline), time.Now()
+	h.store.Report(offline)
+	waitFor(t, "the offline hub's zone told stale", func() bool {
+		_, _, l := box.snapshot()
+		return slices.ContainsFunc(l, func(s string) bool {
+			return strings.HasPrefix(s, "warning: zone Garden is stale: mqtt/climated/a: hub climated/a: device reports offline")
+		})
+	})
+	_, _, logs := box.snapshot()
+	if slices.ContainsFunc(logs, func(s string) bool { return strings.Contains(s, "sensor fault") }) {
+		t.Errorf("an offline hub told as a sensor fault: %q", logs)
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "describe_zones"})
+	if err != nil || res.IsError {
+		t.Fatal(err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got struct{ Zones []zoneView }
+	json.Unmarshal(b, &got)
+	i := slices.IndexFunc(got.Zones, func(z zoneView) bool { return z.Name == "Garden" })
+	if i < 0 || !got.Zones[i].Stale || got.Zones[i].LastError != "mqtt/climated/a: hub climated/a: device reports offline" {
+		t.Errorf("describe_zones does not say Garden is stale and why: %s", b)
+	}
+	src.LastSeen = time.Now()
+	h.store.Report(src)
+	waitFor(t, "the zone's return told", func() bool {
+		_, _, l := box.snapshot()
+		return slices.Contains(l, "info: zone Garden is healthy again")
+	})
 }
 
 // TestSilentZoneLeavesTheList: a zone silent for GoneAfter is removed from

@@ -2,10 +2,12 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,13 +95,19 @@ func newHealthLog() *healthLog { return &healthLog{told: map[string]string{}} }
 
 func (s *Server) logHealth(ctx context.Context, h *healthLog) {
 	current := map[string]string{}
+	health := sensors.HealthByZone(s.hub.Statuses())
 	for _, st := range s.hub.Statuses() {
-		if st.Err != nil {
+		if st.Err != nil && !errors.Is(st.Err, sensors.ErrOffline) {
 			current["source "+st.Source] = fmt.Sprintf("sensor fault in %v: %v", st.Zones, st.Err)
 		}
 	}
 	for _, z := range s.hub.Describe() {
-		if age := s.silent(z); age > s.opts.StaleAfter {
+		hz, age := health[z.Name], s.silent(z)
+		switch {
+		case hz.Offline:
+			// The source says so: no need to wait StaleAfter.
+			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: %s (last reading at %s)", z.Name, hz.Fault, s.localTime(z.When))
+		case age > s.opts.StaleAfter:
 			current["zone "+z.Name] = fmt.Sprintf("zone %s is stale: no reading for %s (last at %s)", z.Name, humanDuration(age), s.localTime(z.When))
 		}
 	}

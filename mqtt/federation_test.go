@@ -166,21 +166,25 @@ func TestHubsCarryTwoReadingsInOneSecond(t *testing.T) {
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: sec.Add(100 * time.Millisecond), Source: "i2c1/0x44"},
 	)
 	waitFor(t, "Garden sum_rain_1 0.2 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.2 })
+	// An equal amount in the same second: a tip of the gauge each, not a
+	// repeat.
+	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.2, Time: sec.Add(400 * time.Millisecond), Source: "gpio17"})
+	waitFor(t, "Garden sum_rain_1 0.4 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.4 })
 	a.record(t,
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.3, Time: sec.Add(600 * time.Millisecond), Source: "gpio17"},
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.4, Time: sec.Add(600 * time.Millisecond), Source: "i2c1/0x44"},
 	)
-	waitFor(t, "Garden sum_rain_1 0.5 on hub a", func() bool { got, _ := value(a.store, "Garden", "sum_rain_1"); return got == 0.5 })
-	waitFor(t, "Garden sum_rain_1 0.5 and Temperature 6.4 on hub b", func() bool {
+	waitFor(t, "Garden sum_rain_1 0.7 on hub a", func() bool { got, _ := value(a.store, "Garden", "sum_rain_1"); return got == 0.7 })
+	waitFor(t, "Garden sum_rain_1 0.7 and Temperature 6.4 on hub b", func() bool {
 		rain, _ := value(b.store, "Garden", "sum_rain_1")
 		temp, _ := value(b.store, "Garden", "Temperature")
-		return rain == 0.5 && temp == 6.4
+		return rain == 0.7 && temp == 6.4
 	})
 	// The same state again (the sums slide, the hub publishes its zone
 	// again) adds nothing.
 	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Humidity, Value: 80, Time: sec.Add(2 * time.Second), Source: "i2c1/0x44"})
 	waitFor(t, "Garden Humidity 80 on hub b", func() bool { got, _ := value(b.store, "Garden", "Humidity"); return got == 80.0 })
-	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.5 {
-		t.Errorf("Garden sum_rain_1 on hub b = %v after a state that repeats the rain, want 0.5", got)
+	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.7 {
+		t.Errorf("Garden sum_rain_1 on hub b = %v after a state that repeats the rain, want 0.7", got)
 	}
 }

@@ -35,8 +35,9 @@ func (s *subscribers) recorded(ctx context.Context, rs []sensors.Reading) {
 
 // OnUpdate registers f to be called after every batch of readings with the
 // zones that got readings, and whether any of them (or any of their
-// measurements) is new. f runs on the recording goroutine: it must return
-// at once.
+// measurements) is new; and after a source's report that changes its
+// zones' health (Report), with those zones. f runs on the recording or
+// reporting goroutine: it must return at once.
 func (h *Hub) OnUpdate(f func(zones []string, added bool)) {
 	h.subs.mu.Lock()
 	defer h.subs.mu.Unlock()
@@ -44,12 +45,6 @@ func (h *Hub) OnUpdate(f func(zones []string, added bool)) {
 }
 
 func (s *subscribers) notify(rs []sensors.Reading, added bool) {
-	s.mu.Lock()
-	fs := s.fs
-	s.mu.Unlock()
-	if len(fs) == 0 {
-		return
-	}
 	var zones []string
 	seen := map[string]bool{}
 	for _, r := range rs {
@@ -58,6 +53,17 @@ func (s *subscribers) notify(rs []sensors.Reading, added bool) {
 			zones = append(zones, r.Zone)
 		}
 	}
+	s.call(zones, added)
+}
+
+// changed tells the subscribers that what is known of zones changed
+// without a reading: a source's health.
+func (s *subscribers) changed(zones []string) { s.call(zones, false) }
+
+func (s *subscribers) call(zones []string, added bool) {
+	s.mu.Lock()
+	fs := s.fs
+	s.mu.Unlock()
 	for _, f := range fs {
 		f(zones, added)
 	}

@@ -3,7 +3,6 @@ package dash
 import (
 	"cmp"
 	"context"
-	"errors"
 	"time"
 
 	"github.com/climated/climated/history"
@@ -32,17 +31,11 @@ func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Ti
 	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, MaxPoints: n})
 }
 func (s StoreSource) Zones() []Zone {
-	faults, offline, out, stale := map[string]string{}, map[string]bool{}, []Zone{}, cmp.Or(s.StaleAfter, 15*time.Minute)
-	for _, st := range s.Store.Statuses() {
-		for _, z := range st.Zones {
-			if st.Err != nil {
-				faults[z], offline[z] = st.Source+": "+st.Err.Error(), offline[z] || errors.Is(st.Err, sensors.ErrOffline)
-			}
-		}
-	}
+	health, out, stale := sensors.HealthByZone(s.Store.Statuses()), []Zone{}, cmp.Or(s.StaleAfter, 15*time.Minute)
 	for _, z := range s.Store.Describe() {
 		silent := time.Since(time.Unix(z.When, 0)) > stale
-		out = append(out, Zone{Name: z.Name, Stale: offline[z.Name] || silent, Fault: faults[z.Name], When: z.When})
+		h := health[z.Name]
+		out = append(out, Zone{Name: z.Name, Stale: h.Offline || silent, Fault: h.Fault, When: z.When})
 	}
 	return out
 }
