@@ -110,30 +110,13 @@ func (d *device) unrecorded(v decode.Value, recorded func(zone string, m sensors
 	info, _ := sensors.Lookup(v.Measurement)
 	missing := roundTo(v.Value-climate.Sum(pts, v.Since.Unix(), to), info.Resolution)
 	if missing > 0 {
-		pts = addPoint(pts, climate.Point{T: to, V: missing})
+		pts = climate.Merge(pts, climate.Point{T: to, V: missing}, true)
 	}
 	if d.logged == nil {
 		d.logged = map[sensors.Measurement][]climate.Point{}
 	}
 	d.logged[v.Measurement] = pruned(pts, int64(climate.DefaultWindow/time.Second))
 	return missing, missing > 0
-}
-
-// addPoint adds p to pts (in time order), adding up at an instant that
-// has a value already.
-func addPoint(pts []climate.Point, p climate.Point) []climate.Point {
-	i := sort.Search(len(pts), func(i int) bool { return pts[i].T >= p.T })
-	switch {
-	case i < len(pts) && pts[i].T == p.T:
-		pts[i].V += p.V
-	case i == len(pts):
-		pts = append(pts, p)
-	default:
-		pts = append(pts, climate.Point{})
-		copy(pts[i+1:], pts[i:])
-		pts[i] = p
-	}
-	return pts
 }
 
 // pruned drops the points more than keep seconds older than the newest.

@@ -38,6 +38,30 @@ func since(pts []Point, t int64) []Point {
 	return pts[i:]
 }
 
+// Merge puts p into pts (sorted by time) and returns them: appended when
+// it is the newest, placed in order otherwise; at an instant that already
+// has a value an amount adds up and a gauge replaces.
+func Merge(pts []Point, p Point, amount bool) []Point {
+	n := len(pts)
+	i := n
+	if n > 0 && p.T <= pts[n-1].T {
+		i = sort.Search(n, func(i int) bool { return pts[i].T >= p.T })
+	}
+	switch {
+	case i < n && pts[i].T == p.T && amount:
+		pts[i].V += p.V
+	case i < n && pts[i].T == p.T:
+		pts[i].V = p.V
+	case i == n:
+		pts = append(pts, p)
+	default:
+		pts = append(pts, Point{})
+		copy(pts[i+1:], pts[i:])
+		pts[i] = p
+	}
+	return pts
+}
+
 // between returns the points with from < T <= to.
 func between(pts []Point, from, to int64) []Point {
 	lo := sort.Search(len(pts), func(i int) bool { return pts[i].T > from })

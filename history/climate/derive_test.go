@@ -1,6 +1,7 @@
 package climate
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -155,3 +156,35 @@ func TestSumWindowEdges(t *testing.T) {
 }
 
 func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
+
+// Merge keeps points in time order: newest appended, older placed, and at
+// an instant with a value an amount adds up (two tips of a rain gauge in
+// one second) and a gauge replaces.
+func TestMerge(t *testing.T) {
+	pts := func(tv ...float64) []Point {
+		var out []Point
+		for i := 0; i < len(tv); i += 2 {
+			out = append(out, Point{T: int64(tv[i]), V: tv[i+1]})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name   string
+		in     []Point
+		p      Point
+		amount bool
+		want   []Point
+	}{
+		{"empty", nil, Point{T: 5, V: 1}, false, pts(5, 1)},
+		{"newest", pts(1, 1, 2, 2), Point{T: 3, V: 3}, false, pts(1, 1, 2, 2, 3, 3)},
+		{"first", pts(2, 2, 3, 3), Point{T: 1, V: 1}, false, pts(1, 1, 2, 2, 3, 3)},
+		{"between", pts(1, 1, 3, 3), Point{T: 2, V: 2}, true, pts(1, 1, 2, 2, 3, 3)},
+		{"gauge replaces", pts(1, 1, 2, 2), Point{T: 2, V: 7}, false, pts(1, 1, 2, 7)},
+		{"amount adds", pts(1, 0.2, 2, 0.2), Point{T: 2, V: 0.2}, true, pts(1, 0.2, 2, 0.4)},
+		{"amount adds before the newest", pts(1, 0.2, 2, 0.2), Point{T: 1, V: 0.3}, true, pts(1, 0.5, 2, 0.2)},
+	} {
+		if got := Merge(c.in, c.p, c.amount); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Merge(%v, %v) = %v, want %v", c.name, c.in, c.p, got, c.want)
+		}
+	}
+}

@@ -172,25 +172,7 @@ func (r *recent) latest(h int64) (Point, bool) {
 // and a Gauge replaces. h is the horizon: a point ahead of it is kept
 // but does not move the window.
 func (r *recent) add(p Point, keep, h int64) {
-	n := len(r.pts)
-	i := n
-	if n > 0 && p.T <= r.pts[n-1].T {
-		i = sort.Search(n, func(i int) bool { return r.pts[i].T >= p.T })
-	}
-	switch {
-	case i < n && r.pts[i].T == p.T:
-		if r.kind == sensors.Amount {
-			r.pts[i].V += p.V
-		} else {
-			r.pts[i].V = p.V
-		}
-	case i == n:
-		r.pts = append(r.pts, p)
-	default:
-		r.pts = append(r.pts, Point{})
-		copy(r.pts[i+1:], r.pts[i:])
-		r.pts[i] = p
-	}
+	r.pts = Merge(r.pts, p, r.kind == sensors.Amount)
 	// Drop what fell out of the window, measured from the newest current
 	// point: a window measured from the wall clock would empty while a
 	// source is silent, and one measured from a point ahead of the clock
