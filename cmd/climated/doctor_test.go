@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,11 +74,8 @@ func tools(service string) func(ctx context.Context, name string, args ...string
 // fullDisk is a directory on a small tmpfs that has no space left (tests
 // run as root under CI).
 func fullDisk(t *testing.T) string {
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=512k"); err != nil {
-		requireInCI(t, "mount a small tmpfs (needs root): %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	t.Helper()
+	dir := mountSmall(t, "512k")
 	f, err := os.Create(filepath.Join(dir, "filler"))
 	if err != nil {
 		t.Fatal(err)

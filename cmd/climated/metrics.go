@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -139,12 +140,14 @@ var (
 	sourceAge = prometheus.NewDesc("climated_source_age_seconds", "Seconds since the source's latest good reading.", []string{"source"}, nil)
 	zoneAge   = prometheus.NewDesc("climated_zone_age_seconds", "Seconds since the zone's latest reading.", []string{"zone"}, nil)
 	dbSize    = prometheus.NewDesc("climated_database_bytes", "Size of the history database with its WAL.", nil, nil)
+	diskFree  = prometheus.NewDesc("climated_disk_free_bytes", "Free space of the disk holding the history database, for the hub's user.", nil, nil)
 )
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- sourceAge
 	ch <- zoneAge
 	ch <- dbSize
+	ch <- diskFree
 }
 
 func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
@@ -164,6 +167,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	ch <- prometheus.MustNewConstMetric(dbSize, prometheus.GaugeValue, float64(size))
+	if free, _, err := history.DiskSpace(filepath.Dir(c.db)); err == nil {
+		ch <- prometheus.MustNewConstMetric(diskFree, prometheus.GaugeValue, float64(free))
+	}
 }
 
 // countingSink counts what sources hand the history.

@@ -166,7 +166,9 @@ func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hu
 	// on their last events.
 	h.Start("alerts", alert.run)
 	m.watch(h, h.Path(), srv.Sessions, run)
-	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert.dashboard, log)
+	disk := newDiskWatch(h.Path(), defaultMinFree, log.With("component", "history"))
+	h.Start("disk watch", func(ctx context.Context) error { disk.run(ctx, diskEvery); return nil })
+	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert.dashboard, disk.Warnings, log)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err
@@ -296,12 +298,13 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alerts func() []dash.Alert, log *slog.Logger) (http.Handler, error) {
+func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alerts func() []dash.Alert, warnings func() []string, log *slog.Logger) (http.Handler, error) {
 	f := front.New(front.Routes{
-		MCP:     srv.Handler(),
-		Climate: func() []byte { return store.Snapshot().JSON },
-		Health:  []func() error{run.healthy(store), srv.Ready},
-		Metrics: m.handler(),
+		MCP:      srv.Handler(),
+		Climate:  func() []byte { return store.Snapshot().JSON },
+		Health:   []func() error{run.healthy(store), srv.Ready},
+		Warnings: []func() []string{warnings},
+		Metrics:  m.handler(),
 	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})
 	d, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: alerts}, &dash.Options{
 		Simulated: simulated, Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,

@@ -105,11 +105,7 @@ func (p *servedProcess) health(t *testing.T) (int, []string) {
 // disk is full (the log once), and once space is freed what arrived
 // meanwhile reaches the disk.
 func TestServeOnFullDisk(t *testing.T) {
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=16m"); err != nil {
-		requireInCI(t, "mount a small tmpfs (needs root): %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	dir := mountSmall(t, "16m")
 	db, filler := filepath.Join(dir, "climated.db"), filepath.Join(dir, "filler")
 	conf := filepath.Join(t.TempDir(), "climated.yaml")
 	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {

@@ -33,6 +33,9 @@ type Routes struct {
 	// Health are the readiness checks of /healthz: each error is a
 	// problem, and a join of errors is one problem per error.
 	Health []func() error
+	// Warnings are what /healthz adds to a 200 without failing it: a
+	// condition that will become a problem (a disk almost full).
+	Warnings []func() []string
 	// Metrics is served at /metrics; nil: none.
 	Metrics http.Handler
 }
@@ -64,7 +67,7 @@ func New(r Routes, opts *Options) *Front {
 	if r.Metrics != nil {
 		f.Handle("GET /metrics", r.Metrics)
 	}
-	f.mux.Handle("GET /healthz", health(r.Health))
+	f.mux.Handle("GET /healthz", health(r.Health, r.Warnings))
 	return f
 }
 
