@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -136,8 +137,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	}
 	notify(log, daemon.SdNotifyReady)
 
-	base := "http://" + ln.Addr().String()
-	log.Info("serving MCP", "startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base+"/mcp", "sse", base+"/sse", "api", base+"/api/climate", "database", store.Path())
+	logServing(log, ln.Addr(), store.Path())
 	if env.ready != nil {
 		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
 	}
@@ -399,4 +399,17 @@ func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
 		f.bar.update(f.n, fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
 	}
 	return err
+}
+
+// logServing says where the hub serves: its URLs from this machine and,
+// for a listener on every address, those of the machine's networks.
+func logServing(log *slog.Logger, addr net.Addr, database string) {
+	base := servedBase(addr)
+	attrs := []any{"startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base + "/mcp", "sse", base + "/sse", "api", base + "/api/climate", "database", database}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		if bases := networkBases(addr, addrs); len(bases) > 0 {
+			attrs = append(attrs, "network", strings.Join(bases, "/mcp ")+"/mcp")
+		}
+	}
+	log.Info("serving MCP", attrs...)
 }
