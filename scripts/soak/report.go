@@ -59,9 +59,14 @@ func (r *report) print(w io.Writer) {
 		msgs = append(msgs, kv{k, v})
 	}
 	sort.Slice(msgs, func(i, j int) bool { return msgs[i].v > msgs[j].v || msgs[i].v == msgs[j].v && msgs[i].k < msgs[j].k })
-	for i, m := range msgs {
-		if i == 15 {
-			break
+	// Every warning and error, and the 15 commonest of the rest.
+	shown := 0
+	for _, m := range msgs {
+		if !strings.HasPrefix(m.k, "WARN ") && !strings.HasPrefix(m.k, "ERROR ") {
+			if shown == 15 {
+				continue
+			}
+			shown++
 		}
 		fmt.Fprintf(w, "  %6d  %s\n", m.v, m.k)
 	}
