@@ -95,8 +95,9 @@ func newHealthLog() *healthLog { return &healthLog{told: map[string]string{}} }
 
 func (s *Server) logHealth(ctx context.Context, h *healthLog) {
 	current := map[string]string{}
-	health := sensors.HealthByZone(s.hub.Statuses())
-	for _, st := range s.hub.Statuses() {
+	statuses := s.hub.Statuses()
+	health := sensors.HealthByZone(statuses)
+	for _, st := range statuses {
 		if st.Err != nil && !errors.Is(st.Err, sensors.ErrOffline) {
 			current["source "+st.Source] = fmt.Sprintf("sensor fault in %v: %v", st.Zones, st.Err)
 		}

@@ -65,11 +65,12 @@ func (in *Ingest) accept(item inbound, w *intake) {
 				mk.state = in.settleBatch(mk.batch)
 			}
 			switch mk.state {
-			case markUncertain:
-				in.note(slog.LevelInfo, "delivered again, perhaps recorded: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
-				item.at = mk.at
-			case markLost:
-				in.note(slog.LevelInfo, "delivered again, not recorded before the hub stopped: recorded at its first arrival's time", m.Topic, m.Payload, nil, item.at)
+			case markUncertain, markLost:
+				why := "delivered again, not recorded before the hub stopped: recorded at its first arrival's time"
+				if mk.state == markUncertain {
+					why = "delivered again, perhaps recorded: recorded at its first arrival's time"
+				}
+				in.note(slog.LevelInfo, why, m.Topic, m.Payload, nil, item.at)
 				item.at = mk.at
 			default:
 				n := len(w.readings)

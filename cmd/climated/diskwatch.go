@@ -26,10 +26,13 @@ type diskWatch struct {
 	min uint64
 	log *slog.Logger
 
-	mu   sync.Mutex
-	low  bool
-	last string // the warning while low
+	mu          sync.Mutex
+	low         bool
+	free, total uint64 // at the last look
 }
+
+// diskFix is what to do about a disk almost full.
+const diskFix = "free some space (old backups, logs, the journal) or shorten retention: in the configuration"
 
 func newDiskWatch(database string, min uint64, log *slog.Logger) *diskWatch {
 	return &diskWatch{dir: filepath.Dir(database), min: min, log: log}
@@ -59,18 +62,12 @@ func (d *diskWatch) look() {
 	defer d.mu.Unlock()
 	low := free < d.min || d.low && free < 2*d.min
 	switch {
-	case low:
-		d.last = fmt.Sprintf("the disk holding the database (%s) has %s free of %s (the hub warns under %s): the history stops being written when it is full; free some space (old backups, logs, the journal) or shorten retention: in the configuration",
-			d.dir, history.FormatBytes(free), history.FormatBytes(total), history.FormatBytes(d.min))
-		if !d.low {
-			d.log.Warn("disk almost full", "dir", d.dir, "free", history.FormatBytes(free), "total", history.FormatBytes(total), "limit", history.FormatBytes(d.min),
-				"fix", "free some space (old backups, logs, the journal) or shorten retention: in the configuration")
-		}
-	case d.low:
-		d.last = ""
+	case low && !d.low:
+		d.log.Warn("disk almost full", "dir", d.dir, "free", history.FormatBytes(free), "total", history.FormatBytes(total), "limit", history.FormatBytes(d.min), "fix", diskFix)
+	case !low && d.low:
 		d.log.Info("disk space is back", "dir", d.dir, "free", history.FormatBytes(free))
 	}
-	d.low = low
+	d.low, d.free, d.total = low, free, total
 }
 
 // Warnings are what /healthz adds to a 200: the low disk, while it lasts.
@@ -80,5 +77,6 @@ func (d *diskWatch) Warnings() []string {
 	if !d.low {
 		return nil
 	}
-	return []string{d.last}
+	return []string{fmt.Sprintf("the disk holding the database (%s) has %s free of %s (the hub warns under %s): the history stops being written when it is full; %s",
+		d.dir, history.FormatBytes(d.free), history.FormatBytes(d.total), history.FormatBytes(d.min), diskFix)}
 }
