@@ -8,6 +8,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/climated/climated/sensors"
 )
 
 // lowSpace is the free space under which a failing SQLite call is blamed
@@ -32,12 +34,17 @@ func (e *FullError) Error() string {
 
 func (e *FullError) Unwrap() error { return e.Err }
 
+// Is makes a FullError sensors.ErrDiskFull: the writer holds the readings
+// it could not write, and writes them once space is freed.
+func (e *FullError) Is(target error) bool { return target == sensors.ErrDiskFull }
+
 // explainFull returns err, a failure of SQLite on the database at path,
 // as a FullError when SQLite said full or I/O error and the file system
 // holding path has less than lowSpace free; otherwise err unchanged.
 func explainFull(path string, err error) error {
 	var se *sqlite.Error
-	if err == nil || !errors.As(err, &se) {
+	var full *FullError
+	if err == nil || errors.As(err, &full) || !errors.As(err, &se) {
 		return err
 	}
 	if c := se.Code() & 0xff; c != sqlite3.SQLITE_FULL && c != sqlite3.SQLITE_IOERR {
@@ -91,6 +98,16 @@ func (w *writer) sayFull(err error, pending int) bool {
 		w.log.Error(fullMsg, "err", full, "pending", pending, "max_pending", DefaultMaxPending)
 	}
 	return true
+}
+
+// room reports whether the file system holding the database has space
+// again after writes failed for a full one: a statfs, cheap enough to ask
+// on every tick and Flush, so that writing resumes within FlushInterval of
+// space being freed rather than at the next back-off retry (up to
+// DefaultMaxRetryInterval later).
+func (w *writer) room() bool {
+	free, _, err := DiskSpace(filepath.Dir(w.path))
+	return err == nil && free >= lowSpace
 }
 
 // fullAtOpen says, as the writer starts, that the file system holding

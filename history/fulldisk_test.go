@@ -180,3 +180,77 @@ func TestFullDiskPendingBound(t *testing.T) {
 		t.Errorf("oldest humidity kept at %d, want %d (the newest %d kept)", oldest, want, DefaultMaxPending)
 	}
 }
+
+// A disk that was full for a while put the writer's back-off at its
+// longest (DefaultMaxRetryInterval), and both a Flush and the recovery
+// waited for it: issue 26 saw /healthz 503 for 14 s after space came
+// back, and the MQTT ingest, blocked in Flush, left its messages to the
+// broker, which dropped them. Now a Flush on a full disk answers at once
+// that the readings wait in memory (sensors.ErrDiskFull), and the first
+// Flush or tick after space is freed writes them, whatever the back-off.
+func TestFullDiskFlushAnswersAtOnceAndResumes(t *testing.T) {
+	path, filler, past := recordedThenFull(t, "4m")
+	ctx := context.Background()
+	logs := &logBuf{}
+	// Retries only every DefaultMaxRetryInterval: the tick and the
+	// back-off cannot be what writes here within the test's deadlines.
+	s, err := Open(ctx, path, &Options{FlushInterval: DefaultMaxRetryInterval, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	now := past[len(past)-1].Time.Add(time.Minute)
+	for i := range 3 {
+		fresh := every("Indoor", sensors.Humidity, now.Add(time.Duration(i)*time.Minute), 1, time.Second, func(int) float64 { return 50 })
+		if err := s.Record(ctx, fresh); err != nil {
+			t.Fatal(err)
+		}
+		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := s.Flush(fctx)
+		cancel()
+		if !errors.Is(err, sensors.ErrDiskFull) || !strings.Contains(err.Error(), fmt.Sprintf("%d readings not written", i+1)) {
+			t.Fatalf("flush %d on a full disk: %v, want at once sensors.ErrDiskFull with %d readings waiting", i, err, i+1)
+		}
+	}
+	os.Remove(filler)
+	fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s.Flush(fctx); err != nil {
+		t.Fatalf("flush once space is back: %v\n%s", err, logs.String())
+	}
+	if err := s.Health(); err != nil {
+		t.Errorf("health once space is back: %v", err)
+	}
+	if c := countRows(t, s); c != len(past)+3 {
+		t.Errorf("the file holds %d readings, want %d", c, len(past)+3)
+	}
+}
+
+// Without a Flush (sources that only record: I²C, the demo house), the
+// tick finds the space freed: writing resumes within a few ticks, not at
+// the back-off's next retry (here 2.35 s after space is freed).
+func TestFullDiskTickResumes(t *testing.T) {
+	path, filler, past := recordedThenFull(t, "4m")
+	ctx := context.Background()
+	s, logs := openFull(t, path) // ticks every 50 ms; retries after 50, 100, 200 … ms
+	now := past[len(past)-1].Time.Add(time.Minute)
+	if err := s.Record(ctx, every("Indoor", sensors.Humidity, now, 1, time.Second, func(int) float64 { return 50 })); err != nil {
+		t.Fatal(err)
+	}
+	// Retries at 0.05, 0.15, 0.35, 0.75, 1.55, 3.15 and 6.35 s.
+	time.Sleep(4 * time.Second)
+	if err := s.Health(); !errors.Is(err, sensors.ErrDiskFull) {
+		t.Fatalf("health on a full disk: %v", err)
+	}
+	os.Remove(filler)
+	freed := time.Now()
+	for s.Health() != nil && time.Since(freed) < time.Second {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.Health(); err != nil {
+		t.Fatalf("health 1 s after space was freed: %v\n%s", err, logs.String())
+	}
+	if c := countRows(t, s); c != len(past)+1 {
+		t.Errorf("the file holds %d readings, want %d", c, len(past)+1)
+	}
+}

@@ -31,6 +31,7 @@ type writer struct {
 	failures int
 	lastLog  time.Time
 	fullSaid bool // the log said the file system is full; a write has not succeeded since
+	full     bool // the latest write failed for a full file system (FullError)
 
 	drops   map[seriesKey]dropLog // the refused readings' log, by series
 	dropped atomic.Int64          // readings the database refused, since Open
@@ -172,7 +173,9 @@ func (ls *loopState) answer() {
 	if len(ls.pending.rs) > 0 {
 		err = fmt.Errorf("%d readings not written: the database refused them", len(ls.pending.rs))
 		if f := ls.w.failing.Load(); f != nil {
-			err = fmt.Errorf("%w: %w", err, f.err)
+			// A FullError when the disk is full: sensors.ErrDiskFull
+			// tells the caller the readings wait in memory.
+			err = fmt.Errorf("%w: %w", err, explainFull(ls.w.path, f.err))
 		}
 	}
 	for _, r := range ls.waiters {
@@ -189,11 +192,26 @@ func (ls *loopState) flushAsked(reply chan error) {
 	// While writes fail, a flush asked for waits for the next
 	// paced retry and gets its outcome: callers that ask often
 	// (the MQTT ingest, once its acknowledgements wait) must not
-	// bring back the retry storm the back-off prevents.
+	// bring back the retry storm the back-off prevents. A full disk is
+	// told at once instead (sensors.ErrDiskFull: the readings wait in
+	// memory), with a write first if space is back: a statfs says so
+	// without a failing commit.
 	ls.waiters = append(ls.waiters, reply)
-	if ls.w.failures == 0 {
+	switch {
+	case ls.w.failures == 0:
 		ls.flushNow()
 		ls.answer()
+	case ls.w.full:
+		ls.retryIfRoom()
+		ls.answer()
+	}
+}
+
+// retryIfRoom writes what waits if the disk that was full has space
+// again.
+func (ls *loopState) retryIfRoom() {
+	if ls.w.room() {
+		ls.flushNow()
 	}
 }
 
@@ -234,7 +252,13 @@ func (ls *loopState) shutdown() {
 func (ls *loopState) ticked() {
 	w := ls.w
 	if w.failures > 0 {
-		return // the retry timer's turn
+		// The retry timer's turn, unless the disk was full and has
+		// space again: writing resumes within a tick of it.
+		if w.full {
+			ls.retryIfRoom()
+			ls.answer()
+		}
+		return
 	}
 	ls.flushNow()
 	if len(ls.pending.rs) == 0 {
@@ -304,7 +328,7 @@ func (w *writer) flushBatch(rs []sensors.Reading, marks []string, waiting int) b
 			w.log.Info("writing history again", "after_failures", w.failures)
 		}
 		w.failures = 0
-		w.fullSaid = false
+		w.fullSaid, w.full = false, false
 		w.failing.Store(nil)
 		if w.waiting.Store(int64(waiting - len(rs))); waiting == len(rs) {
 			w.waitingSince.Store(0)
@@ -312,6 +336,8 @@ func (w *writer) flushBatch(rs []sensors.Reading, marks []string, waiting int) b
 		return true
 	}
 	w.failures++
+	var full *FullError
+	w.full = errors.As(explainFull(w.path, err), &full)
 	if f := w.failing.Load(); f == nil {
 		w.failing.Store(&writeFailure{since: time.Now(), err: err})
 	} else {

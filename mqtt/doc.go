@@ -158,6 +158,12 @@
 // acknowledged at once. At shutdown the ingest commits and acknowledges
 // what waits before the client disconnects; messages arriving after are
 // left for the broker to deliver at the next start.
+// While the history's disk is full (its Flush says sensors.ErrDiskFull),
+// messages are acknowledged once the history holds their readings in
+// memory: waiting for a commit that cannot come would stop the broker
+// sending anything newer, and it drops what its queue cannot hold. The
+// history writes them within a second of space being freed; a hub that
+// stops before loses them.
 //
 // The broker delivers again, with the DUP flag and the same packet id,
 // every message whose acknowledgement it did not get. The session file

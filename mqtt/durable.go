@@ -214,12 +214,25 @@ func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool
 
 // flushRecorded has the sink commit what was recorded and journals that;
 // flushed is false when the flush failed and the acknowledgements wait
-// for the next attempt, ackDelay later.
+// for the next attempt, ackDelay later. While the sink's disk is full
+// (sensors.ErrDiskFull) it reports flushed all the same, so that the
+// messages are acknowledged once the sink holds their readings: the
+// broker would otherwise keep them, stop sending anything newer, and
+// drop what arrives once its own queue is full (mosquitto's
+// max_queued_messages, 1000: 25 s at 40 messages a second), while the
+// history holds 200,000 readings and writes them within a second
+// of space being freed. What that costs: a hub that stops before space
+// is freed loses them. The journal's commit waits for the real one
+// (recorded stays set, so the next commit asks again).
 func (in *Ingest) flushRecorded(ctx context.Context) (flushed bool, err error) {
 	d := in.durable
 	if err := d.flush.Flush(ctx); err != nil {
 		if errors.Is(err, sensors.ErrStopped) {
 			return false, fmt.Errorf("mqtt ingest: %w", err)
+		}
+		if errors.Is(err, sensors.ErrDiskFull) {
+			in.logLimited("full", "mqtt: the history's disk is full: messages are acknowledged once their readings wait in memory, which are written once space is freed and lost if the hub stops before", err)
+			return true, nil
 		}
 		if ctx.Err() == nil {
 			in.logLimited("flush", "mqtt: history flush failed; acknowledgements wait", err)

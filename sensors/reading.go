@@ -62,6 +62,15 @@ type Source interface {
 // ErrStopped is returned by sinks that no longer accept readings.
 var ErrStopped = errors.New("sink stopped")
 
+// ErrDiskFull, wrapped in what a sink's Flush returns, says that the sink
+// holds the readings in memory because the disk under it is full: they
+// are written as soon as space is freed, and lost only if the hub stops
+// before that. A source that waits for Flush before it acknowledges
+// (MQTT QoS 1) acknowledges then all the same: a broker keeping the
+// messages would drop them once its own queue is full, which happens far
+// sooner than the sink's bound, and would hold back every newer message.
+var ErrDiskFull = errors.New("the disk is full: readings wait in memory")
+
 // ErrOffline, wrapped in a Status's Err, says the source reports itself
 // (or another hub reports its zones) offline: its zones are stale at once,
 // not only after a silence.

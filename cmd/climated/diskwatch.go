@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/climated/climated/history"
@@ -26,6 +27,10 @@ type diskWatch struct {
 	min uint64
 	log *slog.Logger
 
+	// nudge asks run to look now: a write failed, or succeeded again.
+	nudge   chan struct{}
+	failing atomic.Bool // the latest flush failed
+
 	mu          sync.Mutex
 	low         bool
 	free, total uint64 // at the last look
@@ -35,7 +40,21 @@ type diskWatch struct {
 const diskFix = "free some space (old backups, logs, the journal) or shorten retention: in the configuration"
 
 func newDiskWatch(database string, min uint64, log *slog.Logger) *diskWatch {
-	return &diskWatch{dir: filepath.Dir(database), min: min, log: log}
+	return &diskWatch{dir: filepath.Dir(database), min: min, log: log, nudge: make(chan struct{}, 1)}
+}
+
+// flushed hears of every flush of the history (its OnFlush): a failed
+// write, and the first that succeeds after, make run look at once, so
+// that /healthz does not tell, for up to a minute, the free space seen
+// before the disk filled (or after it was freed).
+func (d *diskWatch) flushed(err error) {
+	if failed := err != nil; failed || d.failing.Load() {
+		d.failing.Store(failed)
+		select {
+		case d.nudge <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // run looks now and then every interval until ctx ends.
@@ -48,6 +67,7 @@ func (d *diskWatch) run(ctx context.Context, every time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-d.nudge:
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -55,52 +54,8 @@ func TestMQTTRestartsLoseNothing(t *testing.T) {
 	broker := startMosquitto(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "climated.db")
-	cfg := filepath.Join(dir, "climated.yaml")
-	os.WriteFile(cfg, []byte(`listen: 127.0.0.1:0
-database: `+db+`
-mqtt:
-  broker: `+broker+`
-  prefix: climated/restarts
-  subscriptions:
-    - topic: "seq/+"
-      format: generic
-      auto_zone: true
-      fields: [{measurement: CO2, path: n}, {measurement: Rain, path: rain}]
-  ingest: {max_auto_zones: 300}
-`), 0o600)
-
-	online := make(chan struct{}, 16)
-	observer := mqttClient(t, broker, "restart-observer")
-	observer.Subscribe("climated/restarts/status", 1, func(_ paho.Client, m paho.Message) {
-		if string(m.Payload()) == "online" && !m.Retained() {
-			online <- struct{}{}
-		}
-	}).WaitTimeout(5 * time.Second)
-
-	h := &hubProcess{t: t, args: []string{"serve", "--config", cfg}, logDir: dir}
-	h.start(online)
-	device := mqttClient(t, broker, "seq-device")
-	var published atomic.Int64
-	ctx, stopPublishing := context.WithCancel(context.Background())
-	pubDone := make(chan struct{})
-	go func() {
-		defer close(pubDone)
-		tick := time.NewTicker(time.Second / seqRate)
-		defer tick.Stop()
-		for n := 0; ; n++ {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			tok := device.Publish(fmt.Sprintf("seq/%d", n%seqSeries), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, n))
-			if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-				t.Errorf("publish %d: %v", n, tok.Error())
-				return
-			}
-			published.Add(1)
-		}
-	}()
+	h, online := seqHub(t, broker, "climated/restarts", db, dir, "  ingest: {max_auto_zones: 300}\n")
+	_, stopPublishing := publishSequence(t, mqttClient(t, broker, "seq-device"), seqRate, seqSeries)
 
 	kills := map[syscall.Signal]int{}
 	for i := range restarts {
@@ -114,9 +69,7 @@ mqtt:
 		h.start(online)
 	}
 	time.Sleep(500 * time.Millisecond)
-	stopPublishing()
-	<-pubDone
-	n := int(published.Load())
+	n := int(stopPublishing())
 
 	// The last hub takes in the rest; then it stops and the file is read.
 	store, err := history.OpenReadOnly(context.Background(), db, nil)
@@ -319,6 +272,13 @@ func head(xs []int, n int) []int { return xs[:min(n, len(xs))] }
 // test ends and returns its URL.
 func startMosquitto(t *testing.T) string {
 	t.Helper()
+	return startMosquittoWith(t, restartBrokerLimits)
+}
+
+// startMosquittoWith starts mosquitto with limits, lines of its
+// configuration.
+func startMosquittoWith(t *testing.T, limits string) string {
+	t.Helper()
 	const bin = "/usr/sbin/mosquitto"
 	if _, err := os.Stat(bin); err != nil {
 		requireInCI(t, "this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
@@ -331,7 +291,7 @@ func startMosquitto(t *testing.T) string {
 	ln.Close()
 	_, port, _ := net.SplitHostPort(addr)
 	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
-	os.WriteFile(conf, []byte("listener "+port+" 127.0.0.1\nallow_anonymous true\npersistence false\n"+restartBrokerLimits), 0o600)
+	os.WriteFile(conf, []byte("listener "+port+" 127.0.0.1\nallow_anonymous true\npersistence false\n"+limits), 0o600)
 	cmd := exec.Command(bin, "-c", conf)
 	var out bytes.Buffer
 	cmd.Stderr = &out

@@ -108,7 +108,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	m := newMetrics()
-	store, err := openHub(ctx, cfg, loc, m, log)
+	disk := newDiskWatch(cfg.Database, defaultMinFree, log.With("component", "history"))
+	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
+		m.onFlush(d, n, err)
+		disk.flushed(err)
+	}, log)
 	if err != nil {
 		return err
 	}
@@ -130,7 +134,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	if err != nil {
 		return err
 	}
-	run, httpErr, err := startServing(ctx, cfg, loc, store, set, alert, m, token, ln, log)
+	run, httpErr, err := startServing(ctx, cfg, loc, store, set, alert, m, disk, token, ln, log)
 	if err != nil {
 		alert.db.Close()
 		return err
@@ -152,7 +156,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // and the HTTP front, as
 // parts of the hub h; it returns the sources' runner and the HTTP
 // server's end.
-func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
+func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, disk *diskWatch, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
 	run := newRunning(log, newClockGuard(ctx, countingSink{h, m}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
@@ -166,7 +170,6 @@ func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hu
 	// on their last events.
 	h.Start("alerts", alert.run)
 	m.watch(h, h.Path(), srv.Sessions, run)
-	disk := newDiskWatch(h.Path(), defaultMinFree, log.With("component", "history"))
 	h.Start("disk watch", func(ctx context.Context) error { disk.run(ctx, diskEvery); return nil })
 	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert.dashboard, disk.Warnings, log)
 	if err != nil {
@@ -190,9 +193,10 @@ func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 	return runErr
 }
 
-// openHub opens the history and the hub around it.
-func openHub(ctx context.Context, cfg Config, loc *time.Location, m *metrics, log *slog.Logger) (*hub.Hub, error) {
-	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: m.onFlush,
+// openHub opens the history and the hub around it; onFlush hears of
+// every flush.
+func openHub(ctx context.Context, cfg Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
+	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
 	if err != nil {
 		return nil, err
