@@ -42,6 +42,10 @@ type Message struct {
 	// ID is the packet identifier of a QoS 1 or 2 message; a broker
 	// delivers a message again with the same one.
 	ID uint16
+	// Oversized is the size of a payload larger than the client reads
+	// (see limitconn.go): it was thrown away as it arrived, and Payload
+	// is nil. 0 for every other message.
+	Oversized int
 
 	ack func()
 }
@@ -101,6 +105,10 @@ type Client struct {
 
 	sessions atomic.Uint64
 	running  atomic.Bool
+	// maxPayload is the largest payload read from the broker; a larger
+	// one is thrown away as it arrives (limitConn). The ingest raises it
+	// to its max_payload.
+	maxPayload atomic.Int64
 	// lingering counts the parts whose last acknowledgements the
 	// shutdown waits for (see linger).
 	lingering sync.WaitGroup
@@ -140,6 +148,7 @@ func NewClient(opts Options) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	c.maxPayload.Store(DefaultMaxPayload)
 	po, err := c.pahoOptions()
 	if err != nil {
 		return nil, err
@@ -177,6 +186,7 @@ func (c *Client) pahoOptions() (*paho.ClientOptions, error) {
 		// are sent later, from other goroutines, which paho allows.
 		SetOrderMatters(true).
 		SetWill(o.AvailabilityTopic, "offline", 1, true).
+		SetCustomOpenConnectionFn(c.open).
 		SetOnConnectHandler(func(paho.Client) { c.conns.Add(1); signal(c.up) }).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			c.setErr(fmt.Errorf("connection lost: %w", err))
@@ -376,6 +386,9 @@ func (c *Client) setActive(f string, conn uint64) {
 func (c *Client) dispatch(_ paho.Client, pm paho.Message) {
 	m := Message{Topic: pm.Topic(), Payload: pm.Payload(), Retained: pm.Retained(), QoS: pm.Qos(),
 		Duplicate: pm.Duplicate(), ID: pm.MessageID(), ack: pm.Ack}
+	if n, ok := oversizedSize(m.Payload); ok {
+		m.Payload, m.Oversized = nil, n
+	}
 	var hs []subscription
 	c.mu.RLock()
 	for f, s := range c.subs {

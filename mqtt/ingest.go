@@ -148,6 +148,7 @@ func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, err
 	in.zones = make(map[string]bool)
 	if c != nil {
 		in.session = c.session
+		c.allowPayload(o.MaxPayload)
 		for i := range in.mappings {
 			m := &in.mappings[i]
 			if err := c.SubscribeManualAck(m.Topic, m.qos(), in.handler(i)); err != nil {
@@ -234,10 +235,10 @@ func (in *Ingest) handler(i int) Handler {
 		}
 		in.stats.received.Add(1)
 		now := in.opts.Now()
-		if len(m.Payload) > in.opts.MaxPayload {
+		if size := max(m.Oversized, len(m.Payload)); size > in.opts.MaxPayload {
 			in.stats.oversized.Add(1)
 			in.warn("oversized payload dropped", m.Topic, m.Payload,
-				fmt.Errorf("%d bytes, more than max_payload %d", len(m.Payload), in.opts.MaxPayload), now)
+				fmt.Errorf("%d bytes, more than max_payload %d", size, in.opts.MaxPayload), now)
 			m.Ack()
 			return
 		}

@@ -38,6 +38,9 @@ type doctorEnv struct {
 	run   func(ctx context.Context, name string, args ...string) (string, error) // systemctl, timedatectl
 	// minFree is the free space below which the database's disk fails.
 	minFree uint64
+	// mosquittoConf is the local mosquitto's configuration; "" is
+	// Debian's (/etc/mosquitto/mosquitto.conf).
+	mosquittoConf string
 }
 
 // Below this much free space the history soon stops being written.

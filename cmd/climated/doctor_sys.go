@@ -68,7 +68,11 @@ func checkBroker(ctx context.Context, cfg Config, env doctorEnv) []finding {
 	if o.Username != "" {
 		who = "as " + o.Username
 	}
-	return []finding{{Check: "broker", Status: statusOK, Detail: fmt.Sprintf("%s: connected %s", o.Broker, who)}}
+	conf := env.mosquittoConf
+	if conf == "" {
+		conf = mosquittoConf
+	}
+	return append([]finding{{Check: "broker", Status: statusOK, Detail: fmt.Sprintf("%s: connected %s", o.Broker, who)}}, checkBrokerLimit(o.Broker, conf)...)
 }
 
 func doctorTLS(caFile, certFile, keyFile string) (*tls.Config, error) {
