@@ -14,12 +14,15 @@ import (
 // Stdio is the transport for serving MCP on in and out, one JSON-RPC
 // message (or batch) a line: the go-sdk's IOTransport, with its lines
 // filtered so that request ids come back byte for byte and errors carry
-// JSON-RPC codes, as on the HTTP transports. Neither in nor out is closed.
+// JSON-RPC codes, as on the HTTP transports. At the end of in, the
+// session ends once every request read is answered (stdiodrain.go).
+// Neither in nor out is closed.
 func Stdio(in io.Reader, out io.Writer) sdk.Transport {
 	st := newWireState()
+	due := &inflight{}
 	return &sdk.IOTransport{
-		Reader: &lineIn{r: bufio.NewReader(in), wire: st},
-		Writer: &lineOut{w: out, wire: st},
+		Reader: &lineIn{r: bufio.NewReader(in), wire: st, due: due},
+		Writer: &lineOut{w: out, wire: st, due: due},
 	}
 }
 
@@ -27,6 +30,7 @@ func Stdio(in io.Reader, out io.Writer) sdk.Transport {
 type lineIn struct {
 	r    *bufio.Reader
 	wire *wireState
+	due  *inflight
 	buf  []byte
 	err  error
 }
@@ -34,6 +38,7 @@ type lineIn struct {
 func (l *lineIn) Read(p []byte) (int, error) {
 	for len(l.buf) == 0 {
 		if l.err != nil {
+			l.due.wait(drainWait) // the answers to what was read first
 			return 0, l.err
 		}
 		var line []byte
@@ -55,7 +60,11 @@ func (l *lineIn) inbound(line []byte) []byte {
 		return nil
 	}
 	out := eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
-		return l.wire.keep(m, envelopeOf(m))
+		kept, err := l.wire.keep(m, envelopeOf(m))
+		if err == nil {
+			l.due.read(kept)
+		}
+		return kept, err
 	})
 	return append(out, '\n')
 }
@@ -64,6 +73,7 @@ func (l *lineIn) inbound(line []byte) []byte {
 type lineOut struct {
 	w    io.Writer
 	wire *wireState
+	due  *inflight
 
 	mu      sync.Mutex
 	pending []byte
@@ -78,25 +88,30 @@ func (l *lineOut) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		line := l.outbound(l.pending[:i])
+		line, sent := l.outbound(l.pending[:i])
 		l.pending = l.pending[i+1:]
 		if _, err := l.w.Write(append(line, '\n')); err != nil {
 			return 0, err
+		}
+		for _, m := range sent {
+			l.due.wrote(m)
 		}
 	}
 }
 
 func (l *lineOut) Close() error { return nil }
 
-// outbound is one line of the SDK's in its wire form.
-func (l *lineOut) outbound(line []byte) []byte {
-	return eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
+// outbound is one line of the SDK's in its wire form, and its messages.
+func (l *lineOut) outbound(line []byte) (out []byte, sent []jsonrpc.Message) {
+	out = eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
 		msg, err := jsonrpc.DecodeMessage(m)
 		if err != nil {
 			return nil, err
 		}
+		sent = append(sent, msg)
 		return l.wire.encode(msg)
 	})
+	return out, sent
 }
 
 // eachMessage applies f to every message of line, one or a batch; line

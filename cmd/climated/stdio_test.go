@@ -79,3 +79,42 @@ func TestStdioWithoutDatabase(t *testing.T) {
 		t.Errorf("exit %v: %s", err, out)
 	}
 }
+
+// Issue 32: `printf '…initialize…\n' | climated mcp` printed nothing: the
+// SDK ends the session at the end of its input, before the requests it
+// has read are answered. Now every request piped in, the input closed at
+// once, gets its answer before climated mcp exits (a notification gets
+// none), and it exits 0.
+func TestStdioAnswersWhatWasPipedBeforeTheEnd(t *testing.T) {
+	cfg := testConfig(t)
+	startHub(t, cfg)
+	cmd := climated("mcp", "--db", cfg.Database)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"get_climate","arguments":{}}}
+`)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("climated mcp: %v\n%s", err, stderr.String())
+	}
+	got := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil || m.Result == nil {
+			t.Errorf("line %q: %v, want a result", line, err)
+			continue
+		}
+		got[string(m.ID)] = true
+	}
+	for _, id := range []string{`1`, `2`, `"three"`} {
+		if !got[id] {
+			t.Errorf("no answer to request %s; stdout:\n%s\nstderr:\n%s", id, out, stderr.String())
+		}
+	}
+}
