@@ -221,7 +221,11 @@ func (b *bridge) refused(ctx context.Context, req *jsonrpc.Request, err error) {
 	if req.Method == "initialize" {
 		b.forgetInit(req.ID) // nothing to replay on a new session
 	}
-	b.answer(ctx, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("the hub at %s: %v", b.url, err))
+	msg := fmt.Sprintf("the hub at %s: %v", b.url, err)
+	if fix := b.headers.tokenFix(); fix != "" {
+		msg += ": " + fix
+	}
+	b.answer(ctx, req.ID, jsonrpc.CodeInternalError, msg)
 }
 
 func (b *bridge) initialized() bool {

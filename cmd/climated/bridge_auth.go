@@ -77,6 +77,7 @@ type hubHeaders struct {
 	token   string
 	version atomic.Pointer[string]
 	next    http.RoundTripper
+	refused atomic.Bool // the hub answered 401
 }
 
 func (h *hubHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -87,5 +88,23 @@ func (h *hubHeaders) RoundTrip(req *http.Request) (*http.Response, error) {
 	if v := h.version.Load(); v != nil && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req.Header.Set("Mcp-Protocol-Version", *v)
 	}
-	return h.next.RoundTrip(req)
+	resp, err := h.next.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		h.refused.Store(true)
+	}
+	return resp, err
+}
+
+// tokenFix says what to do when the hub answered 401, "" when it has
+// not: the SDK's error says only "Unauthorized".
+func (h *hubHeaders) tokenFix() string {
+	if !h.refused.Load() {
+		return ""
+	}
+	why := "the hub refused the bearer token"
+	if h.token == "" {
+		why = "the hub wants a bearer token and none was sent"
+	}
+	return fmt.Sprintf("%s (HTTP 401): run climated token on the hub to print its token, then give it to the bridge in $%s, in a file named by --token-file, or in %s",
+		why, tokenEnv, userTokenFile())
 }

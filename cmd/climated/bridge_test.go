@@ -118,6 +118,12 @@ func TestBridgeWrongToken(t *testing.T) {
 	if !strings.Contains(err.Error(), "Unauthorized") || !strings.Contains(err.Error(), url) {
 		t.Errorf("the error does not say the hub refused the token: %v\n%s", err, stderr.String())
 	}
+	// Issue 32: and it says what to do.
+	for _, want := range []string{"the hub refused the bearer token", "climated token", "$" + tokenEnv, "--token-file", userTokenFile()} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
 }
 
 // TestBridgeBadFlags: mistakes are caught before anything is sent.
@@ -185,5 +191,23 @@ func TestBridgeOnTheHubWithoutItsConfig(t *testing.T) {
 	}
 	if out, err := climated("mcp", "--remote", url, "--config", bad).CombinedOutput(); err == nil || !strings.Contains(string(out), "climated.yaml:1") {
 		t.Errorf("mcp --remote --config BAD: %v, want the file's error\n%s", err, out)
+	}
+}
+
+// TestBridgeNoToken: a hub that wants a token the bridge does not have
+// says so, and where to put one.
+func TestBridgeNoToken(t *testing.T) {
+	url, _, _ := tokenHub(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	config := t.TempDir()
+	_, stderr, err := bridgeClient(t, ctx, url, []string{tokenEnv + "=", "XDG_CONFIG_HOME=" + config}, nil)
+	if err == nil {
+		t.Fatal("initialize without a token succeeded")
+	}
+	for _, want := range []string{"the hub wants a bearer token and none was sent", "climated token", "--token-file", filepath.Join(config, "climated", "token")} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v\n%s", want, err, stderr.String())
+		}
 	}
 }
