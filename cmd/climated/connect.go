@@ -68,6 +68,9 @@ func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
 	if err != nil {
 		return target{}, fmt.Errorf("find this program's path: %w", err)
 	}
+	if fromGoRun(exe) {
+		return target{}, errGoRun(exe)
+	}
 	t := target{Name: name, Command: exe}
 	if name == "" || strings.ContainsAny(name, " \t\"'/\\") {
 		return t, fmt.Errorf("--name %q: want a plain name such as climated", name)

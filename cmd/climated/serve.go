@@ -409,7 +409,7 @@ func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
 // for a listener on every address, those of the machine's networks.
 func logServing(log *slog.Logger, addr net.Addr, database string) {
 	base := servedBase(addr)
-	attrs := []any{"startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base + "/mcp", "sse", base + "/sse", "api", base + "/api/climate", "database", database}
+	attrs := []any{"startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base + "/mcp", "sse", base + "/sse", "api", base + "/api/climate", "dashboard", base + "/", "database", database}
 	if addrs, err := net.InterfaceAddrs(); err == nil {
 		if bases := networkBases(addr, addrs); len(bases) > 0 {
 			attrs = append(attrs, "network", strings.Join(bases, "/mcp ")+"/mcp")
