@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -59,7 +60,7 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printAlerts(stdout, rep, *since, loc)
+	printAlerts(stdout, rep, sinceWords(*since, from, loc), loc)
 	return nil
 }
 
@@ -103,6 +104,7 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 	return rep, nil
 }
 
+// printAlerts prints rep; since is the period in words (sinceWords).
 func printAlerts(w io.Writer, rep alertsReport, since string, loc *time.Location) {
 	stamp := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -121,12 +123,49 @@ func printAlerts(w io.Writer, rep alertsReport, since string, loc *time.Location
 		tw.Flush()
 	}
 	if len(rep.Recent) == 0 {
-		fmt.Fprintf(w, "\nNo alert since %s.\n", since)
+		fmt.Fprintf(w, "\nNo alert %s.\n", since)
 		return
 	}
-	fmt.Fprintf(w, "\nAlerts since %s, newest first (%d):\n", since, len(rep.Recent))
+	fmt.Fprintf(w, "\nAlerts %s, newest first (%d):\n", since, len(rep.Recent))
 	for _, e := range rep.Recent {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", stamp(e.Time), e.Type, e.Rule, e.Text)
 	}
 	tw.Flush()
+}
+
+// sinceWords is --since as a sentence says it: "in the last 7 days",
+// "today", "since 2026-11-01 00:00"; from is the time it stands for.
+func sinceWords(arg string, from time.Time, loc *time.Location) string {
+	arg = strings.ToLower(strings.TrimSpace(arg))
+	switch arg {
+	case "today":
+		return "today"
+	case "yesterday":
+		return "since yesterday"
+	}
+	d, err := history.ParseDuration(strings.TrimPrefix(arg, "-"))
+	if err != nil {
+		return "since " + from.In(loc).Format("2006-01-02 15:04")
+	}
+	// In the unit typed (7d in days, 2w in weeks, 24h in hours), or a
+	// smaller one where it does not divide.
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{7 * 24 * time.Hour, "week"}, {24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}}
+	switch {
+	case strings.HasSuffix(arg, "d"):
+		units = units[1:]
+	case !strings.HasSuffix(arg, "w"):
+		units = units[2:]
+	}
+	for _, u := range units {
+		if n := d / u.d; n > 0 && d%u.d == 0 {
+			if n == 1 {
+				return "in the last " + u.name
+			}
+			return fmt.Sprintf("in the last %d %ss", n, u.name)
+		}
+	}
+	return "in the last " + d.String()
 }

@@ -73,7 +73,10 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 
 // DemoConfig configures the simulated house.
 type DemoConfig struct {
-	Enabled  bool          `yaml:"enabled"`  // run the demo house even when sensors are configured
+	// Enabled: true runs the demo house beside real sensors, false never
+	// runs it (not even without any sensor), unset runs it only when no
+	// sensor is configured or found.
+	Enabled  *bool         `yaml:"enabled"`
 	Seed     int64         `yaml:"seed"`     // same seed, same house
 	Interval time.Duration `yaml:"interval"` // reading period
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -49,12 +51,15 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], usageLine("config check"))
 			return errUsage
 		}
-		path := DefaultConfigFile
+		path := installed.Config
 		if len(args) > 1 {
 			path = args[1]
 		}
 		var unset []string
 		cfg, err := loadConfig(path, defaultConfig(), checkEnvLater(&unset))
+		if len(args) == 1 && errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w\nclimated config check reads %s when given no FILE: name the file to check (climated config check ./climated.yaml), or write one there (climated config example --starter)", err, path)
+		}
 		if err != nil {
 			return err
 		}

@@ -89,3 +89,21 @@ func TestConfigCheckPasswordEnvUnset(t *testing.T) {
 		t.Errorf("config check: %v\n%s", err, out.String())
 	}
 }
+
+// Issue 32: config check with no FILE and no installed configuration
+// named the missing default without saying that a FILE can be given.
+func TestConfigCheckWithoutFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "climated.yaml")
+	cmd := climated("config", "check")
+	cmd.Env = append(cmd.Env, "CLIMATED_TEST_INSTALLED="+missing+string(os.PathListSeparator)+dir)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("config check of a missing default passed:\n%s", out)
+	}
+	for _, want := range []string{missing, "no such file", "when given no FILE", "climated config check ./climated.yaml", "climated config example --starter"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("config check without a file does not say %q:\n%s", want, out)
+		}
+	}
+}

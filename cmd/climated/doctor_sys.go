@@ -134,9 +134,18 @@ func checkDatabase(ctx context.Context, cfg Config, env doctorEnv) []finding {
 	}
 	what := cfg.Database + " will be created"
 	if fi, err := os.Stat(cfg.Database); err == nil {
-		what = fmt.Sprintf("%s (%s)", cfg.Database, history.FormatBytes(uint64(fi.Size())))
+		what = fmt.Sprintf("%s (%s)", cfg.Database, history.FormatBytes(databaseSize(cfg.Database, fi.Size())))
 	}
 	return []finding{{Check: "database", Status: statusOK, Detail: fmt.Sprintf("%s, writable, %s free", what, history.FormatBytes(free))}}
+}
+
+// databaseSize is the database file's size, main, plus its WAL: a running
+// hub's recent commits are in the WAL until a checkpoint moves them.
+func databaseSize(path string, main int64) uint64 {
+	if fi, err := os.Stat(path + "-wal"); err == nil {
+		main += fi.Size()
+	}
+	return uint64(main)
 }
 
 // A clock before this has never been set: a Pi without a real-time clock

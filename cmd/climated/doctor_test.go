@@ -234,3 +234,15 @@ func TestDoctorCommand(t *testing.T) {
 		t.Errorf("failed checks %v:\n%s", failed, out)
 	}
 }
+
+// Issue 32: right after the demo fill the doctor said 2.0 KiB, the main
+// file alone; the day was in the WAL. The size counts both.
+func TestDoctorDatabaseSizeCountsTheWAL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "climated.db")
+	os.WriteFile(db, make([]byte, 2048), 0o600)
+	os.WriteFile(db+"-wal", make([]byte, 3<<20), 0o600)
+	f := checkDatabase(context.Background(), Config{Database: db}, doctorEnv{minFree: 1})
+	if len(f) != 1 || !strings.Contains(f[0].Detail, "(3.0 MiB)") {
+		t.Errorf("database finding %+v, want the main file and the WAL, 3.0 MiB", f)
+	}
+}

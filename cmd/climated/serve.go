@@ -55,7 +55,7 @@ func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
 			c.Database = *db
 		}
 		if *demoFlag {
-			c.Demo.Enabled = true
+			c.Demo.Enabled = new(true)
 		}
 	})
 }

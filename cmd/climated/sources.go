@@ -87,7 +87,14 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, s
 			return nil, err
 		}
 	}
-	if len(set.sources) == 0 || cfg.Demo.Enabled {
+	demoOn := cfg.Demo.Enabled
+	if demoOn != nil && !*demoOn {
+		if len(set.sources) == 0 {
+			log.Warn("no sensors configured or found, and demo: enabled: false: the hub has no zone until sensors:, rain_gauge: or mqtt: give it some (climated scan lists the chips on the bus)")
+		}
+		return set, nil
+	}
+	if len(set.sources) == 0 || demoOn != nil {
 		if len(set.sources) == 0 {
 			log.Info("no sensors configured or found: running the demo house (simulated data)")
 		}

@@ -49,6 +49,19 @@ func TestBuildSources(t *testing.T) {
 		}
 	}
 
+	// Issue 32: demo: enabled: false means no demo house, also without
+	// any sensor; the log says the hub has no zone and what gives it one.
+	logs.Reset()
+	off := defaultConfig()
+	off.Demo.Enabled = new(false)
+	set, err = buildSources(ctx, off, log, seams{openBus: noBus}, nil)
+	if err != nil || set.house != nil || set.simulated || len(set.sources) != 0 || len(set.zones) != 0 {
+		t.Errorf("demo: enabled: false: %+v %v", set, err)
+	}
+	if !strings.Contains(logs.String(), "demo: enabled: false: the hub has no zone") {
+		t.Errorf("log with demo off and no sensor:\n%s", logs.String())
+	}
+
 	// Sensors and a rain gauge configured: they run, the demo does not.
 	cfg := defaultConfig()
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "bme280", Address: 0x76}}
@@ -63,7 +76,7 @@ func TestBuildSources(t *testing.T) {
 	}
 
 	// demo.enabled adds the demo house to real sensors.
-	cfg.Demo.Enabled = true
+	cfg.Demo.Enabled = new(true)
 	set, _ = buildSources(ctx, cfg, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
 	if set.house == nil || len(set.sources) != 3 {
 		t.Errorf("with demo.enabled: %d sources", len(set.sources))
