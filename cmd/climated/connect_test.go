@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -34,8 +35,9 @@ func readJSON(t *testing.T, path string) map[string]any {
 }
 
 // TestConnectWrite merges the hub into clients' files in a temporary
-// HOME: the other servers and keys stay, a backup of the old file is
-// made, and writing again replaces the entry instead of adding one.
+// HOME: the other servers and keys stay, in their order, a backup of the
+// old file is made, writing the same again changes nothing (no second
+// backup), and a stale entry is replaced instead of another added.
 func TestConnectWrite(t *testing.T) {
 	home, work := t.TempDir(), t.TempDir()
 	exe, _ := os.Executable()
@@ -44,10 +46,18 @@ func TestConnectWrite(t *testing.T) {
 	before := `{"globalShortcut": "Ctrl+Space", "mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"X": "1"}}}}`
 	os.WriteFile(desktop, []byte(before), 0o600)
 
-	for round, verb := range []string{"added", "replaced"} {
+	for round, said := range []string{`added "climated" in ` + desktop, `"climated" in ` + desktop + ` is already as it would be written: nothing changed`, `replaced "climated" in ` + desktop} {
+		if round == 2 { // an entry of an older install
+			data, _ := os.ReadFile(desktop)
+			os.WriteFile(desktop, bytes.Replace(data, []byte(exe), []byte("/opt/old/climated"), 1), 0o600)
+		}
 		out, err := connectCmd(t, home, work, "claude-desktop", "--write")
-		if err != nil || !strings.Contains(out, verb+` "climated" in `+desktop) {
+		if err != nil || !strings.Contains(out, said) {
 			t.Fatalf("round %d: %v\n%s", round, err, out)
+		}
+		data, _ := os.ReadFile(desktop)
+		if i, j, k := bytes.Index(data, []byte(`"globalShortcut"`)), bytes.Index(data, []byte(`"files"`)), bytes.Index(data, []byte(`"climated"`)); i < 0 || i > j || j > k {
+			t.Errorf("round %d: the client's keys were reordered:\n%s", round, data)
 		}
 		m := readJSON(t, desktop)
 		servers := m["mcpServers"].(map[string]any)
@@ -63,7 +73,7 @@ func TestConnectWrite(t *testing.T) {
 	}
 	backups, _ := filepath.Glob(desktop + ".bak-*")
 	if len(backups) != 2 {
-		t.Fatalf("backups %v, want one a write", backups)
+		t.Fatalf("backups %v, want one for each write that changed the file", backups)
 	}
 	if first, _ := os.ReadFile(backups[0]); string(first) != before {
 		t.Errorf("the first backup is not the old file: %s", first)

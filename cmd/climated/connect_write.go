@@ -54,24 +54,25 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var servers map[string]json.RawMessage
-	if raw, ok := doc[c.Key]; ok {
+	var servers jsonObject
+	if raw, ok := doc.get(c.Key); ok {
 		if err := json.Unmarshal(raw, &servers); err != nil {
 			return fmt.Errorf("%s: %q is not an object of servers (%v): fix it or add the entry by hand (climated connect %s prints it)", path, c.Key, err, c.ID)
 		}
 	}
-	if servers == nil {
-		servers = map[string]json.RawMessage{}
-	}
-	_, replaced := servers[t.Name]
-	if servers[t.Name], err = json.Marshal(c.Entry(t)); err != nil {
+	_, replaced := servers.get(t.Name)
+	entry, err := json.Marshal(c.Entry(t))
+	if err != nil {
 		return err
 	}
-	if doc[c.Key], err = json.Marshal(servers); err != nil {
+	servers.set(t.Name, entry)
+	raw, err := json.Marshal(servers)
+	if err != nil {
 		return err
 	}
+	doc.set(c.Key, raw)
 	if c.Inputs != nil {
-		if err := mergeInputs(doc, c.Inputs(t)); err != nil {
+		if err := mergeInputs(&doc, c.Inputs(t)); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -79,11 +80,17 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out = append(out, '\n')
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, out) {
+		// Nothing changes: no write, no backup.
+		fmt.Fprintf(stdout, "%q in %s is already as it would be written: nothing changed\n", t.Name, path)
+		return nil
+	}
 	backup, err := backupFile(path)
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(path, append(out, '\n'), mode); err != nil {
+	if err := writeAtomic(path, out, mode); err != nil {
 		return err
 	}
 	verb := "added"
@@ -102,36 +109,36 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 }
 
 // readClientFile reads a JSON object; a missing file is an empty one.
-func readClientFile(path string) (map[string]json.RawMessage, fs.FileMode, error) {
-	doc := map[string]json.RawMessage{}
+func readClientFile(path string) (jsonObject, fs.FileMode, error) {
+	var doc jsonObject
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return doc, 0o600, nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return doc, 0, err
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, 0, err
+		return doc, 0, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return doc, fi.Mode().Perm(), nil
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		// VS Code allows comments in its files; rewriting would lose them.
-		return nil, 0, fmt.Errorf("%s is not a plain JSON object (%v): nothing written; add the entry by hand", path, err)
+		return doc, 0, fmt.Errorf("%s is not a plain JSON object (%v): nothing written; add the entry by hand", path, err)
 	}
 	return doc, fi.Mode().Perm(), nil
 }
 
 // mergeInputs adds VS Code input prompts that the file lacks, by id.
-func mergeInputs(doc map[string]json.RawMessage, add []vscodeInput) error {
+func mergeInputs(doc *jsonObject, add []vscodeInput) error {
 	if len(add) == 0 {
 		return nil
 	}
 	var inputs []json.RawMessage
-	if raw, ok := doc["inputs"]; ok {
+	if raw, ok := doc.get("inputs"); ok {
 		if err := json.Unmarshal(raw, &inputs); err != nil {
 			return fmt.Errorf(`"inputs" is not a list: %w`, err)
 		}
@@ -154,7 +161,7 @@ func mergeInputs(doc map[string]json.RawMessage, add []vscodeInput) error {
 		}
 	}
 	raw, err := json.Marshal(inputs)
-	doc["inputs"] = raw
+	doc.set("inputs", raw)
 	return err
 }
 
