@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A soak of the daemon (scripts/soak/main.go says what runs): MQTT ingest at
 # 50 messages a second through a real mosquitto, 20 MCP sessions, an SSE
-# client that never reads, broker restarts, a SIGKILL, a SIGTERM and a full
-# disk. Prints readings published/stored/lost/duplicated, integrity_check,
-# RSS, goroutines, CPU and log lines. Loopback only; stops by itself.
-# Usage: scripts/soak.sh [DURATION]   (default 20m; the disk-full episode needs root)
+# client that never reads, broker restarts, a SIGKILL, a SIGTERM and two
+# full disks (the second after the WAL was checkpointed to nothing). Prints
+# readings published/stored/lost/duplicated, integrity_check, RSS,
+# goroutines, CPU and log lines. Loopback only; stops by itself.
+# Usage: scripts/soak.sh [DURATION]   (default 20m; the disk-full episodes need root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then

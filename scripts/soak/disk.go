@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+
+	"github.com/climated/climated/history"
 )
 
 // disk is the directory of the hub's database: a small tmpfs of its own
@@ -53,6 +55,24 @@ func (d *disk) fill() error {
 }
 
 func (d *disk) free() { os.Remove(d.filler()) }
+
+// checkpointTruncate empties the WAL of the database at path, beside the
+// running hub (busy_timeout waits for its writer).
+func checkpointTruncate(path string) error {
+	db, err := history.OpenSQLite("file:" + path + "?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var busy, log, done int
+	if err := db.QueryRow("PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil {
+		return err
+	}
+	if busy != 0 {
+		return errors.New("the checkpoint was blocked")
+	}
+	return nil
+}
 
 func (d *disk) close() {
 	if d.mounted {

@@ -12,8 +12,10 @@
 //     hub restarts;
 //   - one HTTP+SSE client that posts calls and never reads its stream;
 //   - a broker restart every -broker-every, one SIGKILL of the hub and a
-//     restart, one SIGTERM and a restart, and a disk-full episode (the
-//     database on a small tmpfs filled to the last byte, then freed);
+//     restart, one SIGTERM and a restart, and two disk-full episodes (the
+//     database on a small tmpfs filled to the last byte, then freed): one
+//     with room left in the WAL, one after the WAL was checkpointed to
+//     nothing;
 //   - a sample of the hub's RSS, goroutines and CPU every 5 s.
 package main
 

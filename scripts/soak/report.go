@@ -26,7 +26,7 @@ type report struct {
 	byMsg                                      map[string]int
 	cpu                                        time.Duration
 	starts, brokerRestarts                     int
-	diskFull                                   string
+	diskFull                                   []string
 	calls, failed, notified, connects          int64
 	sse                                        map[int]int64
 }
@@ -39,7 +39,7 @@ func (r *report) ok() bool {
 func (r *report) print(w io.Writer) {
 	mb := func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
 	hours := r.took.Hours()
-	fmt.Fprintf(w, "soak: %s, hub started %d times, broker restarted %d times, disk full: %s\n", r.took.Round(time.Second), r.starts, r.brokerRestarts, r.diskFull)
+	fmt.Fprintf(w, "soak: %s, hub started %d times, broker restarted %d times, disk full: %s\n", r.took.Round(time.Second), r.starts, r.brokerRestarts, strings.Join(r.diskFull, "; "))
 	fmt.Fprintf(w, "readings: published %d (acknowledged by the broker), stored %d, lost %d, duplicated %d, wrong value %d; unacknowledged at the end %d, sent again %d\n",
 		r.published, r.stored, r.lost, r.duplicated, r.wrong, r.unacked, r.resent)
 	for _, l := range r.lostRanges {

@@ -99,16 +99,8 @@ func (s *soak) events() []event {
 			s.h.stop(syscall.SIGKILL)
 			return s.h.start()
 		}},
-		{s.o.duration / 2, fmt.Sprintf("disk full for %s", s.fullFor()), func() error {
-			if err := s.d.fill(); err != nil {
-				s.rep.diskFull = err.Error()
-				s.d.free()
-				return nil
-			}
-			s.rep.diskFull = fmt.Sprintf("%s, the database's file system filled to the last byte", s.fullFor())
-			go func() { time.Sleep(s.fullFor()); s.d.free() }()
-			return nil
-		}},
+		{3 * s.o.duration / 8, fmt.Sprintf("disk full for %s", s.fullFor()), func() error { return s.diskFull(false) }},
+		{s.o.duration / 2, fmt.Sprintf("disk full for %s after the WAL was checkpointed to nothing", s.fullFor()), func() error { return s.diskFull(true) }},
 		{3 * s.o.duration / 4, "SIGTERM and restart", func() error {
 			if err := s.h.stop(syscall.SIGTERM); err != nil {
 				return fmt.Errorf("SIGTERM: %w", err)
@@ -118,9 +110,31 @@ func (s *soak) events() []event {
 	}
 }
 
-// fullFor is how long the disk stays full: a minute, or an eighth of a
-// short run, so that it is over before the SIGTERM at three quarters.
-func (s *soak) fullFor() time.Duration { return min(time.Minute, s.o.duration/8) }
+// fullFor is how long the disk stays full: a minute, or a tenth of a
+// short run, so that each episode is over before the next event.
+func (s *soak) fullFor() time.Duration { return min(time.Minute, s.o.duration/10) }
+
+// diskFull fills the database's file system for fullFor. With freshWAL
+// the WAL is first checkpointed to an empty file (as the hub leaves it at
+// every clean stop), so that no commit finds room in it: issue 26 lost
+// 1,200 of 1,600 messages so, where a WAL with room lost nothing.
+func (s *soak) diskFull(freshWAL bool) error {
+	what := "WAL with room"
+	if freshWAL {
+		what = "WAL checkpointed to nothing"
+		if err := checkpointTruncate(s.db); err != nil {
+			what = fmt.Sprintf("WAL checkpoint failed (%v)", err)
+		}
+	}
+	if err := s.d.fill(); err != nil {
+		s.rep.diskFull = append(s.rep.diskFull, err.Error())
+		s.d.free()
+		return nil
+	}
+	s.rep.diskFull = append(s.rep.diskFull, fmt.Sprintf("%s with the %s, the database's file system filled to the last byte", s.fullFor(), what))
+	go func() { time.Sleep(s.fullFor()); s.d.free() }()
+	return nil
+}
 
 // drive publishes once a second for the run's duration, samples the hub,
 // restarts the broker every brokerEvery and injects the events.
