@@ -110,8 +110,12 @@ func (d *DB) check(ctx context.Context) error {
 // Close closes the connection.
 func (d *DB) Close() error { return d.db.Close() }
 
-// AddRule keeps r and returns its ID, "u" and the row's number.
+// AddRule keeps r and returns its ID, "u" and the row's number. It checks
+// r's name only: Engine.Create validates the rest against the zones.
 func (d *DB) AddRule(ctx context.Context, r Rule) (string, error) {
+	if err := validateName(r.Name); err != nil {
+		return "", err
+	}
 	spec, err := marshalRule(r)
 	if err != nil {
 		return "", err
@@ -166,6 +170,7 @@ func (d *DB) Rules(ctx context.Context) ([]Rule, error) {
 			return nil, fmt.Errorf("rule u%d: %w", id, err)
 		}
 		r.ID = fmt.Sprintf("u%d", id)
+		r.Name = safeName(r.Name) // kept before names were checked
 		out = append(out, r)
 	}
 	return out, rows.Err()

@@ -43,8 +43,15 @@ func invalid(field, format string, args ...any) error {
 }
 
 // Validate checks a user rule against the known zones and the measurement
-// catalogue. Errors name what was wrong and what is valid.
+// catalogue, and any rule's name (see name.go). Errors name what was wrong
+// and what is valid.
 func (r Rule) Validate(zones []string) error {
+	if len(r.Name) > MaxNameLen {
+		return invalid("name", "%d characters; at most %d", len(r.Name), MaxNameLen)
+	}
+	if err := validateName(r.Name); err != nil {
+		return err
+	}
 	if r.House {
 		return r.validateHouse()
 	}
@@ -56,9 +63,6 @@ func (r Rule) Validate(zones []string) error {
 	}
 	if !slices.Contains(zones, r.Zone) {
 		return invalid("zone", "unknown zone %q; known zones: %s", r.Zone, strings.Join(zones, ", "))
-	}
-	if len(r.Name) > MaxNameLen {
-		return invalid("name", "%d characters; at most %d", len(r.Name), MaxNameLen)
 	}
 	return r.validateShape()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/climated/climated/history/alerts"
@@ -34,18 +35,31 @@ func title(e alerts.Event) string {
 	return t
 }
 
+// message is the event's text, and how many events of its alert it
+// stands for (see pace.go).
+func message(e alerts.Event, folded int) string {
+	switch folded {
+	case 0:
+		return e.Text
+	case 1:
+		return e.Text + " (and 1 more event of this alert since the last notification)"
+	}
+	return fmt.Sprintf("%s (and %d more events of this alert since the last notification)", e.Text, folded)
+}
+
 // request builds the POST of e in c's format.
-func (c Config) request(ctx context.Context, e alerts.Event) (*http.Request, error) {
+func (c Config) request(ctx context.Context, e alerts.Event, folded int) (*http.Request, error) {
 	fired := e.Type == alerts.Fired
+	text := message(e, folded)
 	var body any
 	if c.format() == Gotify {
-		body = gotifyMessage{Title: title(e), Message: e.Text, Priority: pick(fired, 8, 4)}
+		body = gotifyMessage{Title: title(e), Message: text, Priority: pick(fired, 8, 4)}
 	} else {
 		tag := "white_check_mark"
 		if fired {
 			tag = "warning"
 		}
-		body = ntfyMessage{Topic: c.Topic, Title: title(e), Message: e.Text, Priority: pick(fired, 4, 3), Tags: []string{tag, string(e.Kind)}}
+		body = ntfyMessage{Topic: c.Topic, Title: title(e), Message: text, Priority: pick(fired, 4, 3), Tags: []string{tag, string(e.Kind)}}
 	}
 	b, err := json.Marshal(body)
 	if err != nil {

@@ -16,14 +16,22 @@ import (
 // Tunables; Options fields left zero take these.
 const (
 	DefaultQueue      = 100              // events waiting; beyond it the oldest is dropped
+	DefaultPerAlert   = time.Minute      // the least time between two notifications of one alert
 	DefaultMinBackoff = time.Second      // the first retry's wait
 	DefaultMaxBackoff = 5 * time.Minute  // the longest wait between retries
 	DefaultTimeout    = 10 * time.Second // one delivery attempt
+	// DropLogEvery is how often the queue's drops may be logged: one line
+	// with the count since the line before, not one per event.
+	DropLogEvery = time.Minute
 )
 
 // Options tune a Notifier; nil means all defaults.
 type Options struct {
-	Queue      int
+	Queue int
+	// PerAlert is the least time between two notifications of one alert
+	// (one rule in one zone); events of it that come sooner are folded
+	// into the latest, sent once the time is up. Negative: no such bound.
+	PerAlert   time.Duration
 	MinBackoff time.Duration
 	MaxBackoff time.Duration
 	Timeout    time.Duration
@@ -37,7 +45,9 @@ type Stats struct {
 	Dropped  int64 // events dropped because the queue was full
 	Rejected int64 // events the server refused for good (4xx)
 	Retries  int64 // failed attempts that were retried
+	Folded   int64 // events replaced by a later one of the same alert (PerAlert)
 	Queued   int   // events waiting now
+	Held     int   // events waiting for their alert's PerAlert to pass
 }
 
 // Notifier delivers events to one webhook. Notify never blocks; Run, its
@@ -48,10 +58,21 @@ type Notifier struct {
 	log    *slog.Logger
 	client *http.Client
 
-	mu    sync.Mutex
-	queue []alerts.Event
-	stats Stats
-	wake  chan struct{} // a buffered nudge: the queue has something
+	mu      sync.Mutex
+	queue   []item
+	seq     uint64             // the number of the next item
+	alerts  map[alertKey]*pace // the alerts notified within PerAlert
+	drops   int64              // events dropped since the last line about it
+	dropLog time.Time          // when that line was logged
+	stats   Stats
+	wake    chan struct{} // a buffered nudge: the queue has something
+}
+
+// item is an event in the queue, with the events it stands for.
+type item struct {
+	seq    uint64
+	ev     alerts.Event
+	folded int // earlier events of the same alert folded into this one
 }
 
 // New checks cfg and returns a Notifier for it.
@@ -59,13 +80,16 @@ func New(cfg Config, opts *Options) (*Notifier, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	n := &Notifier{cfg: cfg, wake: make(chan struct{}, 1)}
+	n := &Notifier{cfg: cfg, wake: make(chan struct{}, 1), alerts: map[alertKey]*pace{}}
 	if opts != nil {
 		n.opts = *opts
 	}
 	o := &n.opts
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
+	}
+	if o.PerAlert == 0 {
+		o.PerAlert = DefaultPerAlert
 	}
 	if o.MinBackoff <= 0 {
 		o.MinBackoff = DefaultMinBackoff
@@ -88,22 +112,59 @@ func New(cfg Config, opts *Options) (*Notifier, error) {
 }
 
 // Notify queues events for delivery and returns at once. Cleared events
-// are skipped unless the configuration asks for them. When the queue is
-// full the oldest events are dropped, counted and logged.
+// are skipped unless the configuration asks for them; an alert notified
+// less than PerAlert ago waits (pace.go). When the queue is full the
+// oldest events are dropped, counted and logged at most once a minute.
 func (n *Notifier) Notify(events ...alerts.Event) {
+	now := time.Now()
 	n.mu.Lock()
+	n.release(now)
 	for _, e := range events {
 		if e.Type == alerts.Cleared && !n.cfg.Cleared {
 			continue
 		}
-		n.queue = append(n.queue, e)
+		n.admit(e, now)
 	}
+	warn := n.trim(now)
+	n.mu.Unlock()
+	if warn != nil {
+		n.log.Warn("webhook queue full: dropped the oldest alerts", warn...)
+	}
+	n.nudge()
+}
+
+// push appends an event to the queue; n.mu is held.
+func (n *Notifier) push(e alerts.Event, folded int) {
+	n.queue = append(n.queue, item{seq: n.seq, ev: e, folded: folded})
+	n.seq++
+}
+
+// trim drops the oldest events beyond the queue's bound and returns the
+// log line's attributes when one is due; n.mu is held.
+func (n *Notifier) trim(now time.Time) []any {
 	if over := len(n.queue) - n.opts.Queue; over > 0 {
 		n.stats.Dropped += int64(over)
-		n.log.Warn("webhook queue full: dropped the oldest alerts", "dropped", over, "dropped_total", n.stats.Dropped, "queue", n.opts.Queue)
+		n.drops += int64(over)
 		n.queue = append(n.queue[:0], n.queue[over:]...)
 	}
-	n.mu.Unlock()
+	return n.dropWarning(now)
+}
+
+// dropWarning returns the attributes of the line about the drops since
+// the last one, when there are some and DropLogEvery has passed; n.mu is held.
+func (n *Notifier) dropWarning(now time.Time) []any {
+	if n.drops == 0 || !n.dropLog.IsZero() && now.Sub(n.dropLog) < DropLogEvery {
+		return nil
+	}
+	args := []any{"dropped", n.drops, "dropped_total", n.stats.Dropped, "queue", n.opts.Queue}
+	if !n.dropLog.IsZero() {
+		args = append(args, "since", now.Sub(n.dropLog).Round(time.Second))
+	}
+	n.drops, n.dropLog = 0, now
+	return args
+}
+
+func (n *Notifier) nudge() {
 	select {
 	case n.wake <- struct{}{}:
 	default:
@@ -116,45 +177,50 @@ func (n *Notifier) Stats() Stats {
 	defer n.mu.Unlock()
 	s := n.stats
 	s.Queued = len(n.queue)
+	for _, p := range n.alerts {
+		if p.held != nil {
+			s.Held++
+		}
+	}
 	return s
 }
 
 // Run delivers queued events in order until ctx ends, then returns nil.
 // The head of the queue stays there until it is delivered (or refused for
-// good), so events arrive once and in order.
+// good), so events arrive once and in order. Meanwhile it sends on the
+// events that waited for their alert's PerAlert and logs the count of
+// dropped ones when its minute is up.
 func (n *Notifier) Run(ctx context.Context) error {
 	for {
-		e, ok := n.head()
+		it, ok := n.head()
 		if !ok {
-			select {
-			case <-n.wake:
-				continue
-			case <-ctx.Done():
+			if !n.sleep(ctx, 0) {
 				return nil
 			}
+			continue
 		}
-		if !n.deliver(ctx, e) {
+		if !n.deliver(ctx, it) {
 			return nil
 		}
 	}
 }
 
 // head returns the oldest waiting event without removing it.
-func (n *Notifier) head() (alerts.Event, bool) {
+func (n *Notifier) head() (item, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if len(n.queue) == 0 {
-		return alerts.Event{}, false
+		return item{}, false
 	}
 	return n.queue[0], true
 }
 
-// done removes e from the head of the queue, unless Notify dropped it
+// done removes it from the head of the queue, unless Notify dropped it
 // meanwhile (the queue overflowed while it was being sent).
-func (n *Notifier) done(e alerts.Event, sent bool) {
+func (n *Notifier) done(it item, sent bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if len(n.queue) > 0 && n.queue[0] == e {
+	if len(n.queue) > 0 && n.queue[0].seq == it.seq {
 		n.queue = n.queue[1:]
 	}
 	if sent {
@@ -164,20 +230,20 @@ func (n *Notifier) done(e alerts.Event, sent bool) {
 	}
 }
 
-// deliver sends e until the server takes or refuses it, waiting between
+// deliver sends it until the server takes or refuses it, waiting between
 // attempts; it returns false when ctx ended first.
-func (n *Notifier) deliver(ctx context.Context, e alerts.Event) bool {
+func (n *Notifier) deliver(ctx context.Context, it item) bool {
 	wait := n.opts.MinBackoff
 	for attempt := 1; ; attempt++ {
-		err := n.send(ctx, e)
+		err := n.send(ctx, it)
 		var perm *permanentError
 		switch {
 		case err == nil:
-			n.done(e, true)
+			n.done(it, true)
 			return true
 		case errors.As(err, &perm):
-			n.log.Error("webhook refused an alert: dropped (check alerts.webhook's url, topic and token)", "err", err, "alert", e.Text)
-			n.done(e, false)
+			n.log.Error("webhook refused an alert: dropped (check alerts.webhook's url, topic and token)", "err", err, "alert", it.ev.Text)
+			n.done(it, false)
 			return true
 		case ctx.Err() != nil:
 			return false
@@ -188,9 +254,7 @@ func (n *Notifier) deliver(ctx context.Context, e alerts.Event) bool {
 		if attempt == 1 || attempt%10 == 0 {
 			n.log.Warn("webhook unreachable: retrying", "err", err, "attempt", attempt, "retry_in", wait)
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
+		if !n.sleep(ctx, wait) {
 			return false
 		}
 		wait = min(2*wait, n.opts.MaxBackoff)
@@ -211,10 +275,10 @@ func (e *permanentError) Error() string {
 }
 
 // send makes one attempt.
-func (n *Notifier) send(ctx context.Context, e alerts.Event) error {
+func (n *Notifier) send(ctx context.Context, it item) error {
 	ctx, cancel := context.WithTimeout(ctx, n.opts.Timeout)
 	defer cancel()
-	req, err := n.cfg.request(ctx, e)
+	req, err := n.cfg.request(ctx, it.ev, it.folded)
 	if err != nil {
 		return &permanentError{err: err}
 	}

@@ -73,8 +73,10 @@ func (r *recorder) messages() []string {
 	return out
 }
 
+// fast is quick retries and no pacing per alert: these tests send many
+// events of one alert to test the queue (pace_test.go tests the pacing).
 func fast() *notify.Options {
-	return &notify.Options{MinBackoff: 2 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: 2 * time.Second}
+	return &notify.Options{PerAlert: -1, MinBackoff: 2 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: 2 * time.Second}
 }
 
 // start runs n until the test ends, and checks that Run returns then.
