@@ -78,6 +78,7 @@ type subscription struct {
 // and the publisher. Run keeps it up: it connects with exponential
 // back-off, subscribes every registered filter again on every connect,
 // and keeps the retained availability topic: "online" while connected,
+// also when another client publishes something else there (ownstatus.go),
 // "offline" as the last will and at shutdown.
 //
 // With a stable client id (ClientID or SessionFile) the session is
@@ -95,6 +96,7 @@ type Client struct {
 	subs   map[string]subscription
 	births births            // who watches Home Assistant's birth (birth.go)
 	slugs  zoneSlugs         // the zones' topic levels under the prefix (slugs.go)
+	own    ownStatus         // watches the availability topic (ownstatus.go)
 	active map[string]uint64 // filter → the connection it was subscribed on
 	conns  atomic.Uint64     // connections paho made (OnConnect calls)
 	ready  atomic.Uint64     // the connection whose onConnect has finished
@@ -144,6 +146,7 @@ func NewClient(opts Options) (*Client, error) {
 		wake:    make(chan struct{}, 1),
 		up:      make(chan struct{}, 1),
 		down:    make(chan struct{}, 1),
+		own:     ownStatus{wake: make(chan struct{}, 1), limit: newLimiter(DefaultLogInterval)},
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -242,6 +245,8 @@ func (c *Client) Run(ctx context.Context) error {
 			if session == c.conns.Load() {
 				c.syncSubscriptions(ctx, session)
 			}
+		case <-c.own.wake:
+			c.sayOnlineAgain(ctx)
 		}
 	}
 }
@@ -279,6 +284,9 @@ func (c *Client) connect(ctx context.Context) error {
 func (c *Client) onConnect(ctx context.Context, conn uint64) {
 	c.setErr(nil)
 	c.syncSubscriptions(ctx, conn)
+	if ctx.Err() != nil {
+		return // stopping: shutdown says offline
+	}
 	if err := c.Publish(ctx, c.opts.AvailabilityTopic, 0, true, []byte("online")); err != nil {
 		c.log.Warn("mqtt: cannot publish availability", "topic", c.opts.AvailabilityTopic, "err", err)
 	}
@@ -296,10 +304,14 @@ func (c *Client) isReady() bool {
 
 // syncSubscriptions subscribes what is registered but not yet active and
 // unsubscribes what is active but no longer registered.
+//
+// A stop (ctx ending: a reload, a shutdown) cuts the waits for the
+// broker short; that is planned, logged at Debug, and not retried.
 func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
-	if !c.Connected() {
+	if !c.Connected() || ctx.Err() != nil {
 		return
 	}
+	own := c.opts.AvailabilityTopic
 	c.mu.RLock()
 	var add, drop []string
 	for f := range c.subs {
@@ -307,8 +319,11 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 			add = append(add, f)
 		}
 	}
+	if _, ok := c.subs[own]; !ok && c.active[own] != conn {
+		add = append(add, own)
+	}
 	for f := range c.active {
-		if _, ok := c.subs[f]; !ok {
+		if _, ok := c.subs[f]; !ok && f != own {
 			drop = append(drop, f)
 		}
 	}
@@ -317,7 +332,7 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		drop = append(drop, c.session.stale(func(f string) bool {
 			_, registered := c.subs[f]
 			_, active := c.active[f]
-			return registered || active
+			return registered || active || f == own
 		})...)
 	}
 	c.mu.RUnlock()
@@ -326,11 +341,18 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		c.mu.RLock()
 		s, ok := c.subs[f]
 		c.mu.RUnlock()
+		if !ok && f == own {
+			s, ok = subscription{qos: ownStatusQoS}, true
+		}
 		if !ok {
 			continue
 		}
 		// No callback of its own: paho hands every message to dispatch.
 		if err := wait(ctx, c.pc.Subscribe(f, s.qos, nil)); err != nil {
+			if ctx.Err() != nil {
+				c.log.Debug("mqtt: stopped while subscribing", "topic", f, "err", err)
+				return
+			}
 			c.log.Error("mqtt: subscribe failed", "topic", f, "err", err)
 			failed = true
 			continue
@@ -341,6 +363,10 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 	}
 	for _, f := range drop {
 		if err := wait(ctx, c.pc.Unsubscribe(f)); err != nil {
+			if ctx.Err() != nil {
+				c.log.Debug("mqtt: stopped while unsubscribing", "topic", f, "err", err)
+				return
+			}
 			c.log.Warn("mqtt: unsubscribe failed", "topic", f, "err", err)
 			c.setActive(f, 0)
 			continue
@@ -397,6 +423,9 @@ func (c *Client) dispatch(_ paho.Client, pm paho.Message) {
 		}
 	}
 	c.mu.RUnlock()
+	if m.Topic == c.opts.AvailabilityTopic {
+		c.ownStatusSeen(m)
+	}
 	manual := false
 	for _, s := range hs {
 		s.handler(m)

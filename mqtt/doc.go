@@ -14,7 +14,8 @@
 //     reconnect_max while the broker is down (at start-up or later), a
 //     persistent session under a stable client id (see Restarts) with every
 //     filter subscribed again at every connect, and the retained
-//     availability topic <prefix>/status: "online" while connected,
+//     availability topic <prefix>/status: "online" while connected (said
+//     again at once should another client publish anything else there),
 //     "offline" as the last will and at shutdown. Health says since when
 //     and why the broker is unreachable.
 //   - Ingest is a sensors.Source. Its handlers run on paho's goroutine and

@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,9 @@ type peer struct {
 	store  *hub.Hub
 	client *Client
 	ingest *Ingest
+	// stop stops the ingest and then the client, which says offline, as
+	// a hub that stops does; the end of the test stops them otherwise.
+	stop func()
 }
 
 func startHub(t *testing.T, broker, prefix, other string) *peer {
@@ -40,10 +44,26 @@ func startHubOn(t *testing.T, broker, prefix, filter string) *peer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runClient(t, h.client)
-	runIngest(t, h.ingest, h.store)
+	stopClient := startRun(t, "client Run", h.client.Run)
+	stopIngest := startRun(t, "ingest Run", func(ctx context.Context) error { return h.ingest.Run(ctx, h.store) })
+	h.stop = sync.OnceFunc(func() { stopIngest(); stopClient() })
+	t.Cleanup(h.stop)
 	runPublisher(t, p)
 	return h
+}
+
+// startRun runs run in a goroutine until the returned stop cancels its
+// context and waits for it; an error it returns fails the test.
+func startRun(t *testing.T, name string, run func(context.Context) error) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }
 
 func (h *peer) record(t *testing.T, rs ...sensors.Reading) {

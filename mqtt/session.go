@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +90,7 @@ type mark struct {
 type session struct {
 	path     string
 	clientID string
+	file     *sessionFile // shared with the other sessions on path
 
 	mu      sync.Mutex
 	filters map[string]bool // subscribed on the broker
@@ -105,7 +105,11 @@ type session struct {
 // client id. A configured clientID replaces the file's; the journal of
 // another id is dropped, since the broker's session is another one.
 func openSession(path, clientID string) (*session, error) {
-	s := &session{path: path, marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	s := &session{path: path, file: sessionFileAt(path), marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	// Read and rewrite as one, or another session's lines appended in
+	// between would be lost, and two first opens would make two ids.
+	s.file.mu.Lock()
+	defer s.file.mu.Unlock()
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -125,9 +129,10 @@ func openSession(path, clientID string) (*session, error) {
 		rand.Read(b)
 		s.clientID = "climated-" + hex.EncodeToString(b)
 	}
-	if err := s.rewrite(); err != nil {
+	if err := s.write(); err != nil {
 		return nil, fmt.Errorf("session_file: %w", err)
 	}
+	removeLeftovers(path)
 	return s, nil
 }
 
@@ -346,6 +351,11 @@ func (s *session) append(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	s.file.mu.Lock()
+	defer s.file.mu.Unlock()
+	if s.file.owner != s.clientID {
+		return nil // handed to another client id (see sessionFile)
+	}
 	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("session file: %w", err)
@@ -360,9 +370,40 @@ func (s *session) append(b []byte) error {
 	return nil
 }
 
-// rewrite replaces the file with the header and the marks kept; the
-// rename makes the change all or nothing.
+// rewrite replaces the file with the header and the journal it holds,
+// down to the marks kept. It reads the file rather than writing s's
+// memory, which lacks what the other sessions on the file appended (the
+// old client's last batches during a reload).
 func (s *session) rewrite() error {
+	s.file.mu.Lock()
+	defer s.file.mu.Unlock()
+	if s.file.owner != s.clientID {
+		return nil // handed to another client id (see sessionFile)
+	}
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return s.write() // removed: s's own journal is all there is
+	}
+	if err != nil {
+		return fmt.Errorf("session file: %w", err)
+	}
+	now := &session{path: s.path, file: s.file, marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	if err := now.parse(data); err != nil {
+		return fmt.Errorf("session file %s: %w", s.path, err)
+	}
+	if now.clientID != s.clientID {
+		return nil // changed by hand or by another process: theirs
+	}
+	if err := now.write(); err != nil {
+		return fmt.Errorf("session file: %w", err)
+	}
+	s.written = 0
+	return nil
+}
+
+// write replaces the file with the header and s's journal, held messages
+// left out; the rename makes the change all or nothing. s.file.mu is held.
+func (s *session) write() error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s %s\n", sessionHeader, s.clientID)
 	for f := range s.filters {
@@ -380,16 +421,9 @@ func (s *session) rewrite() error {
 			fmt.Fprintf(&buf, "c %d\n", m.batch)
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o750); err != nil {
+	if err := replaceFile(s.path, buf.Bytes()); err != nil {
 		return err
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
-		return err
-	}
-	s.written = 0
+	s.file.owner = s.clientID
 	return nil
 }
