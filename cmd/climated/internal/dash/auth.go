@@ -10,41 +10,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
 const (
 	cookieName = "climated_session"
 	loginPath  = "/dash/login"
-	// MaxWrongLogins is how many wrong tokens the login takes per minute,
-	// from all clients together; past it every login waits for the next
-	// minute (429), so guessing the token is hopeless. Loopback needs no login.
-	MaxWrongLogins = 10
 )
-
-// guesses counts the wrong logins of the current minute.
-type guesses struct {
-	mu     sync.Mutex
-	minute int64
-	wrong  int
-}
-
-// allow reports whether a login may be tried now; wrong records a failure.
-func (g *guesses) allow(now time.Time) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if m := now.Unix() / 60; m != g.minute {
-		g.minute, g.wrong = m, 0
-	}
-	return g.wrong < MaxWrongLogins
-}
-
-func (g *guesses) failed() {
-	g.mu.Lock()
-	g.wrong++
-	g.mu.Unlock()
-}
 
 // Protect checks Host and Origin on every request, then lets through the
 // static files, the login, loopback requests and those with the token (a
@@ -119,13 +91,14 @@ func (h *Handler) serveLogin(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "GET or POST", http.StatusMethodNotAllowed)
 	case h.opts.Token == "":
 		http.Error(w, "this hub has no token: open the dashboard on the hub itself", http.StatusForbidden)
-	case !h.guesses.allow(h.opts.Now()):
-		w.Header().Set("Retry-After", "60")
-		http.Error(w, fmt.Sprintf("more than %d wrong tokens this minute: try again in a minute", MaxWrongLogins), http.StatusTooManyRequests)
 	default:
+		// The try is taken before the token is compared (auth_limit.go).
+		if no := h.guesses.take(remoteIP(r), h.opts.Now()); no != nil {
+			no.refuse(w)
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, 4096)
 		if !h.tokenMatches(strings.TrimSpace(r.PostFormValue("token"))) {
-			h.guesses.failed()
 			h.log.Warn("dashboard login with a wrong token", "remote", r.RemoteAddr)
 			h.loginForm(w, http.StatusUnauthorized, "That is not the hub's token.")
 			return

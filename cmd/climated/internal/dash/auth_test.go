@@ -139,8 +139,9 @@ func TestLoopback(t *testing.T) {
 	}
 }
 
-// TestWrongLoginsLimited: past MaxWrongLogins wrong tokens in a minute,
-// even the right one waits for the next minute.
+// TestWrongLoginsLimited: past MaxWrongLogins wrong tokens in a minute
+// from one address, even the right one from there waits for the minute
+// to pass (auth_limit_test.go has the other addresses).
 func TestWrongLoginsLimited(t *testing.T) {
 	store, _ := demoStore(t, time.Hour)
 	now := time.Unix(1_800_000_000, 0) // the start of a minute

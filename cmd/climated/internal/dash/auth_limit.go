@@ -1,0 +1,130 @@
+package dash
+
+import (
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Bounds of the login. Every try takes one try of its remote address and
+// one of all addresses' together before the token is compared, so that
+// concurrent tries cannot get past a limit, and one guesser on the LAN
+// cannot keep the owner out: the owner's address has its own tries.
+// Loopback needs no login, and a session already open is not limited.
+const (
+	// MaxWrongLogins is how many tokens, right or wrong, one remote
+	// address may try a minute (at once, then one every 6 s); past it
+	// that address is answered 429 with Retry-After.
+	MaxWrongLogins = 10
+	// MaxLoginsTotal is how many tokens all remote addresses together may
+	// try a minute: the ceiling of a guess spread over many addresses.
+	// When it is reached every address waits, the owner's too.
+	MaxLoginsTotal = 60
+	// MaxLoginAddrs bounds the addresses the login remembers (an entry is
+	// about 250 bytes: 256 KB at most). An address idle for a minute is back to all its
+	// tries and is forgotten first; past the bound the least recently seen
+	// one is, which gives it its tries back but not the ceiling's.
+	MaxLoginAddrs = 1024
+)
+
+// guesses are the login's limits; the zero value is ready to use.
+type guesses struct {
+	mu    sync.Mutex
+	all   *rate.Limiter
+	addrs map[string]*addrTries
+}
+
+type addrTries struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+// refusal says why a try was refused and when to try again.
+type refusal struct {
+	msg   string
+	retry time.Duration
+}
+
+// take uses one try of addr's and one of the ceiling's, or neither when
+// either has none left: then it says which and for how long.
+func (g *guesses) take(addr string, now time.Time) *refusal {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.all == nil {
+		g.all = rate.NewLimiter(rate.Every(time.Minute/MaxLoginsTotal), MaxLoginsTotal)
+		g.addrs = map[string]*addrTries{}
+	}
+	a := g.addrs[addr]
+	if a == nil {
+		g.makeRoom(now)
+		a = &addrTries{lim: rate.NewLimiter(rate.Every(time.Minute/MaxWrongLogins), MaxWrongLogins)}
+		g.addrs[addr] = a
+	}
+	a.seen = now
+	switch {
+	case a.lim.TokensAt(now) < 1:
+		return &refusal{fmt.Sprintf("more than %d login tries from %s this minute", MaxWrongLogins, addr), untilToken(a.lim, now)}
+	case g.all.TokensAt(now) < 1:
+		return &refusal{fmt.Sprintf("more than %d login tries from all addresses this minute: someone may be guessing the token", MaxLoginsTotal), untilToken(g.all, now)}
+	}
+	// Both have a try, and only take changes them (under g.mu): both succeed.
+	a.lim.AllowN(now, 1)
+	g.all.AllowN(now, 1)
+	return nil
+}
+
+// makeRoom keeps the map under MaxLoginAddrs before an address is added.
+func (g *guesses) makeRoom(now time.Time) {
+	if len(g.addrs) < MaxLoginAddrs {
+		return
+	}
+	for k, a := range g.addrs {
+		if a.lim.TokensAt(now) >= MaxWrongLogins {
+			delete(g.addrs, k)
+		}
+	}
+	if len(g.addrs) < MaxLoginAddrs {
+		return
+	}
+	var oldest string
+	for k, a := range g.addrs {
+		if oldest == "" || a.seen.Before(g.addrs[oldest].seen) {
+			oldest = k
+		}
+	}
+	delete(g.addrs, oldest)
+}
+
+// untilToken is how long lim takes to have a whole try again.
+func untilToken(lim *rate.Limiter, now time.Time) time.Duration {
+	missing := 1 - lim.TokensAt(now)
+	return time.Duration(math.Ceil(missing / float64(lim.Limit()) * float64(time.Second)))
+}
+
+// remoteIP is the address of r's client without its port, an IPv4 one
+// as such even when it came over an IPv6 socket.
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.Unmap().WithZone("").String()
+	}
+	return host
+}
+
+// refuse answers a try that take refused, and closes the connection
+// rather than read the rest of its form.
+func (f *refusal) refuse(w http.ResponseWriter) {
+	secs := max(1, int(math.Ceil(f.retry.Seconds())))
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("%s: try again in %d s", f.msg, secs), http.StatusTooManyRequests)
+}
