@@ -76,8 +76,9 @@ func BenchmarkGetClimate(b *testing.B) {
 // each with its own go-sdk client over Streamable HTTP; ns/op is the
 // server's throughput (time per call with 50 in parallel).
 func BenchmarkGetClimate50Sessions(b *testing.B) {
-	h := newTestHub(b)
 	const sessions = 50
+	// All from one address: let it hold them.
+	h := newTestHubWith(b, Options{MaxClientSessions: sessions})
 	pool := make(chan *sdk.ClientSession, sessions)
 	for range sessions {
 		pool <- connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})

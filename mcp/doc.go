@@ -9,14 +9,16 @@
 //     on subscriptions/listen streams; revisions 2025-03-26 to 2025-11-25
 //     keep their sessions (newprotocol.go), which end after an idle
 //     timeout (SessionTimeout), sooner (StreamlessTimeout) when they hold
-//     no stream and no request; at the
-//     session limit the longest-idle of those makes room for a new client
-//     (idle.go), so abandoned sessions never lock clients out, and
-//     Ready fails while clients would be refused;
+//     no stream and no request (idle.go);
 //   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
 //     opens an event stream whose first "endpoint" event names
 //     /message?session_id=…; POST /message?session_id=… answers 202
 //     Accepted and the JSON-RPC response arrives on the event stream.
+//
+// Sessions and streams are bounded per client (remote address, and token)
+// and for all together, and nobody is refused: a client past its share
+// loses its own oldest, so a client that leaks streams or sessions never
+// locks others out, and Ready (/healthz) stays ok (share.go, perclient).
 //
 // Stdio serves the same MCP server on a pipe (climated mcp).
 //

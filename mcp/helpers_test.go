@@ -22,8 +22,16 @@ type testHub struct {
 
 func newTestHub(t testing.TB) *testHub {
 	t.Helper()
+	return newTestHubWith(t, Options{})
+}
+
+// newTestHubWith is newTestHub with opts, its zones, version and demo flag
+// set.
+func newTestHubWith(t testing.TB, opts Options) *testHub {
+	t.Helper()
 	store := openTestStore(t, filepath.Join(t.TempDir(), "h.db"))
-	srv := New(t.Context(), store, &Options{Zones: []string{"Indoor", "Rain"}, Simulated: true, Version: "test"})
+	opts.Zones, opts.Simulated, opts.Version = []string{"Indoor", "Rain"}, true, "test"
+	srv := New(t.Context(), store, &opts)
 	h := &testHub{store: store, srv: srv, http: httptest.NewServer(srv.Handler())}
 	t.Cleanup(func() {
 		srv.Close()

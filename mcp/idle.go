@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"sync"
@@ -17,10 +16,9 @@ import (
 const DefaultStreamlessTimeout = 5 * time.Minute
 
 // sessionBook keeps, for each Streamable HTTP session, when it was last
-// used and what it has open, so that at the session limit the longest-idle
-// session without a stream can make room for a new client instead of the
-// new client being refused. SSE sessions are not in the book: each has its
-// stream open for as long as it lives.
+// used and what it has open, so that a session with no stream and no
+// request ends after StreamlessTimeout. SSE sessions are not in the book:
+// each has its stream open for as long as it lives.
 type sessionBook struct {
 	mu   sync.Mutex
 	uses map[string]*sessionUse
@@ -103,7 +101,8 @@ type idleSession struct {
 }
 
 // trackSessions wraps the Streamable HTTP handler: it books every request
-// of a session and every session an initialize opens.
+// of a session, and every session an initialize opens, which also counts
+// against its client's share (share.go).
 func (s *Server) trackSessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		session := r.Header.Get(sessionHeader)
@@ -111,6 +110,7 @@ func (s *Server) trackSessions(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			if id := w.Header().Get(sessionHeader); id != "" && session == "" {
 				s.book.opened(id, s.opts.Now())
+				s.holdSession(r, id)
 			}
 			return
 		}
@@ -121,9 +121,8 @@ func (s *Server) trackSessions(next http.Handler) http.Handler {
 }
 
 // closeSessions ends the quiet Streamable HTTP sessions idle since before
-// cutoff, and at most n of them (n < 0: all), longest idle first; it
-// returns how many it ended. The SDK then answers their ids with 404.
-func (s *Server) closeSessions(cutoff time.Time, n int, why string) int {
+// cutoff. The SDK then answers their ids with 404.
+func (s *Server) closeSessions(cutoff time.Time, why string) {
 	open := map[string]bool{}
 	byID := map[string]interface{ Close() error }{}
 	for ss := range s.mcp.Sessions() {
@@ -131,45 +130,17 @@ func (s *Server) closeSessions(cutoff time.Time, n int, why string) int {
 			open[id], byID[id] = true, ss
 		}
 	}
-	closed := 0
 	for _, q := range s.book.quiet(open) {
-		if closed == n || !q.last.Before(cutoff) {
+		if !q.last.Before(cutoff) {
 			break
 		}
 		s.book.forget(q.id)
 		byID[q.id].Close()
 		s.log.Info("closed a quiet MCP session", "session", q.id, "idle", s.opts.Now().Sub(q.last).Round(time.Second), "why", why)
-		closed++
 	}
-	return closed
 }
 
 // expireStreamless ends the sessions quiet for StreamlessTimeout.
 func (s *Server) expireStreamless() {
-	s.closeSessions(s.opts.Now().Add(-s.opts.StreamlessTimeout), -1, "no stream and no request for "+s.opts.StreamlessTimeout.String())
-}
-
-// makeRoom is called at the session limit: it ends the longest-idle quiet
-// session, if any, and reports whether a new one may open.
-func (s *Server) makeRoom() bool {
-	far := s.opts.Now().Add(time.Hour * 24 * 365 * 100)
-	return s.closeSessions(far, 1, fmt.Sprintf("session limit (%d) reached and a new client came", s.opts.MaxSessions)) == 1
-}
-
-// sessionsFull describes why a new client would be refused now: the
-// session limit is reached and every session has a stream or a request
-// open. It is "" while new clients get in.
-func (s *Server) sessionsFull() string {
-	n := s.Sessions()
-	if n < s.opts.MaxSessions {
-		return ""
-	}
-	open := map[string]bool{}
-	for ss := range s.mcp.Sessions() {
-		open[ss.ID()] = true
-	}
-	if len(s.book.quiet(open)) > 0 {
-		return ""
-	}
-	return fmt.Sprintf("MCP sessions: %d open (limit %d), every one with a stream or a request open: new clients are refused", n, s.opts.MaxSessions)
+	s.closeSessions(s.opts.Now().Add(-s.opts.StreamlessTimeout), "no stream and no request for "+s.opts.StreamlessTimeout.String())
 }

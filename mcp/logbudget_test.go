@@ -49,7 +49,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(t.Context(), store, &Options{Logger: log, MaxSessions: 100})
+	srv := New(t.Context(), store, &Options{Logger: log, MaxSessions: 100, MaxClientSessions: 100})
 	ts := httptest.NewServer(srv.Handler())
 	// Cleanups run last first: the clients registered below close before.
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"runtime/debug"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 
 // Defaults of the request limits.
 const (
-	DefaultMaxSessions = 64
 	// DefaultMaxInFlight is how many calls a session may have in flight:
 	// each call of a batch counts, and over the SSE transport a call
 	// counts from its 202 until its answer is written to the stream.
@@ -24,38 +22,6 @@ const (
 	sessionHeader         = "Mcp-Session-Id"
 	sseSessionParam       = "session_id"
 )
-
-// admit refuses a request that would open a session past MaxSessions
-// (after making room if a quiet session can go); the calls in flight per
-// session are counted where the bodies are read (streamableFront,
-// sseHandler.serveMessage). Host, Origin and the token are checked before,
-// by the hub's HTTP front.
-func (s *Server) admit(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if sessionOf(r) == "" && opensSession(r) {
-			if n := s.Sessions(); n >= s.opts.MaxSessions && !s.makeRoom() {
-				w.Header().Set("Retry-After", "60")
-				http.Error(w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open: close unused ones; idle ones end after %s",
-					n, s.opts.MaxSessions, s.opts.SessionTimeout), http.StatusServiceUnavailable)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func sessionOf(r *http.Request) string {
-	if id := r.Header.Get(sessionHeader); id != "" {
-		return id
-	}
-	return r.URL.Query().Get(sseSessionParam)
-}
-
-// opensSession: a Streamable HTTP POST without a session, on a protocol
-// before 2026-07-28 (which has none), or GET /sse.
-func opensSession(r *http.Request) bool {
-	return (r.Method == http.MethodPost && r.URL.Path == "/mcp" && !newProtocol(r)) || (r.Method == http.MethodGet && r.URL.Path == "/sse")
-}
 
 // guardMCP bounds the time of every MCP method handler (a tool, a
 // resource, a prompt) and turns a panic in one into a JSON-RPC error: the

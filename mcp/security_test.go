@@ -64,24 +64,6 @@ func do(t *testing.T, base string, r req) (int, http.Header, string) {
 	return resp.StatusCode, resp.Header, string(buf[:n])
 }
 
-// TestSessionLimit: sessions that hold their streams are not closed to
-// make room; past the limit a new client is refused.
-func TestSessionLimit(t *testing.T) {
-	srv, ts := hubWith(t, Options{MaxSessions: 3})
-	for range 3 {
-		openSSE(t, ts.URL)
-	}
-	waitFor(t, "three SSE sessions", func() bool { return srv.Sessions() == 3 })
-	code, hdr, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: initBody})
-	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "too many sessions (3 open, limit 3)") {
-		t.Errorf("fourth session: %d %q", code, body)
-	}
-	code, _, body = do(t, ts.URL, req{method: "GET", path: "/sse"})
-	if code != 503 {
-		t.Errorf("SSE session over the limit: %d %q", code, body)
-	}
-}
-
 func TestInFlightLimit(t *testing.T) {
 	_, ts := hubWith(t, Options{MaxInFlight: 2})
 	resp, _ := mcpPost(t, ts.URL, "", initBody)
@@ -153,7 +135,7 @@ func TestRequestTimeout(t *testing.T) {
 // TestAbandonedSessionsAreReclaimed opens 200 sessions, abandons them all
 // and expects every one gone once the idle timeout has passed.
 func TestAbandonedSessionsAreReclaimed(t *testing.T) {
-	srv, ts := hubWith(t, Options{MaxSessions: 250, SessionTimeout: 200 * time.Millisecond})
+	srv, ts := hubWith(t, Options{MaxSessions: 250, MaxClientSessions: 250, SessionTimeout: 200 * time.Millisecond})
 	var ids []string
 	for i := range 200 {
 		resp, body := mcpPost(t, ts.URL, "", initBody)

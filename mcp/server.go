@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/perclient"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,7 +57,8 @@ type Options struct {
 	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
 	Now                func() time.Time // clock; nil means time.Now
 	MaxBodyBytes       int64            // largest request body accepted
-	MaxSessions        int              // open sessions at most (DefaultMaxSessions)
+	MaxSessions        int              // sessions and streams of all clients together at most (DefaultMaxSessions, share.go)
+	MaxClientSessions  int              // sessions and streams of one client at most (DefaultMaxClientSessions)
 	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
 	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
 	StreamWriteTimeout time.Duration    // time one write to an event stream may take (DefaultStreamWriteTimeout)
@@ -77,6 +78,7 @@ type Server struct {
 	sse    *sseHandler
 	calls  *callLimit
 	book   *sessionBook
+	holds  *perclient.Limit // sessions and streams per client (share.go)
 	zones  *zoneResources
 	replay *climateReplay // get_climate answers kept (fastclimate.go)
 	stop   context.CancelFunc
@@ -102,6 +104,7 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
+	s.holds = perclient.New(s.opts.MaxClientSessions, s.opts.MaxSessions)
 	s.replay = newClimateReplay()
 	s.buildSDKServer()
 	ctx, cancel := context.WithCancel(ctx)
@@ -123,6 +126,7 @@ func (o *Options) setDefaults() {
 		o.Version = "dev"
 	}
 	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.MaxClientSessions, DefaultMaxClientSessions)
 	orDefault(&o.MaxInFlight, DefaultMaxInFlight)
 	orDefault(&o.StaleAfter, DefaultStaleAfter)
 	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
@@ -198,9 +202,9 @@ func (s *Server) Sessions() int {
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
 // Handler serves the MCP transports: /mcp (Streamable HTTP), GET /sse
-// and POST /message (HTTP+SSE), with the session limit. It checks neither
-// Host, Origin nor a token: the hub's HTTP front mounts it behind those
-// checks.
+// and POST /message (HTTP+SSE), with the sessions and streams of each
+// client bounded (share.go). It checks neither Host, Origin nor a token:
+// the hub's HTTP front mounts it behind those checks.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
@@ -212,19 +216,10 @@ func (s *Server) Handler() http.Handler {
 		// token-holding client that names the hub by its network name.
 		DisableLocalhostProtection: true,
 	})
-	mux.Handle("/mcp", s.admit(s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler()))))
-	mux.Handle("GET /sse", s.admit(s.streaming(http.HandlerFunc(s.sse.serveStream))))
+	mux.Handle("/mcp", s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler())))
+	mux.Handle("GET /sse", s.streaming(s.holdStream("sse", http.HandlerFunc(s.sse.serveStream))))
 	mux.Handle("POST /message", http.HandlerFunc(s.sse.serveMessage))
 	return mux
-}
-
-// Ready says why new MCP clients would be refused now (every session
-// held, at the limit), for the hub's /healthz; nil while they get in.
-func (s *Server) Ready() error {
-	if full := s.sessionsFull(); full != "" {
-		return errors.New(full)
-	}
-	return nil
 }
 
 // Close stops the server's watcher and ends the open SSE streams;

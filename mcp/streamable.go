@@ -97,9 +97,13 @@ func (s *Server) frontServePost(p *frontPost) {
 	}
 	if p.modern {
 		p.next = p.stateless
-		// A listen holds an SDK session for as long as it lasts.
-		if listens(p.envs) && !s.frontRoomToListen(p) {
-			return
+		// A listen holds an SDK session for as long as it lasts: it
+		// counts against its client's share, and its stream may last.
+		if listens(p.envs) {
+			var release func()
+			p.r, release = s.holdRequest(p.r, "listen")
+			defer release()
+			p.w = s.liftDeadlines(p.w)
 		}
 	}
 	if !s.frontHoldCalls(p) {
@@ -136,19 +140,6 @@ func (s *Server) frontRead(p *frontPost) bool {
 	p.msgs, p.batch = msgs, batch
 	p.envs, p.calls = envelopes(msgs)
 	p.modern = newProtocol(p.r)
-	return true
-}
-
-// frontRoomToListen makes room for a listen among the sessions and lifts
-// the server's deadlines off its stream; when there is no room it answers
-// 503 and reports false.
-func (s *Server) frontRoomToListen(p *frontPost) bool {
-	if n := s.Sessions(); n >= s.opts.MaxSessions && !s.makeRoom() {
-		p.w.Header().Set("Retry-After", "60")
-		http.Error(p.w, fmt.Sprintf("too many sessions (%d open, limit %d), each with a stream or a request open", n, s.opts.MaxSessions), http.StatusServiceUnavailable)
-		return false
-	}
-	p.w = s.liftDeadlines(p.w)
 	return true
 }
 

@@ -306,7 +306,7 @@ func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token s
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
-		Health:   []func() error{run.healthy(store), srv.Ready},
+		Health:   []func() error{run.healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
 		Warnings: []func() []string{warnings},
 		Metrics:  m.handler(),
 	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})

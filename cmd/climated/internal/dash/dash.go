@@ -9,14 +9,24 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/internal/perclient"
 	"github.com/climated/climated/sensors"
 )
 
 // Defaults of the bounds on live streams.
 const (
 	// DefaultMaxStreams is how many dashboard pages may follow the house
-	// at once; one more is answered 503 and its EventSource retries.
+	// at once, from all addresses together: a house has a few screens
+	// and phones, and each stream costs a goroutine and a state encoded
+	// per change. Past it the address with most streams loses its oldest
+	// (events.go).
 	DefaultMaxStreams = 16
+	// DefaultMaxClientStreams is one address's share of them: more than
+	// the tabs one browser can keep streaming (six connections per host
+	// over HTTP/1.1, each stream holding one), and half the ceiling, so
+	// one address never takes every stream. Past it the address loses
+	// its own oldest.
+	DefaultMaxClientStreams = 8
 	// DefaultWriteTimeout bounds the writing of one event: a client that
 	// does not take it in that time is dropped.
 	DefaultWriteTimeout = 10 * time.Second
@@ -38,13 +48,14 @@ type Options struct {
 	TrustForwardedProto bool
 	// IsLoopback says whether a remote address (an IP, no port) is on this
 	// machine; nil means a loopback address (tests use it to play a remote client).
-	IsLoopback   func(ip string) bool
-	MaxStreams   int
-	WriteTimeout time.Duration
-	KeepAlive    time.Duration
-	SessionTTL   time.Duration
-	Now          func() time.Time
-	Logger       *slog.Logger
+	IsLoopback       func(ip string) bool
+	MaxStreams       int // live streams of all addresses together (DefaultMaxStreams)
+	MaxClientStreams int // live streams of one address (DefaultMaxClientStreams)
+	WriteTimeout     time.Duration
+	KeepAlive        time.Duration
+	SessionTTL       time.Duration
+	Now              func() time.Time
+	Logger           *slog.Logger
 }
 
 // Handler serves the dashboard: the page and its assets, /dash/state,
@@ -61,9 +72,10 @@ type Handler struct {
 	guesses   guesses
 	checks    *front.Checks
 
+	streams *perclient.Limit // live streams per address (events.go)
+
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
-	streams int
 }
 
 // unitInfo is what the page needs to know of a measurement.
@@ -82,6 +94,7 @@ func New(src Source, opts *Options) (*Handler, error) {
 	}
 	h.defaults()
 	h.log = h.opts.Logger
+	h.streams = perclient.New(h.opts.MaxClientStreams, h.opts.MaxStreams)
 	var err error
 	if h.assets, err = loadAssets(); err != nil {
 		return nil, err
@@ -102,6 +115,9 @@ func (h *Handler) defaults() {
 	o := &h.opts
 	if o.MaxStreams <= 0 {
 		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.MaxClientStreams <= 0 {
+		o.MaxClientStreams = DefaultMaxClientStreams
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout

@@ -1,9 +1,12 @@
 package dash
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/climated/climated/internal/perclient"
 )
 
 // notify wakes every stream; it is called on the recording goroutine and
@@ -23,38 +26,28 @@ func (h *Handler) changes() <-chan struct{} {
 }
 
 // Streams is how many dashboard pages follow the house now.
-func (h *Handler) Streams() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.streams
-}
-
-func (h *Handler) addStream() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.streams >= h.opts.MaxStreams {
-		return false
-	}
-	h.streams++
-	return true
-}
-
-func (h *Handler) dropStream() {
-	h.mu.Lock()
-	h.streams--
-	h.mu.Unlock()
-}
+func (h *Handler) Streams() int { return h.streams.Held() }
 
 // serveEvents streams the state as server-sent events: at once, after every
 // change and, with a keep-alive, every KeepAlive. A client that does not
-// take an event within WriteTimeout is dropped.
+// take an event within WriteTimeout is dropped. No page is refused a
+// stream: past its address's share (MaxClientStreams) the address's oldest
+// stream ends, and past MaxStreams the oldest of the address with most,
+// so that one client that leaks streams cannot keep the others' pages
+// from following the house.
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
-	if !h.addStream() {
-		w.Header().Set("Retry-After", "30")
-		http.Error(w, fmt.Sprintf("too many dashboard streams (limit %d): close a dashboard tab", h.opts.MaxStreams), http.StatusServiceUnavailable)
-		return
-	}
-	defer h.dropStream()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	release := h.streams.Hold(perclient.Addr(r), func(e perclient.Eviction) {
+		cancel()
+		log := h.log.Debug
+		if e.Nth == 1 { // once while the address keeps streams open
+			log = h.log.Info
+		}
+		log("closed a dashboard stream to make room", "remote", e.Client, "ceiling", e.Ceiling,
+			"share", h.opts.MaxClientStreams, "streams", h.opts.MaxStreams, "closed", e.Nth)
+	})
+	defer release()
 	rc := http.NewResponseController(w)
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
@@ -69,7 +62,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-ch:
 		case <-tick.C:

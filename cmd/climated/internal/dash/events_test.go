@@ -63,24 +63,6 @@ func TestLiveEvent(t *testing.T) {
 	}
 }
 
-// TestStreamLimit: past MaxStreams a page is told to come back later.
-func TestStreamLimit(t *testing.T) {
-	store, _ := demoStore(t, time.Hour)
-	h := newDash(t, dash.StoreSource{Store: store}, &dash.Options{MaxStreams: 2})
-	base := serve(t, "127.0.0.1", h)
-	for range 2 {
-		_, br := openStream(t, base)
-		nextData(t, br)
-	}
-	res, body := do(t, "GET", base+"/dash/events", nil, "")
-	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(body, "limit 2") {
-		t.Errorf("third stream: %d %q, want 503 naming the limit", res.StatusCode, body)
-	}
-	if n := h.Streams(); n != 2 {
-		t.Errorf("Streams() = %d, want 2", n)
-	}
-}
-
 // bigHouse is a Source whose structure is large, so that a client that
 // reads nothing fills the socket buffers in a few events.
 type bigHouse struct{ change chan func() }

@@ -35,7 +35,7 @@ func hubWith(t *testing.T, opts Options, checks ...func() error) *httptest.Serve
 	f := New(Routes{
 		MCP:     srv.Handler(),
 		Climate: func() []byte { return store.Snapshot().JSON },
-		Health:  append(checks, srv.Ready),
+		Health:  checks,
 		Metrics: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "climated_up 1\n") }),
 	}, &opts)
 	ts := httptest.NewServer(f)

@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/climated/climated/internal/perclient"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What clients hold open is counted per client (remote address, and bearer
+// token when one is presented) and for all together, by one
+// perclient.Limit: a Streamable HTTP session from its initialize to its end
+// (its GET stream with it: the SDK allows one per session), an HTTP+SSE
+// session (its stream), and a subscriptions/listen stream of 2026-07-28
+// (an SDK session for as long as it lasts). Nobody is refused: a client
+// past its share loses its own oldest, and at the ceiling the client
+// holding most loses its oldest. A client that leaks streams or sessions
+// closes only its own, and a new client always gets in.
+const (
+	// DefaultMaxSessions is the ceiling of all clients together. Each
+	// session costs a few goroutines and buffers; 64 is far more than a
+	// house runs (a few machines with a handful of MCP clients each) and
+	// little for the memory of a Raspberry Pi.
+	DefaultMaxSessions = 64
+	// DefaultMaxClientSessions is one client's share. One machine runs
+	// a handful of MCP clients at once (a desktop app, an editor, the
+	// bridge, the Inspector's runs until StreamlessTimeout ends them),
+	// each with a session and perhaps a stream, all from one loopback
+	// address: 16 leaves them room. It is a quarter of the ceiling, so
+	// that one client never holds more than a quarter of it.
+	DefaultMaxClientSessions = 16
+)
+
+// holdStream counts the stream of every request through next (GET /sse:
+// an SSE session lives as long as its stream) against its client's share.
+func (s *Server) holdStream(kind string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, release := s.holdRequest(r, kind)
+		defer release()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// holdRequest counts the stream r opens against its client's share, until
+// the returned release. Ending it to make room cancels the context of the
+// returned request, which ends the stream and the SDK session behind it.
+func (s *Server) holdRequest(r *http.Request, kind string) (*http.Request, func()) {
+	ctx, cancel := context.WithCancel(r.Context())
+	release := s.holds.Hold(perclient.Client(r), s.evicted(kind, cancel))
+	return r.WithContext(ctx), func() {
+		release()
+		cancel()
+	}
+}
+
+// holdSession counts the Streamable HTTP session id, which r (an
+// initialize) opened, against the client's share until the session ends;
+// ending it to make room closes the session, and its GET stream with it.
+func (s *Server) holdSession(r *http.Request, id string) {
+	var ss *sdk.ServerSession
+	for open := range s.mcp.Sessions() {
+		if open.ID() == id {
+			ss = open
+			break
+		}
+	}
+	if ss == nil {
+		return // ended already
+	}
+	release := s.holds.Hold(perclient.Client(r), s.evicted("session", func() {
+		s.book.forget(id)
+		ss.Close()
+	}))
+	go func() {
+		ss.Wait()
+		release()
+	}()
+}
+
+// evicted ends a hold to make room, and says so: at INFO the first time a
+// client loses one (the operator learns of a client that leaks), at DEBUG
+// for the rest of its run.
+func (s *Server) evicted(kind string, end func()) func(perclient.Eviction) {
+	return func(e perclient.Eviction) {
+		end()
+		why := "the client holds more than its share"
+		if e.Ceiling {
+			why = "every client together holds the ceiling, and this client holds most"
+		}
+		level := s.log.Debug
+		if e.Nth == 1 {
+			level = s.log.Info
+		}
+		level("closed a client's oldest MCP session or stream to make room", "client", e.Client, "kind", kind, "why", why,
+			"share", s.opts.MaxClientSessions, "ceiling", s.opts.MaxSessions, "closed", e.Nth)
+	}
+}
