@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -34,7 +33,7 @@ func TestRainAtGaugeResolution(t *testing.T) {
 	} {
 		z := structure[zone]
 		f := func(k string) float64 { v, _ := z[k].(float64); return v }
-		if got := [3]float64{f("Rain"), f(climate.KeySumRain1), f(climate.KeySumRain24)}; got != want {
+		if got := [3]float64{f("Rain"), f(sensors.KeySumRain1), f(sensors.KeySumRain24)}; got != want {
 			t.Errorf("%s: Rain, sum_rain_1, sum_rain_24 = %v, want %v", zone, got, want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/sensors"
 )
 
 // climateTimes writes the times of the structure in the hub's local time,
@@ -25,7 +26,7 @@ func (s *Server) climateTimes(c climate.Structure) string {
 	slices.Sort(zones)
 	for _, z := range zones {
 		var parts []string
-		for _, k := range climate.TimeKeys {
+		for _, k := range sensors.TimeKeys {
 			v, ok := c[z][k].(int64)
 			if !ok {
 				if f, isFloat := c[z][k].(float64); isFloat {

@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -40,15 +39,15 @@ func haSensor(key string) (sensorDef, bool) {
 // derivedSensors are the derived keys of the get_climate structure that
 // Home Assistant gets as sensors.
 var derivedSensors = map[string]sensorDef{
-	climate.KeyMinTemp:       {name: "Minimum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
-	climate.KeyMaxTemp:       {name: "Maximum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
-	climate.KeyDateMinTemp:   {name: "Time of minimum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
-	climate.KeyDateMaxTemp:   {name: "Time of maximum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
-	climate.KeyTempTrend:     {name: "Temperature trend", deviceClass: "enum", precision: -1, enum: true},
-	climate.KeyPressureTrend: {name: "Pressure trend", deviceClass: "enum", precision: -1, enum: true},
-	climate.KeySumRain1:      {name: "Rain, last hour", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
-	climate.KeySumRain24:     {name: "Rain, last 24 hours", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
-	climate.KeyWhen:          {name: "Last update", deviceClass: "timestamp", precision: -1, diagnostic: true, timestamp: true},
+	sensors.KeyMinTemp:       {name: "Minimum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyMaxTemp:       {name: "Maximum temperature today", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyDateMinTemp:   {name: "Time of minimum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
+	sensors.KeyDateMaxTemp:   {name: "Time of maximum temperature", deviceClass: "timestamp", precision: -1, timestamp: true},
+	sensors.KeyTempTrend:     {name: "Temperature trend", deviceClass: "enum", precision: -1, enum: true},
+	sensors.KeyPressureTrend: {name: "Pressure trend", deviceClass: "enum", precision: -1, enum: true},
+	sensors.KeySumRain1:      {name: "Rain, last hour", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
+	sensors.KeySumRain24:     {name: "Rain, last 24 hours", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
+	sensors.KeyWhen:          {name: "Last update", deviceClass: "timestamp", precision: -1, diagnostic: true, timestamp: true},
 }
 
 // haConfig is a Home Assistant MQTT discovery message for one sensor.

@@ -34,7 +34,7 @@ func (s *gatedStore) Flush(ctx context.Context) error {
 		return ctx.Err()
 	}
 	s.flushes.Add(1)
-	return s.Store.Flush(ctx)
+	return s.Hub.Flush(ctx)
 }
 
 func sessionOptions(t *testing.T, broker, prefix string) Options {
@@ -129,7 +129,7 @@ type cuttingStore struct {
 }
 
 func (s *cuttingStore) Flush(ctx context.Context) error {
-	err := s.Store.Flush(ctx)
+	err := s.Hub.Flush(ctx)
 	s.once.Do(s.cut)
 	return err
 }

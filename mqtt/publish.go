@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/climated/climated/sensors/field"
 	"io"
 	"log/slog"
 	"sort"
 	"sync/atomic"
 	"time"
+
+	"github.com/climated/climated/sensors/field"
 
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/mqtt/decode"
@@ -290,7 +291,7 @@ func (p *Publisher) state(zone string, keys map[string]any, times map[string]int
 	if len(times) > 0 {
 		state[keyTimes] = times
 	}
-	if when, ok := keys[climate.KeyWhen].(int64); ok {
+	if when, ok := keys[sensors.KeyWhen].(int64); ok {
 		if logs := amountLogs(p.climate, zone, keys, when); logs != nil {
 			state[decode.KeyAmounts] = logs
 		}

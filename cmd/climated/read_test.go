@@ -28,8 +28,8 @@ func TestPrintNestedIsTheStructure(t *testing.T) {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	z := got["Indoor"]
-	if z[string(sensors.Temperature)] != 21.0 || z[string(sensors.Humidity)] != 40.0 || z[climate.KeyWhen] != float64(at.Unix()) ||
-		z[climate.KeyMinTemp] != 21.0 || z[climate.KeyMaxTemp] != 21.0 {
+	if z[string(sensors.Temperature)] != 21.0 || z[string(sensors.Humidity)] != 40.0 || z[sensors.KeyWhen] != float64(at.Unix()) ||
+		z[sensors.KeyMinTemp] != 21.0 || z[sensors.KeyMaxTemp] != 21.0 {
 		t.Errorf("read printed %s", out.String())
 	}
 }

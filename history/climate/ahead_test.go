@@ -29,8 +29,8 @@ func TestReadingAheadOfTheClockIsNotCurrent(t *testing.T) {
 	l.Add([]sensors.Reading{temp(now.Add(MaxAhead), 21.5)}) // within the skew: current
 
 	z := l.Snapshot().Climate["Indoor"]
-	want := map[string]any{"Temperature": 21.5, KeyWhen: now.Add(MaxAhead).Unix(), KeyMinTemp: 20.0, KeyMaxTemp: 21.5,
-		KeyDateMinTemp: now.Add(-time.Hour).Unix(), KeyTempTrend: Up}
+	want := map[string]any{"Temperature": 21.5, sensors.KeyWhen: now.Add(MaxAhead).Unix(), sensors.KeyMinTemp: 20.0, sensors.KeyMaxTemp: 21.5,
+		sensors.KeyDateMinTemp: now.Add(-time.Hour).Unix(), sensors.KeyTempTrend: Up}
 	for k, v := range want {
 		if z[k] != v {
 			t.Errorf("%s = %v, want %v (zone %v)", k, z[k], v, z)
@@ -47,7 +47,7 @@ func TestReadingAheadOfTheClockIsNotCurrent(t *testing.T) {
 	}
 
 	clock = ahead
-	if z := l.Snapshot().Climate["Indoor"]; z["Temperature"] != 35.0 || z[KeyWhen] != ahead.Unix() {
+	if z := l.Snapshot().Climate["Indoor"]; z["Temperature"] != 35.0 || z[sensors.KeyWhen] != ahead.Unix() {
 		t.Errorf("once the clock reached it: %v", z)
 	}
 }

@@ -76,8 +76,8 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 			times[k.zone] = make(map[string]int64)
 		}
 		times[k.zone][string(k.m)] = latest.T
-		if when, ok := z[KeyWhen].(int64); !ok || latest.T > when {
-			z[KeyWhen] = latest.T
+		if when, ok := z[sensors.KeyWhen].(int64); !ok || latest.T > when {
+			z[sensors.KeyWhen] = latest.T
 		}
 		z[string(k.m)] = round(k.m, latest.V)
 		derive(z, k.m, pts, sec, midnight)
@@ -91,21 +91,21 @@ func derive(z map[string]any, m sensors.Measurement, pts []Point, sec, midnight 
 	switch m {
 	case sensors.Temperature:
 		if lo, hi, ok := Extremes(pts, midnight); ok {
-			z[KeyMinTemp] = round(m, lo.V)
-			z[KeyMaxTemp] = round(m, hi.V)
-			z[KeyDateMinTemp] = lo.T
-			z[KeyDateMaxTemp] = hi.T
+			z[sensors.KeyMinTemp] = round(m, lo.V)
+			z[sensors.KeyMaxTemp] = round(m, hi.V)
+			z[sensors.KeyDateMinTemp] = lo.T
+			z[sensors.KeyDateMaxTemp] = hi.T
 		}
 		if w, ok := Trend(pts, sec, TemperatureTrend); ok {
-			z[KeyTempTrend] = w
+			z[sensors.KeyTempTrend] = w
 		}
 	case sensors.Pressure:
 		if w, ok := Trend(pts, sec, PressureTrend); ok {
-			z[KeyPressureTrend] = w
+			z[sensors.KeyPressureTrend] = w
 		}
 	case sensors.Rain:
-		z[KeySumRain1] = round(m, Sum(pts, sec-3600, sec))
-		z[KeySumRain24] = round(m, Sum(pts, sec-86400, sec))
+		z[sensors.KeySumRain1] = round(m, Sum(pts, sec-3600, sec))
+		z[sensors.KeySumRain24] = round(m, Sum(pts, sec-86400, sec))
 	}
 }
 

@@ -38,8 +38,8 @@ func lastHour(now time.Time) []sensors.Reading {
 func wantPresent(t *testing.T, h *Hub, now time.Time) {
 	t.Helper()
 	z := h.Snapshot().Climate["Indoor"]
-	want := map[string]any{"Temperature": 21.2, climate.KeyWhen: now.Unix(), climate.KeyMinTemp: 20.0, climate.KeyMaxTemp: 21.2,
-		climate.KeyDateMinTemp: now.Add(-time.Hour).Unix(), climate.KeyDateMaxTemp: now.Unix(), climate.KeyTempTrend: climate.Up}
+	want := map[string]any{"Temperature": 21.2, sensors.KeyWhen: now.Unix(), sensors.KeyMinTemp: 20.0, sensors.KeyMaxTemp: 21.2,
+		sensors.KeyDateMinTemp: now.Add(-time.Hour).Unix(), sensors.KeyDateMaxTemp: now.Unix(), sensors.KeyTempTrend: climate.Up}
 	for k, v := range want {
 		if z[k] != v {
 			t.Errorf("%s = %v, want %v (Indoor %v)", k, z[k], v, z)

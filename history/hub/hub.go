@@ -16,7 +16,7 @@ import (
 // Hub is the history store with the live structure, the source-status
 // board and change notification around it.
 type Hub struct {
-	*history.Store
+	store  *history.Store
 	live   *climate.Live
 	window time.Duration // what reload reads back
 	board  board
@@ -65,7 +65,7 @@ func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) 
 	if opts != nil {
 		o = *opts
 	}
-	h := &Hub{Store: st, window: cmp.Or(o.Window, climate.DefaultWindow), board: board{m: map[string]sensors.Status{}},
+	h := &Hub{store: st, window: cmp.Or(o.Window, climate.DefaultWindow), board: board{m: map[string]sensors.Status{}},
 		live: climate.New(&climate.Options{Window: o.Window, Location: o.Location, Now: o.Now, Logger: o.Logger})}
 	ws := st.Opened()
 	h.live.Load(ws...)
@@ -74,7 +74,7 @@ func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) 
 
 // reload reads every series' recent window back into the live structure.
 func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
-	ws, err := h.Store.Windows(ctx, h.window)
+	ws, err := h.store.Windows(ctx, h.window)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 func (h *Hub) Record(ctx context.Context, readings []sensors.Reading) error {
 	valid, invalid := history.Prepare(readings)
 	if len(valid) > 0 {
-		if err := h.Store.Record(ctx, valid); err != nil {
+		if err := h.store.Record(ctx, valid); err != nil {
 			return err
 		}
 		h.add(valid)
@@ -102,7 +102,7 @@ func (h *Hub) add(rs []sensors.Reading) { h.subs.notify(rs, h.live.Add(rs)) }
 // Import imports into the store (history.Store.Import) and rebuilds the
 // live structure from what is then recorded.
 func (h *Hub) Import(ctx context.Context, r io.Reader, o history.ImportOptions) (history.ImportResult, error) {
-	res, err := h.Store.Import(ctx, r, o)
+	res, err := h.store.Import(ctx, r, o)
 	if err != nil {
 		return res, err
 	}
@@ -142,7 +142,7 @@ func (h *Hub) Live() *climate.Live { return h.live }
 func (h *Hub) Close(ctx context.Context) error {
 	h.once.Do(func() {
 		h.stopParts()
-		h.err = h.Store.Close(ctx)
+		h.err = h.store.Close(ctx)
 	})
 	return h.err
 }

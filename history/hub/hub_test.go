@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -46,7 +45,7 @@ func TestSnapshotRainWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	z := s.Snapshot().Climate["Rain"]
-	if z[climate.KeySumRain1] != 0.6 || z[climate.KeySumRain24] != 11.6 || z["Rain"] != 0.4 || z[climate.KeyWhen] != now.Unix() {
+	if z[sensors.KeySumRain1] != 0.6 || z[sensors.KeySumRain24] != 11.6 || z["Rain"] != 0.4 || z[sensors.KeyWhen] != now.Unix() {
 		t.Errorf("Rain zone = %v; want sum_rain_1 0.6, sum_rain_24 11.6, Rain 0.4, When %d", z, now.Unix())
 	}
 }

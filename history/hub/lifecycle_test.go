@@ -85,7 +85,7 @@ func TestLiveAnswersBeforeTheDisk(t *testing.T) {
 	if got := h.Snapshot().Climate["Indoor"]["Temperature"]; got != 21.0 {
 		t.Errorf("Temperature = %v before any flush, want 21 from memory", got)
 	}
-	if n := h.Store.Opened(); n != nil {
+	if n := h.store.Opened(); n != nil {
 		t.Errorf("Opened after Open gave %v, want nil (taken by the hub)", n)
 	}
 }

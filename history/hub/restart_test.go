@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -85,22 +84,22 @@ func TestRestartKeepsDerivations(t *testing.T) {
 		}
 	}
 	b := after["Balcony"]
-	if b[climate.KeyMinTemp] != lo || b[climate.KeyMaxTemp] != hi || b[climate.KeyDateMinTemp] != loAt || b[climate.KeyDateMaxTemp] != hiAt {
+	if b[sensors.KeyMinTemp] != lo || b[sensors.KeyMaxTemp] != hi || b[sensors.KeyDateMinTemp] != loAt || b[sensors.KeyDateMaxTemp] != hiAt {
 		t.Errorf("Balcony extremes = %v at %v, %v at %v; want %v at %d, %v at %d",
-			b[climate.KeyMinTemp], b[climate.KeyDateMinTemp], b[climate.KeyMaxTemp], b[climate.KeyDateMaxTemp], lo, loAt, hi, hiAt)
+			b[sensors.KeyMinTemp], b[sensors.KeyDateMinTemp], b[sensors.KeyMaxTemp], b[sensors.KeyDateMaxTemp], lo, loAt, hi, hiAt)
 	}
-	if got := after["Rain"][climate.KeySumRain24]; got != round(sensors.Rain, wantRain24) {
+	if got := after["Rain"][sensors.KeySumRain24]; got != round(sensors.Rain, wantRain24) {
 		t.Errorf("sum_rain_24 = %v, want %v", got, round(sensors.Rain, wantRain24))
 	}
 	for _, zone := range []string{"Indoor", "Bedroom", "Balcony"} {
-		if _, ok := after[zone][climate.KeyTempTrend]; !ok {
+		if _, ok := after[zone][sensors.KeyTempTrend]; !ok {
 			t.Errorf("%s has no temp_trend", zone)
 		}
 	}
-	if _, ok := after["Indoor"][climate.KeyPressureTrend]; !ok {
+	if _, ok := after["Indoor"][sensors.KeyPressureTrend]; !ok {
 		t.Error("Indoor has no pressure_trend")
 	}
-	if got := after["Indoor"][climate.KeyWhen]; got != end.Unix() {
+	if got := after["Indoor"][sensors.KeyWhen]; got != end.Unix() {
 		t.Errorf("When = %v, want %d", got, end.Unix())
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -50,7 +49,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	if z, ok := o["zone"].(string); ok && z != "" {
 		r.Device = z
 	}
-	if raw, ok := o[climate.KeyWhen]; ok {
+	if raw, ok := o[sensors.KeyWhen]; ok {
 		w, err := unixTime(raw)
 		if err != nil {
 			return r.fail("When: %w", err)
@@ -58,7 +57,7 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 		r.Time = w
 	}
 	if rain, ok := o[string(sensors.Rain)]; ok {
-		r.RainState = fmt.Sprint(rain, "/", o[climate.KeySumRain1], "/", o[climate.KeySumRain24])
+		r.RainState = fmt.Sprint(rain, "/", o[sensors.KeySumRain1], "/", o[sensors.KeySumRain24])
 	}
 	d.applyJSON(&r, o)
 	d.measurements(&r, o, d.amounts(&r, o))

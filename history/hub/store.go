@@ -1,0 +1,63 @@
+package hub
+
+import (
+	"io"
+
+	"context"
+	"time"
+
+	"github.com/climated/climated/history/climate"
+
+	"github.com/climated/climated/history"
+)
+
+// What the hub's users need of the history underneath, and no more: the
+// hub used to embed *history.Store, and all of its methods (imports,
+// compaction, forgetting) leaked through it.
+
+// Range reads one series of the history (history.Store.Range).
+func (h *Hub) Range(ctx context.Context, q history.Query) (*history.Series, error) {
+	return h.store.Range(ctx, q)
+}
+
+// Daily reads a zone's daily summaries (history.Store.Daily).
+func (h *Hub) Daily(ctx context.Context, zone string, from, to time.Time) ([]history.Day, error) {
+	return h.store.Daily(ctx, zone, from, to)
+}
+
+// Path is the database file.
+func (h *Hub) Path() string { return h.store.Path() }
+
+// Health says whether the history is being written (history.Store.Health).
+func (h *Hub) Health() error { return h.store.Health() }
+
+// Flush commits what the sources recorded (history.Store.Flush); the MQTT
+// ingest acknowledges messages once it returns.
+func (h *Hub) Flush(ctx context.Context) error { return h.store.Flush(ctx) }
+
+// Ping answers once the writer goroutine does (the watchdog's liveness).
+func (h *Hub) Ping(ctx context.Context) error { return h.store.Ping(ctx) }
+
+// Refused counts the readings the database refused for their own sake.
+func (h *Hub) Refused() int64 { return h.store.Refused() }
+
+// Marked says which marks the history holds (history.Store.Marked).
+func (h *Hub) Marked(ctx context.Context, names []string) (map[string]bool, error) {
+	return h.store.Marked(ctx, names)
+}
+
+// Ahead is what the history holds after now (history.Store.Ahead).
+func (h *Hub) Ahead(ctx context.Context, now time.Time) (history.Ahead, error) {
+	return h.store.Ahead(ctx, now)
+}
+
+// Windows reads every series' recent window (history.Store.Windows): the
+// alerts prime their rate rules from it.
+func (h *Hub) Windows(ctx context.Context, window time.Duration) ([]climate.Window, error) {
+	return h.store.Windows(ctx, window)
+}
+
+// Export writes the history as CSV or JSON lines (history.Store.Export).
+func (h *Hub) Export(ctx context.Context, w io.Writer, e history.Export) (int64, error) {
+	return h.store.Export(ctx, w, e)
+}
