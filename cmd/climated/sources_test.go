@@ -15,11 +15,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/sensors/hw"
-	"github.com/climated/climated/sensors/raingauge"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/hw"
+	"github.com/climated/climated/sensors/raingauge"
 )
 
 func noBus(name string) (i2c.BusCloser, error) {
@@ -158,5 +161,47 @@ func TestScanAndReadWithoutBus(t *testing.T) {
 	out, err := climated("read", "--config", cfgPath).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "0x44 is not an address of the bme280") {
 		t.Errorf("read with a bad address: %v\n%s", err, out)
+	}
+}
+
+// TestServeRecordsAnI2CSensor: an SHT31 on the bus (a fake that answers
+// as the chip does) reaches get_climate's structure and the SQLite
+// history of the running hub, the path sensors/hw's own tests no longer
+// take (they test against sinktest, below the hub).
+func TestServeRecordsAnI2CSensor(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.file = "test.yaml"
+	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "sht31", Address: 0x44}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan served, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: openFakeSHT31}})
+	}()
+	var h served
+	select {
+	case h = <-ready:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for h.Hub.Snapshot().Climate["Living room"]["Temperature"] == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	zone := h.Hub.Snapshot().Climate["Living room"]
+	if zone["Temperature"] == nil || zone["Humidity"] == nil {
+		t.Fatalf("Living room = %v, want the SHT31's temperature and humidity", zone)
+	}
+	if err := h.Hub.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.Hub.Range(ctx, history.Query{Zone: "Living room", Measurement: sensors.Temperature, From: time.Now().Add(-time.Hour), To: time.Now().Add(time.Minute)})
+	if err != nil || s.Summary == nil || s.Summary.Count < 1 || s.Summary.Max != zone["Temperature"] {
+		t.Errorf("the history of Living room's temperature: %+v %v, want the reading served (%v)", s, err, zone["Temperature"])
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -3,7 +3,6 @@ package hw
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,7 +12,6 @@ import (
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 	"github.com/climated/climated/sensors/internal/sinktest"
@@ -247,35 +245,37 @@ func TestRunSinkStopped(t *testing.T) {
 	})
 }
 
-// TestRunIntoHistory records into a real SQLite history.
-func TestRunIntoHistory(t *testing.T) {
+// TestRunRecordsAndReports: one poll of an SHT31 records its two values
+// in its zone and reports the chip healthy.
+func TestRunRecordsAndReports(t *testing.T) {
 	ctx := context.Background()
-	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := &sinktest.Sink{}
 	m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
 	s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- s.Run(rctx, store) }()
 	deadline := time.Now().Add(5 * time.Second)
-	for store.Latest().IsZero() && time.Now().Before(deadline) {
+	for rs, _ := store.Snapshot(); len(rs) < 2 && time.Now().Before(deadline); rs, _ = store.Snapshot() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	zone := store.Snapshot().Climate["Indoor"]
-	if zone["Temperature"] != 25.0 || zone["Humidity"] != 50.0 {
-		t.Errorf("Indoor = %v, want 25 °C and 50 %%", zone)
+	rs, sts := store.Snapshot()
+	got := map[sensors.Measurement]float64{}
+	for _, r := range rs {
+		if r.Zone != "Indoor" {
+			t.Errorf("reading %+v, want zone Indoor", r)
+		}
+		got[r.Measurement] = r.Value
 	}
-	if sts := store.Statuses(); len(sts) != 1 || sts[0].Err != nil || sts[0].Source != "i2c1/0x44 sht3x" {
+	if got[sensors.Temperature] != 25.0 || got[sensors.Humidity] != 50.0 {
+		t.Errorf("Indoor = %v, want 25 °C and 50 %%", got)
+	}
+	if len(sts) == 0 || sts[len(sts)-1].Err != nil || sts[len(sts)-1].Source != "i2c1/0x44 sht3x" {
 		t.Errorf("statuses = %+v", sts)
-	}
-	if err := store.Close(ctx); err != nil {
-		t.Fatal(err)
 	}
 	if err := m.Close(); err != nil {
 		t.Fatal(err)

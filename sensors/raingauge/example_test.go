@@ -2,30 +2,42 @@ package raingauge_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 
-	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/raingauge"
 )
+
+// printSink prints what a source records; the hub records it in its
+// history (history/hub.Hub is a sensors.Sink).
+type printSink struct{}
+
+func (printSink) Record(_ context.Context, rs []sensors.Reading) error {
+	for _, r := range rs {
+		fmt.Println(r.Time.Format("15:04"), r.Zone, r.Measurement, r.Value)
+	}
+	return nil
+}
+
+func (printSink) Report(st sensors.Status) {
+	if st.Err != nil {
+		fmt.Println(st.Source, st.Err)
+	}
+}
 
 func Example() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	store, err := hub.Open(ctx, "rain.db", nil)
-	if err != nil {
-		log.Error("open history", "err", err)
-		return
-	}
-	defer store.Close(context.Background())
 	g, err := raingauge.New(raingauge.Config{Pin: "GPIO17"}, &raingauge.Options{Logger: log})
 	if err != nil {
 		log.Error("rain gauge", "err", err)
 		return
 	}
-	if err := g.Run(ctx, store); err != nil {
+	if err := g.Run(ctx, printSink{}); err != nil {
 		log.Error("rain gauge", "err", err)
 	}
 }

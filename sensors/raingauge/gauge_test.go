@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/sinktest"
 )
@@ -224,14 +222,13 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// TestIntoHistory records rain into a real SQLite history and reads the
-// sums back.
-func TestIntoHistory(t *testing.T) {
+// TestRunRecordsTheTips: three tips become 0.838 mm of rain in the
+// readings Run records (the gauge's resolution, 3 × 0.2794), the last
+// interval's recorded as Run ends. The hub's sums of them are the
+// history's to test (history/climate).
+func TestRunRecordsTheTips(t *testing.T) {
 	ctx := context.Background()
-	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "climated.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := &sinktest.Sink{}
 	p := newPin()
 	g := gauge(t, p, Config{Debounce: time.Millisecond})
 	rctx, cancel := context.WithCancel(ctx)
@@ -253,12 +250,16 @@ func TestIntoHistory(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	rain := store.Snapshot().Climate["Rain"]
-	if rain["Rain"] != 0.838 || rain["sum_rain_1"] != 0.838 || rain["sum_rain_24"] != 0.838 {
-		t.Errorf("Rain zone = %v, want 0.838 mm (3 × 0.2794, at the gauge's resolution)", rain)
+	readings, _ := store.Snapshot()
+	var total float64
+	for _, r := range readings {
+		if r.Zone != "Rain" || r.Measurement != sensors.Rain {
+			t.Errorf("reading %+v, want the Rain zone's Rain", r)
+		}
+		total += r.Value
 	}
-	if err := store.Close(ctx); err != nil {
-		t.Fatal(err)
+	if math.Round(total*1000)/1000 != 0.838 {
+		t.Errorf("rain recorded %v mm in %d readings, want 0.838 mm (3 × 0.2794, at the gauge's resolution)", total, len(readings))
 	}
 }
 
