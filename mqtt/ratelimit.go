@@ -3,6 +3,8 @@ package mqtt
 import (
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Log rate limits for bad input: one line per key (kind and topic) per
@@ -17,11 +19,10 @@ const (
 
 // limiter decides which bad-input events get a log line.
 type limiter struct {
-	mu     sync.Mutex
-	every  time.Duration
-	tokens float64
-	last   time.Time
-	keys   map[string]*logKey
+	mu    sync.Mutex
+	every time.Duration
+	all   *rate.Limiter // logBurst lines per interval over all keys
+	keys  map[string]*logKey
 }
 
 type logKey struct {
@@ -30,7 +31,7 @@ type logKey struct {
 }
 
 func newLimiter(every time.Duration) *limiter {
-	return &limiter{every: every, tokens: logBurst, keys: make(map[string]*logKey)}
+	return &limiter{every: every, all: rate.NewLimiter(rate.Limit(logBurst/every.Seconds()), logBurst), keys: make(map[string]*logKey)}
 }
 
 // allow reports whether an event of key at now may be logged, and how many
@@ -38,10 +39,6 @@ func newLimiter(every time.Duration) *limiter {
 func (l *limiter) allow(key string, now time.Time) (bool, uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.last.IsZero() {
-		l.tokens = min(logBurst, l.tokens+logBurst*float64(now.Sub(l.last))/float64(l.every))
-	}
-	l.last = now
 	k := l.keys[key]
 	if k != nil && now.Sub(k.logged) < l.every {
 		k.suppressed++
@@ -54,13 +51,12 @@ func (l *limiter) allow(key string, now time.Time) (bool, uint64) {
 			}
 		}
 	}
-	if l.tokens < 1 || (k == nil && len(l.keys) >= maxLogKeys) {
+	if (k == nil && len(l.keys) >= maxLogKeys) || !l.all.AllowN(now, 1) {
 		if k != nil {
 			k.suppressed++
 		}
 		return false, 0
 	}
-	l.tokens--
 	if k == nil {
 		k = &logKey{}
 		l.keys[key] = k
