@@ -80,7 +80,6 @@ type Server struct {
 	book   *sessionBook
 	holds  *perclient.Limit // sessions and streams per client (share.go)
 	zones  *zoneResources
-	replay *climateReplay // get_climate answers kept (fastclimate.go)
 	stop   context.CancelFunc
 	done   chan struct{}
 }
@@ -105,7 +104,6 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
 	s.holds = perclient.New(s.opts.MaxClientSessions, s.opts.MaxSessions)
-	s.replay = newClimateReplay()
 	s.buildSDKServer()
 	ctx, cancel := context.WithCancel(ctx)
 	s.stop, s.done = cancel, make(chan struct{})

@@ -76,12 +76,8 @@ type frontPost struct {
 	modern    bool // protocol 2026-07-28
 }
 
-// frontOther passes on a request other than a POST (GET, DELETE); a
-// DELETE ends the session's replay slots.
+// frontOther passes on a request other than a POST (GET, DELETE).
 func (s *Server) frontOther(w http.ResponseWriter, r *http.Request, stateful, stateless http.Handler) {
-	if r.Method == http.MethodDelete {
-		s.replay.forget("s:" + r.Header.Get(sessionHeader)) // at once: the SDK's end is seen later
-	}
 	next := stateful
 	if newProtocol(r) {
 		next = stateless // which answers 405: 2026-07-28 has no GET stream
@@ -90,7 +86,7 @@ func (s *Server) frontOther(w http.ResponseWriter, r *http.Request, stateful, st
 }
 
 // frontServePost reads and checks the body of a POST, then answers it
-// itself, replays it (get_climate) or passes it on with ids kept.
+// itself or passes it on with ids kept.
 func (s *Server) frontServePost(p *frontPost) {
 	if !s.frontRead(p) {
 		return
@@ -111,10 +107,6 @@ func (s *Server) frontServePost(p *frontPost) {
 	}
 	if answers, status := s.frontAnswers(p.envs, p.session == "" && !p.modern); answers != nil {
 		writeAnswers(p.w, status, answers, p.batch)
-		return
-	}
-	if slot := replaySlot(p.session, p.modern, p.batch, p.msgs, p.envs); slot != "" {
-		s.serveClimateCall(p.w, p.r, slot, p.session, p.envs[0].ID, func(w http.ResponseWriter) { p.next.ServeHTTP(w, withBody(p.r, p.body)) })
 		return
 	}
 	p.forward()

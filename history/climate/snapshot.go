@@ -48,10 +48,6 @@ func (l *Live) Snapshot() *Snapshot {
 	return sn
 }
 
-// Invalidate makes the next Snapshot shape the structure again even when
-// nothing changed (for benchmarks of the shaping).
-func (l *Live) Invalidate() { l.gen.Add(1) }
-
 // shape builds the structure from the live state as it stands at now.
 func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uint64) {
 	l.mu.RLock()

@@ -132,9 +132,6 @@ func (h *Hub) Points(zone string, m sensors.Measurement, from int64) []climate.P
 	return h.live.Points(zone, m, from)
 }
 
-// Live is the live structure, for benchmarks and tools that shape it.
-func (h *Hub) Live() *climate.Live { return h.live }
-
 // Close stops what Start started, in reverse order, waiting for each,
 // then flushes and closes the store, so that no part reads a closed
 // database. It returns the store's error (see history.Store.Close); a
