@@ -311,9 +311,23 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 	if !c.Connected() || ctx.Err() != nil {
 		return
 	}
+	add, drop := c.subscriptionChanges(conn)
+	failed, stopped := c.subscribeAll(ctx, conn, add)
+	if stopped || c.unsubscribeAll(ctx, drop) {
+		return
+	}
+	if failed {
+		time.AfterFunc(resubscribeIn, func() { signal(c.wake) })
+	}
+}
+
+// subscriptionChanges lists the filters to subscribe on connection conn
+// (registered, and the hub's own status topic) and those to unsubscribe
+// (active but no longer registered, or left by an earlier run).
+func (c *Client) subscriptionChanges(conn uint64) (add, drop []string) {
 	own := c.opts.AvailabilityTopic
 	c.mu.RLock()
-	var add, drop []string
+	defer c.mu.RUnlock()
 	for f := range c.subs {
 		if c.active[f] != conn {
 			add = append(add, f)
@@ -335,13 +349,17 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 			return registered || active || f == own
 		})...)
 	}
-	c.mu.RUnlock()
-	failed := false
+	return add, drop
+}
+
+// subscribeAll subscribes the filters add on connection conn; failed says
+// one failed (to try again), stopped that ctx ended.
+func (c *Client) subscribeAll(ctx context.Context, conn uint64, add []string) (failed, stopped bool) {
 	for _, f := range add {
 		c.mu.RLock()
 		s, ok := c.subs[f]
 		c.mu.RUnlock()
-		if !ok && f == own {
+		if !ok && f == c.opts.AvailabilityTopic {
 			s, ok = subscription{qos: ownStatusQoS}, true
 		}
 		if !ok {
@@ -351,7 +369,7 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		if err := wait(ctx, c.pc.Subscribe(f, s.qos, nil)); err != nil {
 			if ctx.Err() != nil {
 				c.log.Debug("mqtt: stopped while subscribing", "topic", f, "err", err)
-				return
+				return failed, true
 			}
 			c.log.Error("mqtt: subscribe failed", "topic", f, "err", err)
 			failed = true
@@ -361,11 +379,17 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		c.setActive(f, conn)
 		c.noteFilter(f, true)
 	}
+	return failed, false
+}
+
+// unsubscribeAll unsubscribes the filters drop; it reports whether ctx
+// ended first.
+func (c *Client) unsubscribeAll(ctx context.Context, drop []string) (stopped bool) {
 	for _, f := range drop {
 		if err := wait(ctx, c.pc.Unsubscribe(f)); err != nil {
 			if ctx.Err() != nil {
 				c.log.Debug("mqtt: stopped while unsubscribing", "topic", f, "err", err)
-				return
+				return true
 			}
 			c.log.Warn("mqtt: unsubscribe failed", "topic", f, "err", err)
 			c.setActive(f, 0)
@@ -375,9 +399,7 @@ func (c *Client) syncSubscriptions(ctx context.Context, conn uint64) {
 		c.setActive(f, 0)
 		c.noteFilter(f, false)
 	}
-	if failed {
-		time.AfterFunc(resubscribeIn, func() { signal(c.wake) })
-	}
+	return false
 }
 
 // noteFilter keeps the broker's subscriptions in the session file.

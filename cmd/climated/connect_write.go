@@ -54,27 +54,9 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var servers jsonObject
-	if raw, ok := doc.get(c.Key); ok {
-		if err := json.Unmarshal(raw, &servers); err != nil {
-			return fmt.Errorf("%s: %q is not an object of servers (%v): fix it or add the entry by hand (climated connect %s prints it)", path, c.Key, err, c.ID)
-		}
-	}
-	_, replaced := servers.get(t.Name)
-	entry, err := json.Marshal(c.Entry(t))
+	replaced, err := mergeEntry(&doc, c, t)
 	if err != nil {
-		return err
-	}
-	servers.set(t.Name, entry)
-	raw, err := json.Marshal(servers)
-	if err != nil {
-		return err
-	}
-	doc.set(c.Key, raw)
-	if c.Inputs != nil {
-		if err := mergeInputs(&doc, c.Inputs(t)); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	out, err := indentJSON(doc)
 	if err != nil {
@@ -106,6 +88,32 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 		fmt.Fprintln(stdout, strings.Join(c.Notes(t), "\n"))
 	}
 	return nil
+}
+
+// mergeEntry puts the hub's entry into doc, in place of one of the same
+// name (replaced) or after the others, and the client's inputs.
+func mergeEntry(doc *jsonObject, c mcpClient, t target) (replaced bool, err error) {
+	var servers jsonObject
+	if raw, ok := doc.get(c.Key); ok {
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			return false, fmt.Errorf("%q is not an object of servers (%v): fix it or add the entry by hand (climated connect %s prints it)", c.Key, err, c.ID)
+		}
+	}
+	_, replaced = servers.get(t.Name)
+	entry, err := json.Marshal(c.Entry(t))
+	if err != nil {
+		return false, err
+	}
+	servers.set(t.Name, entry)
+	raw, err := json.Marshal(servers)
+	if err != nil {
+		return false, err
+	}
+	doc.set(c.Key, raw)
+	if c.Inputs != nil {
+		return replaced, mergeInputs(doc, c.Inputs(t))
+	}
+	return replaced, nil
 }
 
 // readClientFile reads a JSON object; a missing file is an empty one.

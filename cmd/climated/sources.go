@@ -87,23 +87,30 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, s
 			return nil, err
 		}
 	}
-	demoOn := cfg.Demo.Enabled
-	if demoOn != nil && !*demoOn {
+	addDemo(set, cfg, log)
+	return set, nil
+}
+
+// addDemo adds the demo house as demo: enabled says: unset, when no other
+// source runs; true, always; false, never (and the log says the hub has
+// no zone when nothing else runs).
+func addDemo(set *sourceSet, cfg Config, log *slog.Logger) {
+	on := cfg.Demo.Enabled
+	switch {
+	case on != nil && !*on:
 		if len(set.sources) == 0 {
 			log.Warn("no sensors configured or found, and demo: enabled: false: the hub has no zone until sensors:, rain_gauge: or mqtt: give it some (climated scan lists the chips on the bus)")
 		}
-		return set, nil
+		return
+	case on == nil && len(set.sources) > 0:
+		return
+	case len(set.sources) == 0:
+		log.Info("no sensors configured or found: running the demo house (simulated data)")
 	}
-	if len(set.sources) == 0 || demoOn != nil {
-		if len(set.sources) == 0 {
-			log.Info("no sensors configured or found: running the demo house (simulated data)")
-		}
-		set.house = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
-			Logger: log.With("source", "demo")})
-		set.add(set.house, set.house.Zones())
-		set.simulated = true
-	}
-	return set, nil
+	set.house = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
+		Logger: log.With("source", "demo")})
+	set.add(set.house, set.house.Zones())
+	set.simulated = true
 }
 
 // addMQTT wires the broker connection, the ingest of devices' readings
