@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -50,7 +51,7 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 	b.Helper()
 	start := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
 	end := start.AddDate(1, 0, 0)
-	s := openTest(b, filepath.Join(b.TempDir(), "year.db"), &Options{Now: fixedClock(end), Location: time.UTC})
+	s := openTest(b, filepath.Join(b.TempDir(), "year.db"), &Options{Now: testutil.FixedClock(end), Location: time.UTC})
 	ctx := context.Background()
 	// Straight into raw and the rollups, as an import writes.
 	tx, err := s.wdb.BeginTx(ctx, nil)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -58,7 +59,7 @@ func BenchmarkYearBacklog(b *testing.B) {
 	rs := yearBacklog(end)
 	for range b.N {
 		// The writer's own ticks would compact too: only ours run.
-		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: fixedClock(end), Location: time.UTC, FlushInterval: 24 * time.Hour})
+		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(end), Location: time.UTC, FlushInterval: 24 * time.Hour})
 		ctx := context.Background()
 		for c := range slices.Chunk(rs, DefaultBatchSize) {
 			if err := s.Record(ctx, c); err != nil {
@@ -127,7 +128,7 @@ func BenchmarkYearImport(b *testing.B) {
 		fmt.Fprintf(&csv, "%s,%s,%s,%g,bench\n", r.Time.Format(time.RFC3339), r.Zone, r.Measurement, r.Value)
 	}
 	for range b.N {
-		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: fixedClock(end), Location: time.UTC, FlushInterval: 24 * time.Hour})
+		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(end), Location: time.UTC, FlushInterval: 24 * time.Hour})
 		t0 := time.Now()
 		if _, err := s.Import(context.Background(), bytes.NewReader(csv.Bytes()), ImportOptions{}); err != nil {
 			b.Fatal(err)

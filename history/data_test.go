@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -25,7 +26,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err != nil || n != int64(len(rs)) {
 		t.Fatalf("export: %d rows, %v", n, err)
 	}
-	b := openTest(t, filepath.Join(t.TempDir(), "b.db"), &Options{Now: fixedClock(now)})
+	b := openTest(t, filepath.Join(t.TempDir(), "b.db"), &Options{Now: testutil.FixedClock(now)})
 	var progress int64
 	res, err := b.Import(ctx, bytes.NewReader(csv1.Bytes()), ImportOptions{Progress: func(n int64) { progress = n }})
 	if err != nil || res.Imported != int64(len(rs)) || progress != res.Imported {
@@ -66,7 +67,7 @@ func TestImportBrokenLines(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	path := filepath.Join(t.TempDir(), "h.db")
-	s := openTest(t, path, &Options{Now: fixedClock(now)})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(now)})
 	res, err := s.Import(ctx, strings.NewReader(brokenCSV), ImportOptions{})
 	if err == nil {
 		t.Fatal("a file with broken lines was imported")

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -188,7 +189,7 @@ func TestCompactionAdoptsForeignSeries(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	now := time.Unix(1_800_000_000, 0).Truncate(time.Hour).Add(30 * time.Minute)
 	var logs bytes.Buffer
-	s := openTest(t, path, &Options{FlushInterval: time.Hour, Now: fixedClock(now), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	s := openTest(t, path, &Options{FlushInterval: time.Hour, Now: testutil.FixedClock(now), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ctx := context.Background()
 	old := now.Add(-2 * time.Hour)
 	if err := s.Record(ctx, []sensors.Reading{reading("Indoor", sensors.Temperature, 21, old)}); err != nil {

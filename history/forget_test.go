@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -89,7 +90,7 @@ func TestForgetAfter(t *testing.T) {
 	// The clock a year ahead: everything recorded goes on into raw and
 	// the rollups.
 	o := *long
-	o.Now = fixedClock(ahead.Add(2 * time.Hour))
+	o.Now = testutil.FixedClock(ahead.Add(2 * time.Hour))
 	s := openTest(t, path, &o)
 	past := every("Indoor", sensors.Temperature, base.Add(-3*time.Hour), 211, time.Minute, temp) // to base+30m
 	past = append(past, every("Garden", sensors.Rain, base.Add(-3*time.Hour), 43, 5*time.Minute, rain)...)
@@ -100,7 +101,7 @@ func TestForgetAfter(t *testing.T) {
 	s.Close(ctx)
 	// The clock set right: the current hour's readings and one a year
 	// ahead wait in recent.
-	o.Now = fixedClock(base)
+	o.Now = testutil.FixedClock(base)
 	s = openTest(t, path, &o)
 	if err := s.Record(ctx, append(every("Indoor", sensors.Humidity, base.Add(5*time.Minute), 36, time.Minute, temp),
 		reading("Indoor", sensors.Temperature, 20, ahead.Add(5*time.Hour)))); err != nil {
@@ -213,7 +214,7 @@ func TestForgetKeepsWhatItCannotSplit(t *testing.T) {
 	ctx := context.Background()
 	base := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
 	path := filepath.Join(t.TempDir(), "h.db")
-	s := openTest(t, path, &Options{Now: fixedClock(base), RawRetention: time.Hour})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(base), RawRetention: time.Hour})
 	if err := s.Record(ctx, every("Indoor", sensors.Temperature, base.Add(-3*time.Hour), 180, time.Minute, func(i int) float64 { return float64(i) / 10 })); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -14,7 +15,7 @@ import (
 func storeWith(t *testing.T, loc *time.Location, now time.Time, rs []sensors.Reading) *Store {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "h.db")
-	s, err := Open(context.Background(), path, &Options{Now: fixedClock(now), Location: loc})
+	s, err := Open(context.Background(), path, &Options{Now: testutil.FixedClock(now), Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func storeWith(t *testing.T, loc *time.Location, now time.Time, rs []sensors.Rea
 	}
 	compactNow(t, s)
 	s.Close(context.Background())
-	return openTest(t, path, &Options{Now: fixedClock(now), Location: loc})
+	return openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: loc})
 }
 
 // compactNow writes what waits and moves complete hours from recent into

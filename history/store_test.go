@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -23,8 +24,6 @@ func openTest(t testing.TB, path string, opts *Options) *Store {
 	t.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }
-
-func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // snapshotOf is the structure that the live state rebuilt from s would
 // give: what s has recorded, flushed, read back by Windows and shaped.
@@ -98,7 +97,7 @@ func TestFlushWithoutClose(t *testing.T) {
 func TestRecordRejectsInvalidKeepsValid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	now := time.Unix(1_800_000_000, 0)
-	s := openTest(t, path, &Options{Now: fixedClock(now)})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(now)})
 	err := s.Record(context.Background(), []sensors.Reading{
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.04, Time: now, Source: "a"},
 		{Zone: "Indoor", Measurement: sensors.Humidity, Value: 140, Time: now, Source: "b"},
@@ -131,7 +130,7 @@ func TestRecordRejectsInvalidKeepsValid(t *testing.T) {
 func TestAmountsAddUpGaugesReplace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	now := time.Unix(1_800_000_000, 0)
-	s := openTest(t, path, &Options{Now: fixedClock(now)})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(now)})
 	ctx := context.Background()
 	for _, v := range []float64{0.2, 0.3} {
 		if err := s.Record(ctx, []sensors.Reading{
@@ -154,7 +153,7 @@ func TestAmountsAddUpGaugesReplace(t *testing.T) {
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	check(snapshotOf(t, openTest(t, path, &Options{Now: fixedClock(now)})).Climate)
+	check(snapshotOf(t, openTest(t, path, &Options{Now: testutil.FixedClock(now)})).Climate)
 }
 
 func TestOpenBadPaths(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -15,7 +16,7 @@ import (
 // demo's year) the 30-day and 1-year charts stayed empty for hours.
 func TestRollupTiersSeeRecent(t *testing.T) {
 	now := time.Date(2026, 6, 15, 12, 30, 0, 0, time.UTC)
-	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: fixedClock(now), Location: time.UTC})
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
 	ctx := context.Background()
 	var rs []sensors.Reading
 	var rain float64

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -18,7 +19,7 @@ func TestRollupsFollowRaw(t *testing.T) {
 	t0 := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
 	rs := every("Balcony", sensors.Temperature, t0, 180, time.Minute, func(i int) float64 { return 15 + math.Sin(float64(i)/9) })
 	rs = append(rs, every("Rain", sensors.Rain, t0, 36, 5*time.Minute, func(i int) float64 { return 0.2794 * float64(i%4) })...)
-	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: fixedClock(t0.Add(3 * time.Hour))})
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(t0.Add(3 * time.Hour))})
 	ctx := context.Background()
 	for i := 0; i < len(rs); i += 37 { // uneven batches
 		if err := s.Record(ctx, rs[i:min(i+37, len(rs))]); err != nil {
@@ -93,7 +94,7 @@ func TestLongRangesReadRollups(t *testing.T) {
 func TestRetention(t *testing.T) {
 	now := time.Date(2026, 6, 2, 0, 0, 0, 0, time.UTC)
 	path := filepath.Join(t.TempDir(), "h.db")
-	s := openTest(t, path, &Options{Now: fixedClock(now), RawRetention: 6 * time.Hour})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), RawRetention: 6 * time.Hour})
 	ctx := context.Background()
 	if err := s.Record(ctx, every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 24*60, time.Minute, func(int) float64 { return 21 })); err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 	db.Exec("PRAGMA user_version = 1")
 	db.Close()
 
-	s := openTest(t, path, &Options{Now: fixedClock(time.Unix(t0+7200, 0))})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(time.Unix(t0+7200, 0))})
 	got, err := s.Range(context.Background(), Query{Zone: "Indoor", Measurement: sensors.Temperature, From: time.Unix(t0, 0), To: time.Unix(t0+7200, 0), Step: time.Hour})
 	if err != nil {
 		t.Fatal(err)

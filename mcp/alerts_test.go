@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // alertHub is a real history file with the alert tables of migration 004,
@@ -276,7 +278,7 @@ func TestAlertSubscription(t *testing.T) {
 			callTool(t, cs, ToolCreateAlert, with(co2Rule, "for", nil))
 			// Subscriptions over 2026-07-28 take effect asynchronously: clear
 			// and fire again until the client hears.
-			waitFor(t, "fired: updated and logged", func() bool {
+			testutil.WaitFor(t, "fired: updated and logged", func() bool {
 				h.observe(t, "Bedroom", sensors.CO2, 900)
 				h.observe(t, "Bedroom", sensors.CO2, 1350)
 				time.Sleep(50 * time.Millisecond)
@@ -292,7 +294,7 @@ func TestAlertSubscription(t *testing.T) {
 			box.updated, box.logs = nil, nil
 			box.mu.Unlock()
 			h.observe(t, "Bedroom", sensors.CO2, 900)
-			waitFor(t, "cleared: updated and logged", func() bool {
+			testutil.WaitFor(t, "cleared: updated and logged", func() bool {
 				u, _, got := box.snapshot()
 				return slices.Contains(u, URIAlertsActive) &&
 					(!logs || slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "warning: alert cleared: Bedroom CO2") }))

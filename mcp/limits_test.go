@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // holdTool adds a tool "hold" whose calls wait until release is called (or
@@ -73,7 +75,7 @@ func sseInitialize(t *testing.T, stream *sseStream, endpoint string) {
 // once idle connections are closed: nothing a session held outlives it.
 func settledGoroutines(t *testing.T, base int) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("goroutines back to %d", base), func() bool {
+	testutil.WaitFor(t, fmt.Sprintf("goroutines back to %d", base), func() bool {
 		http.DefaultClient.CloseIdleConnections()
 		return runtime.NumGoroutine() <= base
 	})
@@ -153,7 +155,7 @@ func TestSSEClientThatNeverReads(t *testing.T) {
 		t.Errorf("%d goroutines with %d calls accepted (baseline %d)", n, accepted, base)
 	}
 	stream.resp.Body.Close()
-	waitFor(t, "session gone", func() bool { return srv.Sessions() == 0 })
+	testutil.WaitFor(t, "session gone", func() bool { return srv.Sessions() == 0 })
 	settledGoroutines(t, base)
 }
 
@@ -258,7 +260,7 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the held call never reached the tool")
 	}
-	waitFor(t, "batch refused while a call is held", func() bool {
+	testutil.WaitFor(t, "batch refused while a call is held", func() bool {
 		code, _, _ := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 30))
 		return code == http.StatusTooManyRequests
 	})

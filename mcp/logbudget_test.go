@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/hub"
-	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // logBudget is how many lines a steady hub with no faults may log at INFO
@@ -92,7 +94,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 		rawPost(t, ts.URL+"/mcp", streamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
 	}
 	rec("Indoor", 25.5)
-	waitFor(t, "the last update delivered", func() bool {
+	testutil.WaitFor(t, "the last update delivered", func() bool {
 		u, _, _ := box.snapshot()
 		return len(u) > 0 && srv.Sessions() > 20
 	})

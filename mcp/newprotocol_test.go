@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestNewestProtocolBesideOlder: over real HTTP on /mcp, the go-sdk client
@@ -51,7 +53,7 @@ func TestNewestProtocolBesideOlder(t *testing.T) {
 			if err := cs.Close(); err != nil {
 				t.Logf("close: %v", err)
 			}
-			waitFor(t, "no session left", func() bool { return h.srv.Sessions() == 0 })
+			testutil.WaitFor(t, "no session left", func() bool { return h.srv.Sessions() == 0 })
 		})
 	}
 }

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // inbox collects what the server pushes to a client.
@@ -66,7 +68,7 @@ func reading(zone string, m sensors.Measurement, v float64, at time.Time) sensor
 func untilUpdate(t *testing.T, h *testHub, b *inbox, zone string) {
 	t.Helper()
 	v := 20.0
-	waitFor(t, "update for "+zone, func() bool {
+	testutil.WaitFor(t, "update for "+zone, func() bool {
 		v += 0.1
 		record(t, h, reading(zone, sensors.Temperature, v, time.Now()))
 		time.Sleep(20 * time.Millisecond)
@@ -104,7 +106,7 @@ func TestSubscribeToZone(t *testing.T) {
 	if err := cs2.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "unsubscribe in effect", func() bool {
+	testutil.WaitFor(t, "unsubscribe in effect", func() bool {
 		before, _, _ := box.snapshot()
 		other.mu.Lock()
 		other.updated = nil
@@ -138,7 +140,7 @@ func TestNewZoneChangesTheList(t *testing.T) {
 		t.Fatal(err)
 	}
 	record(t, h, reading("Attic", sensors.Temperature, 15, time.Now()))
-	waitFor(t, "list_changed", func() bool { _, n, _ := box.snapshot(); return n > 0 })
+	testutil.WaitFor(t, "list_changed", func() bool { _, n, _ := box.snapshot(); return n > 0 })
 	res, err := cs.ListResources(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +159,7 @@ func TestLoggingFaultsAndStaleZones(t *testing.T) {
 	}
 	h.store.Report(sensors.Status{Source: "i2c1/0x76", Zones: []string{"Indoor"}, Err: errors.New("bme280: bad chip id 0x00"), ErrTime: time.Now()})
 	record(t, h, reading("Cellar", sensors.Temperature, 12, time.Now().Add(-2*time.Hour)))
-	waitFor(t, "two warnings", func() bool { _, _, l := box.snapshot(); return len(l) >= 2 })
+	testutil.WaitFor(t, "two warnings", func() bool { _, _, l := box.snapshot(); return len(l) >= 2 })
 	_, _, logs := box.snapshot()
 	joined := strings.Join(logs, "\n")
 	for _, want := range []string{"warning: sensor fault in [Indoor]: bme280: bad chip id 0x00", "warning: zone Cellar is stale: no reading for 2 hours"} {
@@ -173,7 +175,7 @@ func TestLoggingFaultsAndStaleZones(t *testing.T) {
 	cs2.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "debug"})
 	h.store.Report(sensors.Status{Source: "i2c1/0x77", Zones: []string{"Indoor"}, Err: errors.New("nack"), ErrTime: time.Now()})
 	record(t, h, reading("Indoor", sensors.CO2, 600, time.Now()))
-	waitFor(t, "fault told to the second client", func() bool { _, _, l := quiet.snapshot(); return len(l) > 0 })
+	testutil.WaitFor(t, "fault told to the second client", func() bool { _, _, l := quiet.snapshot(); return len(l) > 0 })
 	_, _, logs = box.snapshot()
 	if strings.Contains(strings.Join(logs, "\n"), "healthy again") {
 		t.Errorf("an info message reached a client at level warning: %v", logs)
@@ -198,7 +200,7 @@ func TestOfflineHubIsToldAtOnce(t *testing.T) {
 	offline := src
 	offline.Err, offline.ErrTime = fmt.Errorf("hub climated/a: %w", sensors.ErrOffline), time.Now()
 	h.store.Report(offline)
-	waitFor(t, "the offline hub's zone told stale", func() bool {
+	testutil.WaitFor(t, "the offline hub's zone told stale", func() bool {
 		_, _, l := box.snapshot()
 		return slices.ContainsFunc(l, func(s string) bool {
 			return strings.HasPrefix(s, "warning: zone Garden is stale: mqtt/climated/a: hub climated/a: device reports offline")
@@ -221,7 +223,7 @@ func TestOfflineHubIsToldAtOnce(t *testing.T) {
 	}
 	src.LastSeen = time.Now()
 	h.store.Report(src)
-	waitFor(t, "the zone's return told", func() bool {
+	testutil.WaitFor(t, "the zone's return told", func() bool {
 		_, _, l := box.snapshot()
 		return slices.Contains(l, "info: zone Garden is healthy again")
 	})
@@ -261,18 +263,18 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	}
 	rec("Garage")
 	rec("Indoor")
-	waitFor(t, "Garage listed", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
+	testutil.WaitFor(t, "Garage listed", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
 
 	mu.Lock()
 	now = now.Add(2 * time.Hour)
 	mu.Unlock()
 	_, before, _ := box.snapshot()
 	rec("Indoor") // any activity lets the watcher look again
-	waitFor(t, "Garage gone", func() bool { return !slices.Contains(listed(), ZoneURI("Garage")) })
-	waitFor(t, "list_changed for the removal", func() bool { _, n, _ := box.snapshot(); return n > before })
+	testutil.WaitFor(t, "Garage gone", func() bool { return !slices.Contains(listed(), ZoneURI("Garage")) })
+	testutil.WaitFor(t, "list_changed for the removal", func() bool { _, n, _ := box.snapshot(); return n > before })
 	if !slices.Contains(listed(), ZoneURI("Indoor")) {
 		t.Error("Indoor, which reports, was removed")
 	}
 	rec("Garage")
-	waitFor(t, "Garage back", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
+	testutil.WaitFor(t, "Garage back", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
 }

@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // hubWith serves a real store with the given options.
@@ -28,40 +30,6 @@ func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
 	return srv, ts
-}
-
-type req struct {
-	method, path, body string
-	header             map[string]string
-}
-
-func do(t *testing.T, base string, r req) (int, http.Header, string) {
-	t.Helper()
-	var body io.Reader
-	if r.body != "" {
-		body = strings.NewReader(r.body)
-	}
-	hr, _ := http.NewRequest(r.method, base+r.path, body)
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range r.header {
-		if k == "Host" {
-			hr.Host = v
-		} else {
-			hr.Header.Set(k, v)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	resp, err := http.DefaultClient.Do(hr.WithContext(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	// Event streams stay open: read only what is there at once.
-	buf := make([]byte, 4096)
-	n, _ := resp.Body.Read(buf)
-	return resp.StatusCode, resp.Header, string(buf[:n])
 }
 
 func TestInFlightLimit(t *testing.T) {
@@ -84,18 +52,18 @@ func TestInFlightLimit(t *testing.T) {
 		}()
 		pw.Write([]byte(`{"jsonrpc":"2.0",`))
 	}
-	waitFor(t, "third request refused", func() bool {
-		code, _, body := do(t, ts.URL, req{method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":9,"method":"ping"}`,
-			header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
+	testutil.WaitFor(t, "third request refused", func() bool {
+		code, _, body := testutil.Do(t, ts.URL, testutil.Request{Method: "POST", Path: "/mcp", Body: `{"jsonrpc":"2.0","id":9,"method":"ping"}`,
+			Header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
 		return code == 429 && strings.Contains(body, "limit 2")
 	})
 	for _, pw := range writers {
 		pw.Write([]byte(`"id":1,"method":"ping"}`))
 		pw.Close()
 	}
-	waitFor(t, "requests accepted again", func() bool {
-		code, _, _ := do(t, ts.URL, req{method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":10,"method":"ping"}`,
-			header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
+	testutil.WaitFor(t, "requests accepted again", func() bool {
+		code, _, _ := testutil.Do(t, ts.URL, testutil.Request{Method: "POST", Path: "/mcp", Body: `{"jsonrpc":"2.0","id":10,"method":"ping"}`,
+			Header: map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}})
 		return code == 200
 	})
 }
@@ -151,7 +119,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 		}
 		return n
 	}
-	waitFor(t, "sessions reclaimed", func() bool { return count() == 0 })
+	testutil.WaitFor(t, "sessions reclaimed", func() bool { return count() == 0 })
 	for _, id := range []string{ids[0], ids[99], ids[199]} {
 		if resp, _ := mcpPost(t, ts.URL, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("abandoned session %s still answers: %s", id, resp.Status)

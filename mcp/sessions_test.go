@@ -9,19 +9,8 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 )
-
-// waitFor polls cond every 10 ms for at most 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10 s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // TestIdleStreamableSessionsAreReclaimed: a client that initialises and
 // goes away leaves nothing behind once the idle timeout has passed.
@@ -43,7 +32,7 @@ func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
 	if resp, body := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != 200 {
 		t.Fatalf("ping within the timeout: %s %s", resp.Status, body)
 	}
-	waitFor(t, "abandoned session reclaimed", func() bool {
+	testutil.WaitFor(t, "abandoned session reclaimed", func() bool {
 		resp, _ := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 		if resp.StatusCode == http.StatusOK {
 			// The ping itself counted as activity: wait longer than the timeout.
@@ -61,13 +50,13 @@ func TestSSESessionEndsWithItsStream(t *testing.T) {
 	stream := openSSE(t, h.http.URL)
 	endpoint := h.http.URL + stream.next().data
 	stream.resp.Body.Close()
-	waitFor(t, "session gone after the stream closed", func() bool {
+	testutil.WaitFor(t, "session gone after the stream closed", func() bool {
 		code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		return code == http.StatusNotFound
 	})
 	// The stream's handler forgets the session as it returns, which may
 	// come just after the 404.
-	waitFor(t, "no SSE session left", func() bool {
+	testutil.WaitFor(t, "no SSE session left", func() bool {
 		h.srv.sse.mu.Lock()
 		defer h.srv.sse.mu.Unlock()
 		return len(h.srv.sse.sessions) == 0

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // Another hub whose clock is set a year ahead: a state whose When is that
@@ -23,14 +25,14 @@ func TestStatesFromAClockAheadAreRefused(t *testing.T) {
 	publish(t, dev, "climated/a/garden/state", 1, false, fmt.Sprintf(
 		`{"zone":"Garden","Temperature":6.1,"Humidity":80,"When":%d,"times":{"Temperature":%d,"Humidity":%d}}`,
 		now.Unix(), ahead, now.Add(-time.Minute).Unix()))
-	waitFor(t, "Garden Humidity", func() bool { return keyOf(b.store, "Garden", "Humidity") == 80.0 })
+	testutil.WaitFor(t, "Garden Humidity", func() bool { return keyOf(b.store, "Garden", "Humidity") == 80.0 })
 	if got := keyOf(b.store, "Garden", "Temperature"); got != nil {
 		t.Errorf("Garden Temperature = %v, taken from a time a year ahead", got)
 	}
 	if got := keyOf(b.store, "Garden", "When"); got != now.Add(-time.Minute).Unix() {
 		t.Errorf("Garden When = %v, want the humidity's %d", got, now.Add(-time.Minute).Unix())
 	}
-	waitFor(t, "the Attic state counted as bad", func() bool { return b.ingest.Stats().BadPayload == 1 })
+	testutil.WaitFor(t, "the Attic state counted as bad", func() bool { return b.ingest.Stats().BadPayload == 1 })
 	if _, ok := b.store.Snapshot().Climate["Attic"]; ok {
 		t.Errorf("Attic has readings from a When a year ahead")
 	}

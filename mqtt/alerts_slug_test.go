@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -35,12 +36,12 @@ func TestAlertTopicsBesideState(t *testing.T) {
 	runUntilCleanup(t, "alert publisher Run", p.Run)
 
 	plain, hashed := "living_room", "living_room_"+fnvHex("Living-room")
-	waitFor(t, "both zones' states", func() bool {
+	testutil.WaitFor(t, "both zones' states", func() bool {
 		a, okA := got.last("climated/hub/" + plain + "/state")
 		b, okB := got.last("climated/hub/" + hashed + "/state")
 		return okA && okB && jsonOf(t, a)["zone"] == "Living room" && jsonOf(t, b)["zone"] == "Living-room"
 	})
-	waitFor(t, "connected", c.isReady)
+	testutil.WaitFor(t, "connected", c.isReady)
 	observe := func(zone string, ppm float64) {
 		evs, err := e.Observe(context.Background(), []sensors.Reading{{Zone: zone, Measurement: sensors.CO2, Value: ppm, Time: time.Now(), Source: "test"}})
 		if err != nil {
@@ -55,7 +56,7 @@ func TestAlertTopicsBesideState(t *testing.T) {
 	observe("Living room", 900)
 
 	const rule = "climated/hub/alerts/house_co2/"
-	waitFor(t, "each zone's alert state on its own topic", func() bool {
+	testutil.WaitFor(t, "each zone's alert state on its own topic", func() bool {
 		a, _ := got.last(rule + plain + "/state")
 		b, _ := got.last(rule + hashed + "/state")
 		return string(a.Payload) == "OFF" && string(b.Payload) == "ON"
@@ -68,7 +69,7 @@ func TestAlertTopicsBesideState(t *testing.T) {
 	}
 	for zone, zs := range map[string]string{"Living room": plain, "Living-room": hashed} {
 		topic := "homeassistant/binary_sensor/climated_hub/" + zs + "_alert_house_co2/config"
-		waitFor(t, zone+"'s binary_sensor", func() bool { _, ok := got.last(topic); return ok })
+		testutil.WaitFor(t, zone+"'s binary_sensor", func() bool { _, ok := got.last(topic); return ok })
 		m, _ := got.last(topic)
 		var cfg struct {
 			UniqueID   string `json:"unique_id"`

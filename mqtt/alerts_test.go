@@ -10,6 +10,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -84,14 +85,14 @@ func TestAlertPublisher(t *testing.T) {
 		config = "homeassistant/binary_sensor/climated_hub/bedroom_alert_u1/config"
 		house  = "homeassistant/binary_sensor/climated_hub/bedroom_alert_house_co2/config"
 	)
-	waitFor(t, "connected", c.isReady) // an event while the broker is away is not sent later
+	testutil.WaitFor(t, "connected", c.isReady) // an event while the broker is away is not sent later
 	if evs := observeCO2(t, e, p, 1350); len(evs) != 1 {
 		t.Fatalf("events %v", evs)
 	}
 	checkFiredEvent(t, got, base+"/event", r.ID)
-	waitFor(t, "state ON", func() bool { s, ok := got.last(base + "/state"); return ok && string(s.Payload) == "ON" && s.Retained })
+	testutil.WaitFor(t, "state ON", func() bool { s, ok := got.last(base + "/state"); return ok && string(s.Payload) == "ON" && s.Retained })
 	checkAlertDiscovery(t, got, config, base)
-	waitFor(t, "the house rule", func() bool { _, ok := got.last(house); return ok })
+	testutil.WaitFor(t, "the house rule", func() bool { _, ok := got.last(house); return ok })
 	m, _ := got.last(house)
 	var cfg map[string]any
 	if json.Unmarshal(m.Payload, &cfg); cfg["name"] != "Stuffy air" {
@@ -99,21 +100,21 @@ func TestAlertPublisher(t *testing.T) {
 	}
 
 	observeCO2(t, e, p, 900)
-	waitFor(t, "cleared", func() bool {
+	testutil.WaitFor(t, "cleared", func() bool {
 		m, _ := got.last(base + "/event")
 		var ev map[string]any
 		return json.Unmarshal(m.Payload, &ev) == nil && ev["type"] == "cleared"
 	})
-	waitFor(t, "state OFF", func() bool { s, _ := got.last(base + "/state"); return string(s.Payload) == "OFF" })
+	testutil.WaitFor(t, "state OFF", func() bool { s, _ := got.last(base + "/state"); return string(s.Payload) == "OFF" })
 
 	announced := got.count(config)
 	publish(t, testDevice(t, broker), "homeassistant/status", 1, false, "online")
-	waitFor(t, "discovery again when HA comes online", func() bool { return got.count(config) > announced })
+	testutil.WaitFor(t, "discovery again when HA comes online", func() bool { return got.count(config) > announced })
 
 	if err := e.Delete(context.Background(), r.ID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the deleted rule's topics removed", func() bool {
+	testutil.WaitFor(t, "the deleted rule's topics removed", func() bool {
 		c, _ := got.last(config)
 		s, _ := got.last(base + "/state")
 		return len(c.Payload) == 0 && len(s.Payload) == 0
@@ -126,7 +127,7 @@ func TestAlertPublisher(t *testing.T) {
 // checkFiredEvent waits for the event of rule's firing on topic and checks it.
 func checkFiredEvent(t *testing.T, got *capture, topic, rule string) {
 	t.Helper()
-	waitFor(t, "the event", func() bool { _, ok := got.last(topic); return ok })
+	testutil.WaitFor(t, "the event", func() bool { _, ok := got.last(topic); return ok })
 	m, _ := got.last(topic)
 	var ev map[string]any
 	json.Unmarshal(m.Payload, &ev)
@@ -142,7 +143,7 @@ func checkFiredEvent(t *testing.T, got *capture, topic, rule string) {
 // device's, reading the rule's state topic at base.
 func checkAlertDiscovery(t *testing.T, got *capture, config, base string) {
 	t.Helper()
-	waitFor(t, "discovery", func() bool { _, ok := got.last(config); return ok })
+	testutil.WaitFor(t, "discovery", func() bool { _, ok := got.last(config); return ok })
 	m, _ := got.last(config)
 	var cfg map[string]any
 	json.Unmarshal(m.Payload, &cfg)

@@ -12,6 +12,7 @@ import (
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -71,7 +72,7 @@ func TestHubsCarryTheDaysRain(t *testing.T) {
 	a.record(t, rain(30*time.Hour, 5), rain(20*time.Hour, 1.2), rain(10*time.Hour, 0.6), rain(9*time.Hour, 0),
 		rain(30*time.Minute, 0.4), rain(25*time.Minute, 0))
 	// Hub b starts once the state is retained: it gets it as a replay.
-	waitFor(t, "hub a's Garden state with the day's rain", func() bool {
+	testutil.WaitFor(t, "hub a's Garden state with the day's rain", func() bool {
 		m, ok := states.last("climated/a/garden/state")
 		return ok && strings.Contains(string(m.Payload), `"sum_rain_24":2.2`)
 	})
@@ -79,7 +80,7 @@ func TestHubsCarryTheDaysRain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.db")
 	b, stop := startIngestAt(t, broker, "climated/b", "climated/a/+/state", path)
 	waitSubscribed(t, srv, "climated/a/x/state")
-	waitFor(t, "hub b's Garden sum_rain_24 2.2", func() bool { return keyOf(b, "Garden", "sum_rain_24") == 2.2 })
+	testutil.WaitFor(t, "hub b's Garden sum_rain_24 2.2", func() bool { return keyOf(b, "Garden", "sum_rain_24") == 2.2 })
 	if got := keyOf(b, "Garden", "sum_rain_1"); got != 0.4 {
 		t.Errorf("hub b's Garden sum_rain_1 = %v, want 0.4", got)
 	}
@@ -95,13 +96,13 @@ func TestHubsCarryTheDaysRain(t *testing.T) {
 
 	// Off while more rain fell; on again: the retained state is replayed.
 	a.record(t, rain(10*time.Minute, 0.3), rain(5*time.Minute, 0))
-	waitFor(t, "hub a's Garden sum_rain_1 0.7", func() bool { return keyOf(a.store, "Garden", "sum_rain_1") == 0.7 })
+	testutil.WaitFor(t, "hub a's Garden sum_rain_1 0.7", func() bool { return keyOf(a.store, "Garden", "sum_rain_1") == 0.7 })
 	b, stop = startIngestAt(t, broker, "climated/b", "climated/a/+/state", path)
 	defer stop()
-	waitFor(t, "hub b's Garden sum_rain_1 0.7 after its restart", func() bool { return keyOf(b, "Garden", "sum_rain_1") == 0.7 })
+	testutil.WaitFor(t, "hub b's Garden sum_rain_1 0.7 after its restart", func() bool { return keyOf(b, "Garden", "sum_rain_1") == 0.7 })
 	// A state that repeats the log (a temperature renews the zone) adds nothing.
 	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: now.Add(-time.Minute), Source: "i2c1/0x44"})
-	waitFor(t, "hub b's Garden Temperature", func() bool { return keyOf(b, "Garden", "Temperature") == 6.1 })
+	testutil.WaitFor(t, "hub b's Garden Temperature", func() bool { return keyOf(b, "Garden", "Temperature") == 6.1 })
 	if got := keyOf(b, "Garden", "sum_rain_24"); got != 2.5 {
 		t.Errorf("hub b's Garden sum_rain_24 = %v, want hub a's 2.5", got)
 	}

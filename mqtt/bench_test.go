@@ -8,6 +8,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -82,7 +83,7 @@ func BenchmarkBrokerIngest(b *testing.B) {
 	runClient(b, c)
 	runIngest(b, in, store)
 	dev := testDevice(b, broker)
-	waitFor(b, "the subscription", c.Connected)
+	testutil.WaitFor(b, "the subscription", c.Connected)
 	time.Sleep(50 * time.Millisecond) // the subscription follows the connection
 	msgs := zigbeeMessages(1000)
 	start := in.Stats()
@@ -100,10 +101,10 @@ func BenchmarkBrokerIngest(b *testing.B) {
 			toks = toks[:0]
 			// A window of 1000 messages: the broker drops messages for
 			// a subscriber that falls too far behind.
-			waitFor(b, "the window", func() bool { return in.Stats().Received-start.Received >= uint64(i+1) })
+			testutil.WaitFor(b, "the window", func() bool { return in.Stats().Received-start.Received >= uint64(i+1) })
 		}
 	}
-	waitFor(b, "every message", func() bool {
+	testutil.WaitFor(b, "every message", func() bool {
 		st := in.Stats()
 		return st.Decoded+st.QueueFull-start.Decoded-start.QueueFull >= uint64(b.N)
 	})

@@ -3,6 +3,8 @@ package mqtt
 import (
 	"sync/atomic"
 	"testing"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // Two publishers announce to Home Assistant (the zones' and the alerts'):
@@ -24,12 +26,12 @@ func TestBirthWatchedByTwo(t *testing.T) {
 	}
 	waitSubscribed(t, srv, "homeassistant/status")
 	srv.Publish("homeassistant/status", []byte("online"), false, 0)
-	waitFor(t, "both watchers told of the birth", func() bool { return zones.Load() && alerts.Load() })
+	testutil.WaitFor(t, "both watchers told of the birth", func() bool { return zones.Load() && alerts.Load() })
 	zones.Store(false)
 	alerts.Store(false)
 	stopZones()
 	srv.Publish("homeassistant/status", []byte("online"), false, 0)
-	waitFor(t, "the remaining watcher told", alerts.Load)
+	testutil.WaitFor(t, "the remaining watcher told", alerts.Load)
 	if zones.Load() {
 		t.Error("a stopped watcher was told")
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // The brokers of the tests: mochi in process, mosquitto as a process of
@@ -179,7 +181,7 @@ func (m *mosquitto) stop() {
 // that topic matches.
 func waitSubscribed(t testing.TB, srv *mochi.Server, topic string) {
 	t.Helper()
-	waitFor(t, "a subscription to "+topic, func() bool {
+	testutil.WaitFor(t, "a subscription to "+topic, func() bool {
 		return len(srv.Topics.Subscribers(topic).Subscriptions) > 0
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -32,7 +33,7 @@ func TestDiscoveryAnnouncesEveryMeasurement(t *testing.T) {
 	runPublisher(t, p)
 	for _, info := range sensors.Catalogue() {
 		topic := "homeassistant/sensor/climated_hub/hall_" + slug(string(info.Name)) + "/config"
-		waitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
+		testutil.WaitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
 		m, _ := ha.last(topic)
 		got := jsonOf(t, m)
 		want := map[string]any{"name": info.HA.Name, "device_class": info.HA.DeviceClass, "unit_of_measurement": info.Unit,

@@ -8,6 +8,8 @@ import (
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // startBroker runs a mochi broker with one listener and the given hook.
@@ -44,7 +46,7 @@ func TestClientWebSocket(t *testing.T) {
 	startBroker(t, listeners.NewWebsocket(listeners.Config{ID: "ws", Address: addr}), new(auth.AllowHook), nil)
 	c := newClient(t, fastOptions("ws://"+addr+"/mqtt", "climated/ws"))
 	runClient(t, c)
-	waitFor(t, "the WebSocket connection", c.Connected)
+	testutil.WaitFor(t, "the WebSocket connection", c.Connected)
 }
 
 // The broker holds the hub's last will, and the keep-alive given as a
@@ -55,7 +57,7 @@ func TestClientWillAndKeepAlive(t *testing.T) {
 	o.ClientID, o.KeepAlive = "hub-w", 42*time.Second
 	c := newClient(t, o)
 	runClient(t, c)
-	waitFor(t, "the connection", c.Connected)
+	testutil.WaitFor(t, "the connection", c.Connected)
 	cl, ok := srv.Clients.Get("hub-w")
 	if !ok {
 		t.Fatal("the broker does not know client hub-w")

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -137,7 +138,7 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	runClient(t, c)
 	runIngest(t, h.in, h.store)
 	// Subscribed once the broker acknowledged every filter.
-	waitFor(t, "the subscriptions", func() bool {
+	testutil.WaitFor(t, "the subscriptions", func() bool {
 		for _, m := range ms {
 			if !strings.Contains(clientLog.String(), `msg="mqtt: subscribed" topic=`+quoteIfNeeded(m.Topic)+" ") {
 				return false
@@ -221,7 +222,7 @@ func (h *corpusHub) check(t *testing.T, c corpusCase) {
 	}
 	if c.Avail != "" && !c.NoZone { // a device known only by its availability has no status yet
 		want := c.Avail == "offline"
-		waitFor(t, "the availability", func() bool {
+		testutil.WaitFor(t, "the availability", func() bool {
 			for _, st := range h.store.Statuses() {
 				if strings.HasSuffix(st.Source, "/"+c.Zone) && (st.Err != nil && strings.Contains(st.Err.Error(), "offline")) == want {
 					return true

@@ -3,6 +3,8 @@ package mqtt
 import (
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // Home Assistant strips an entity name that starts with its device's name,
@@ -28,7 +30,7 @@ func TestDiscoveryNamesDoNotRepeatTheZone(t *testing.T) {
 		"homeassistant/sensor/climated_hub/temperature_temperature/config": nil,
 	}
 	for topic, name := range want {
-		waitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
+		testutil.WaitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
 		m, _ := ha.last(topic)
 		got, present := jsonOf(t, m)["name"]
 		if !present || got != name {

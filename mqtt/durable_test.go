@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -58,19 +59,19 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	}
 	runClient(t, c)
 	runIngest(t, in, sink)
-	waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
 	dev := testDevice(t, m.url())
 	const n = 12
 	for i := range n {
 		publish(t, dev, fmt.Sprintf("sensors/s%d", i), 1, false, fmt.Sprintf(`{"n":%d}`, 400+i))
 	}
-	waitFor(t, "the first window", func() bool { return in.Stats().Received == 4 })
+	testutil.WaitFor(t, "the first window", func() bool { return in.Stats().Received == 4 })
 	time.Sleep(2 * ackDelay) // long enough for acknowledgements that did not wait
 	if got := in.Stats().Received; got != 4 {
 		t.Fatalf("%d messages delivered while the flush waits, want the in-flight window of 4", got)
 	}
 	close(sink.gate)
-	waitFor(t, "every reading", func() bool { return in.Stats().Readings == n })
+	testutil.WaitFor(t, "every reading", func() bool { return in.Stats().Readings == n })
 	if f := sink.flushes.Load(); f >= n/2 {
 		t.Errorf("%d flushes for %d messages in windows of 4: not batched", f, n)
 	}
@@ -95,12 +96,12 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 		done := make(chan struct{}, 2)
 		go func() { c.Run(ctx); done <- struct{}{} }()
 		go func() { in.Run(ctx, store); done <- struct{}{} }()
-		waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+		testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
 		return c, in, func() { cancel(); <-done; <-done }
 	}
 	c1, _, stop := start()
 	publish(t, dev, "sensors/before", 1, false, `{"n":500}`)
-	waitFor(t, "the first reading", func() bool { v, _ := value(store, "sensors/before", "CO2"); return v == 500.0 })
+	testutil.WaitFor(t, "the first reading", func() bool { v, _ := value(store, "sensors/before", "CO2"); return v == 500.0 })
 	stop()
 
 	for i := range 5 {
@@ -113,7 +114,7 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 	}
 	for i := range 5 {
 		zone := fmt.Sprintf("sensors/away%d", i)
-		waitFor(t, zone, func() bool { v, _ := value(store, zone, "CO2"); return v == float64(510+i) })
+		testutil.WaitFor(t, zone, func() bool { v, _ := value(store, zone, "CO2"); return v == float64(510+i) })
 	}
 	if st := in2.Stats(); st.Received != 5 {
 		t.Errorf("second run: %+v, want the 5 queued messages", st)
@@ -151,13 +152,13 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 	}
 	runClient(t, c)
 	runIngest(t, in, &cuttingStore{Hub: store, cut: p.cut})
-	waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
 	dev := testDevice(t, m.url())
 	for i := range 3 {
 		publish(t, dev, fmt.Sprintf("sensors/r%d", i), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, 600+i))
 	}
-	waitFor(t, "the redeliveries", func() bool { return in.Stats().Redelivered == 3 })
-	waitFor(t, "the reconnection", func() bool { return c.Sessions() == 2 })
+	testutil.WaitFor(t, "the redeliveries", func() bool { return in.Stats().Redelivered == 3 })
+	testutil.WaitFor(t, "the reconnection", func() bool { return c.Sessions() == 2 })
 	if st := in.Stats(); st.Readings != 6 {
 		t.Errorf("%+v, want 6 readings (CO2 and rain of 3 messages) recorded once", st)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -96,7 +97,7 @@ func TestTwoHubsFederate(t *testing.T) {
 
 	want := func(h *peer, zone, key string, v float64) {
 		t.Helper()
-		waitFor(t, zone+" "+key, func() bool { got, _ := value(h.store, zone, key); return got == v })
+		testutil.WaitFor(t, zone+" "+key, func() bool { got, _ := value(h.store, zone, key); return got == v })
 	}
 	want(b, "Bedroom", "Temperature", 19.5)
 	want(b, "Bedroom", "Humidity", 48)
@@ -149,7 +150,7 @@ func TestHubsKeepMeasurementTimes(t *testing.T) {
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Humidity, Value: 80, Time: now.Add(-70 * time.Minute), Source: "i2c1/0x44"},
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: now.Add(-5 * time.Minute), Source: "i2c1/0x44"},
 	)
-	waitFor(t, "Garden Temperature 6.1", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.1 })
+	testutil.WaitFor(t, "Garden Temperature 6.1", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.1 })
 	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.0 {
 		t.Errorf("Garden sum_rain_1 on hub b = %v, want 0: the rain fell 70 minutes ago", got)
 	}
@@ -157,7 +158,7 @@ func TestHubsKeepMeasurementTimes(t *testing.T) {
 		t.Errorf("Garden sum_rain_24 on hub b = %v, want 0.4", got)
 	}
 	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.3, Time: now.Add(-4 * time.Minute), Source: "i2c1/0x44"})
-	waitFor(t, "Garden Temperature 6.3", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.3 })
+	testutil.WaitFor(t, "Garden Temperature 6.3", func() bool { got, _ := value(b.store, "Garden", "Temperature"); return got == 6.3 })
 	count := func(m sensors.Measurement) int {
 		s, err := b.store.Range(context.Background(), history.Query{Zone: "Garden", Measurement: m, From: now.Add(-2 * time.Hour), To: now})
 		if err != nil || s.Summary == nil {
@@ -165,7 +166,7 @@ func TestHubsKeepMeasurementTimes(t *testing.T) {
 		}
 		return s.Summary.Count
 	}
-	waitFor(t, "two Garden temperatures stored", func() bool { return count(sensors.Temperature) == 2 })
+	testutil.WaitFor(t, "two Garden temperatures stored", func() bool { return count(sensors.Temperature) == 2 })
 	if n := count(sensors.Humidity); n != 1 {
 		t.Errorf("hub b stored %d Garden humidities, want 1: the state only repeated it", n)
 	}
@@ -185,17 +186,17 @@ func TestHubsCarryTwoReadingsInOneSecond(t *testing.T) {
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.2, Time: sec.Add(100 * time.Millisecond), Source: "gpio17"},
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.1, Time: sec.Add(100 * time.Millisecond), Source: "i2c1/0x44"},
 	)
-	waitFor(t, "Garden sum_rain_1 0.2 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.2 })
+	testutil.WaitFor(t, "Garden sum_rain_1 0.2 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.2 })
 	// An equal amount in the same second: a tip of the gauge each, not a
 	// repeat.
 	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.2, Time: sec.Add(400 * time.Millisecond), Source: "gpio17"})
-	waitFor(t, "Garden sum_rain_1 0.4 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.4 })
+	testutil.WaitFor(t, "Garden sum_rain_1 0.4 on hub b", func() bool { got, _ := value(b.store, "Garden", "sum_rain_1"); return got == 0.4 })
 	a.record(t,
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.3, Time: sec.Add(600 * time.Millisecond), Source: "gpio17"},
 		sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 6.4, Time: sec.Add(600 * time.Millisecond), Source: "i2c1/0x44"},
 	)
-	waitFor(t, "Garden sum_rain_1 0.7 on hub a", func() bool { got, _ := value(a.store, "Garden", "sum_rain_1"); return got == 0.7 })
-	waitFor(t, "Garden sum_rain_1 0.7 and Temperature 6.4 on hub b", func() bool {
+	testutil.WaitFor(t, "Garden sum_rain_1 0.7 on hub a", func() bool { got, _ := value(a.store, "Garden", "sum_rain_1"); return got == 0.7 })
+	testutil.WaitFor(t, "Garden sum_rain_1 0.7 and Temperature 6.4 on hub b", func() bool {
 		rain, _ := value(b.store, "Garden", "sum_rain_1")
 		temp, _ := value(b.store, "Garden", "Temperature")
 		return rain == 0.7 && temp == 6.4
@@ -203,7 +204,7 @@ func TestHubsCarryTwoReadingsInOneSecond(t *testing.T) {
 	// The same state again (the sums slide, the hub publishes its zone
 	// again) adds nothing.
 	a.record(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Humidity, Value: 80, Time: sec.Add(2 * time.Second), Source: "i2c1/0x44"})
-	waitFor(t, "Garden Humidity 80 on hub b", func() bool { got, _ := value(b.store, "Garden", "Humidity"); return got == 80.0 })
+	testutil.WaitFor(t, "Garden Humidity 80 on hub b", func() bool { got, _ := value(b.store, "Garden", "Humidity"); return got == 80.0 })
 	if got, _ := value(b.store, "Garden", "sum_rain_1"); got != 0.7 {
 		t.Errorf("Garden sum_rain_1 on hub b = %v after a state that repeats the rain, want 0.7", got)
 	}

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Another hub's status going offline makes the zones it fed stale at once
@@ -20,7 +22,7 @@ func TestOfflineHubZonesStaleInMCP(t *testing.T) {
 	b := startHubOn(t, broker, "climated/b", "climated/a/#")
 	waitSubscribed(t, srv, "climated/a/x/state")
 	a.record(t, sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 19.5, Time: time.Now().Truncate(time.Second), Source: "i2c1/0x76"})
-	waitFor(t, "Bedroom on hub b", func() bool { got, _ := value(b.store, "Bedroom", "Temperature"); return got == 19.5 })
+	testutil.WaitFor(t, "Bedroom on hub b", func() bool { got, _ := value(b.store, "Bedroom", "Temperature"); return got == 19.5 })
 
 	server := mcp.New(t.Context(), b.store, &mcp.Options{Version: "test"})
 	t.Cleanup(server.Close)
@@ -65,7 +67,7 @@ func TestOfflineHubZonesStaleInMCP(t *testing.T) {
 	// Hub a stops and says offline. (Another client's offline on its
 	// status topic, while it runs, hub a would answer: ownstatus.go.)
 	a.stop()
-	waitFor(t, "Bedroom's offline error", func() bool { _, e := bedroom(); return e != "" })
+	testutil.WaitFor(t, "Bedroom's offline error", func() bool { _, e := bedroom(); return e != "" })
 	if stale, e := bedroom(); !stale {
 		t.Errorf("Bedroom not stale with hub a offline (last_error %q)", e)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -74,7 +75,7 @@ func TestIngestThroughBrokerIntoHistory(t *testing.T) {
 	}
 	for zone, keys := range want {
 		for key, w := range keys {
-			waitFor(t, zone+" "+key, func() bool {
+			testutil.WaitFor(t, zone+" "+key, func() bool {
 				v, ok := value(store, zone, key)
 				return ok && v == w
 			})
@@ -89,7 +90,7 @@ func TestIngestThroughBrokerIntoHistory(t *testing.T) {
 	}
 	// The status goes to the sink with the batch that follows the
 	// garbage, which may come after the values above.
-	waitFor(t, "the garbage payload in the device's status", func() bool {
+	testutil.WaitFor(t, "the garbage payload in the device's status", func() bool {
 		for _, status := range store.Statuses() {
 			if status.Source == "mqtt/zigbee2mqtt/Bedroom sensor" {
 				return status.Err != nil

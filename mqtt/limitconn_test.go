@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/eclipse/paho.mqtt.golang/packets"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // publishPacket is a PUBLISH as paho's own codec writes it.
@@ -157,7 +159,7 @@ func TestOversizedMessageIsNeverHeld(t *testing.T) {
 	}
 	runClient(t, c)
 	runIngest(t, in, store)
-	waitFor(t, "the connection", func() bool { return c.Sessions() == 1 && c.Connected() })
+	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 && c.Connected() })
 
 	const size = 16 << 20
 	var before, after runtime.MemStats
@@ -165,7 +167,7 @@ func TestOversizedMessageIsNeverHeld(t *testing.T) {
 	rawPublish(t, m.url(), "zigbee2mqtt/study", size)
 	dev := testDevice(t, m.url())
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":21.5}`)
-	waitFor(t, "the reading after the oversized message", func() bool { v, _ := value(store, "study", "Temperature"); return v == 21.5 })
+	testutil.WaitFor(t, "the reading after the oversized message", func() bool { v, _ := value(store, "study", "Temperature"); return v == 21.5 })
 	runtime.ReadMemStats(&after)
 	if st := in.Stats(); st.Oversized != 1 || st.Received != 2 {
 		t.Errorf("stats %+v, want 2 received and 1 oversized", st)

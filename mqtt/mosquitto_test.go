@@ -8,6 +8,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -29,22 +30,22 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 	}
 
 	m.start()
-	waitFor(t, "the first connection", func() bool { return c.Sessions() == 1 && c.Connected() })
+	testutil.WaitFor(t, "the first connection", func() bool { return c.Sessions() == 1 && c.Connected() })
 	dev := testDevice(t, m.url())
 	observer := testDevice(t, m.url())
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":20.0,"humidity":45}`)
-	waitFor(t, "the first reading", func() bool { v, _ := value(store, "study", "Temperature"); return v == 20.0 })
+	testutil.WaitFor(t, "the first reading", func() bool { v, _ := value(store, "study", "Temperature"); return v == 20.0 })
 
 	m.stop()
-	waitFor(t, "Health to say the connection was lost", func() bool {
+	testutil.WaitFor(t, "Health to say the connection was lost", func() bool {
 		err := c.Health()
 		return err != nil && strings.Contains(err.Error(), "not connected since") && strings.Contains(err.Error(), "connection lost")
 	})
 	m.start()
-	waitFor(t, "the reconnection", func() bool { return c.Sessions() == 2 && c.Connected() })
+	testutil.WaitFor(t, "the reconnection", func() bool { return c.Sessions() == 2 && c.Connected() })
 	// The broker kept nothing (no persistence): the hub said online again.
 	status := make(chan Message, 1)
-	waitFor(t, "the observer to reconnect", observer.IsConnectionOpen)
+	testutil.WaitFor(t, "the observer to reconnect", observer.IsConnectionOpen)
 	observer.Subscribe("climated/restart/status", 1, func(_ paho.Client, pm paho.Message) {
 		status <- Message{Topic: pm.Topic(), Payload: pm.Payload(), Retained: pm.Retained()}
 	}).WaitTimeout(waitTimeout)
@@ -56,7 +57,7 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 	// reconnect races with a QoS 1 publish, paho.mqtt.golang issue 703.)
 	dev = testDevice(t, m.url())
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":22.5}`)
-	waitFor(t, "the reading after the restart", func() bool {
+	testutil.WaitFor(t, "the reading after the restart", func() bool {
 		v, _ := value(store, "study", "Temperature")
 		return v == 22.5
 	})

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // Another client's retained "offline" on the hub's availability topic
@@ -43,11 +45,11 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	go func() { done <- c.Run(ctx) }()
 	stop := sync.OnceValue(func() error { cancel(); return <-done })
 	t.Cleanup(func() { stop() })
-	waitFor(t, "the hub's online", func() bool { return slices.Equal(observed(), []string{"online"}) })
+	testutil.WaitFor(t, "the hub's online", func() bool { return slices.Equal(observed(), []string{"online"}) })
 
 	publish(t, observer, topic, 1, true, "offline")
-	waitFor(t, "the retained status to be online again", func() bool { return retainedOn(t, m.url(), topic) == "online" })
-	waitFor(t, "the hub's answer to reach the observer", func() bool { return len(observed()) >= 3 })
+	testutil.WaitFor(t, "the retained status to be online again", func() bool { return retainedOn(t, m.url(), topic) == "online" })
+	testutil.WaitFor(t, "the hub's answer to reach the observer", func() bool { return len(observed()) >= 3 })
 
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -55,7 +57,7 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	if got := retainedOn(t, m.url(), topic); got != "offline" {
 		t.Errorf("retained status %q after the hub stopped, want offline", got)
 	}
-	waitFor(t, "the hub's offline to reach the observer", func() bool { return len(observed()) >= 4 })
+	testutil.WaitFor(t, "the hub's offline to reach the observer", func() bool { return len(observed()) >= 4 })
 	time.Sleep(100 * time.Millisecond) // anything more would be an answer too many
 	if got, want := observed(), []string{"online", "offline", "online", "offline"}; !slices.Equal(got, want) {
 		t.Errorf("the status topic carried %q, want %q", got, want)

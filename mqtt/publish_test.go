@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -60,8 +61,8 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 	runPublisher(t, p)
 
 	const tempTopic = "homeassistant/sensor/climated_hub/bedroom_temperature/config"
-	waitFor(t, "the temperature sensor", func() bool { _, ok := ha.last(tempTopic); return ok })
-	waitFor(t, "the state", func() bool { _, ok := states.last("climated/hub/bedroom/state"); return ok })
+	testutil.WaitFor(t, "the temperature sensor", func() bool { _, ok := ha.last(tempTopic); return ok })
+	testutil.WaitFor(t, "the state", func() bool { _, ok := states.last("climated/hub/bedroom/state"); return ok })
 	m, _ := ha.last(tempTopic)
 	if !m.Retained {
 		t.Error("discovery message not retained")
@@ -128,7 +129,7 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 	}
 	for key, want := range wantConfigs {
 		topic := "homeassistant/sensor/climated_hub/bedroom_" + key + "/config"
-		waitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
+		testutil.WaitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
 		m, _ := ha.last(topic)
 		got := jsonOf(t, m)
 		for field, w := range want {
@@ -158,12 +159,12 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 	// Home Assistant restarts and says online: everything again.
 	before := ha.count(tempTopic)
 	srv.Publish("homeassistant/status", []byte("online"), false, 1)
-	waitFor(t, "the announcement again", func() bool { return ha.count(tempTopic) > before })
+	testutil.WaitFor(t, "the announcement again", func() bool { return ha.count(tempTopic) > before })
 
 	// A state changes: only it is published again; nothing new announced.
 	nConfigs := ha.count(tempTopic)
 	climate.set(`{"Bedroom":{"Temperature":20.1,"min_temp":18.9,"Humidity":52,"battery_percent":83,"rf_status":61,"temp_trend":"up","When":1796036460}}`)
-	waitFor(t, "the new state", func() bool {
+	testutil.WaitFor(t, "the new state", func() bool {
 		m, _ := states.last("climated/hub/bedroom/state")
 		return jsonOf(t, m)["Temperature"] == 20.1
 	})
@@ -175,13 +176,13 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 	climate.set(`{"Living room":{"Temperature":21.0,"When":1796036460}}`)
 	for key := range wantConfigs {
 		topic := "homeassistant/sensor/climated_hub/bedroom_" + key + "/config"
-		waitFor(t, key+" removed", func() bool {
+		testutil.WaitFor(t, key+" removed", func() bool {
 			m, _ := ha.last(topic)
 			return len(m.Payload) == 0 && m.Retained
 		})
 	}
-	waitFor(t, "the state removed", func() bool { m, _ := states.last("climated/hub/bedroom/state"); return len(m.Payload) == 0 })
-	waitFor(t, "the new zone", func() bool {
+	testutil.WaitFor(t, "the state removed", func() bool { m, _ := states.last("climated/hub/bedroom/state"); return len(m.Payload) == 0 })
+	testutil.WaitFor(t, "the new zone", func() bool {
 		_, ok := ha.last("homeassistant/sensor/climated_hub/living_room_temperature/config")
 		return ok
 	})
@@ -203,9 +204,9 @@ func TestPublisherSelectsZones(t *testing.T) {
 	}
 	runClient(t, c)
 	runPublisher(t, p)
-	waitFor(t, "Indoor", func() bool { _, ok := states.last("climated/sel/indoor/state"); return ok })
+	testutil.WaitFor(t, "Indoor", func() bool { _, ok := states.last("climated/sel/indoor/state"); return ok })
 	// "Attic" and "attic" share a slug: the later one gets a hashed one.
-	waitFor(t, "both attics", func() bool {
+	testutil.WaitFor(t, "both attics", func() bool {
 		_, a := states.last("climated/sel/attic/state")
 		_, b := states.last("climated/sel/attic_" + fnvHex("attic") + "/state")
 		return a && b

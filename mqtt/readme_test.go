@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // readmeExample is the README's example configuration, kept as a file so
@@ -96,14 +98,14 @@ func TestReadmeExampleTakesTheCorpus(t *testing.T) {
 	h.publish(t, "climated/upstairs/bedroom/state", payload, false)
 	// QoS 1 readings reach the history with their commit (at most 200 ms).
 	for zone, want := range map[string]float64{"Roof": 7.4, "Garden": 14.8} {
-		waitFor(t, fmt.Sprintf("%s: temperature %v", zone, want), func() bool {
+		testutil.WaitFor(t, fmt.Sprintf("%s: temperature %v", zone, want), func() bool {
 			return h.store.Snapshot().Climate[zone]["Temperature"] == want
 		})
 	}
-	waitFor(t, "the upstairs hub's bedroom", func() bool {
+	testutil.WaitFor(t, "the upstairs hub's bedroom", func() bool {
 		return h.store.Snapshot().Climate["Bedroom"]["CO2"] == 812.0 // the hub's alone
 	})
-	waitFor(t, "the warning about two sources", func() bool {
+	testutil.WaitFor(t, "the warning about two sources", func() bool {
 		return strings.Count(h.log.String(), "two sources feed the same zone") == 1 &&
 			strings.Contains(h.log.String(), `sources="mqtt/zigbee2mqtt/bedroom_th, mqtt/climated/Bedroom"`)
 	})

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // A persistent session keeps every subscription; a filter that the
@@ -24,8 +26,8 @@ func TestMosquittoStaleSubscriptionDropped(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { c.Run(ctx); close(done) }()
-		waitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-		waitFor(t, "the subscriptions to settle", func() bool {
+		testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+		testutil.WaitFor(t, "the subscriptions to settle", func() bool {
 			c.mu.RLock()
 			defer c.mu.RUnlock()
 			// The mappings' filters and the hub's own availability topic (ownstatus.go).

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -246,7 +247,7 @@ func (r *redeliveryRig) run(now time.Time, sink sensors.Sink, msgs ...Message) {
 	for _, m := range msgs {
 		in.handler(0)(m)
 	}
-	waitFor(t, "the acknowledgements", func() bool { return r.acked.Load() == int32(len(msgs)) })
+	testutil.WaitFor(t, "the acknowledgements", func() bool { return r.acked.Load() == int32(len(msgs)) })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

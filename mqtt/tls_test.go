@@ -18,6 +18,8 @@ import (
 
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // testPKI is a certificate authority for one test.
@@ -112,10 +114,10 @@ func connects(t *testing.T, o Options, refusal string) {
 	c := newClient(t, o)
 	runClient(t, c)
 	if refusal == "" {
-		waitFor(t, "the connection to "+o.Broker, c.Connected)
+		testutil.WaitFor(t, "the connection to "+o.Broker, c.Connected)
 		return
 	}
-	waitFor(t, "the refusal: "+refusal, func() bool {
+	testutil.WaitFor(t, "the refusal: "+refusal, func() bool {
 		err := c.Health()
 		return err != nil && strings.Contains(err.Error(), refusal)
 	})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // budgetWindow is the steady stretch the log budget is counted over: with
@@ -64,7 +66,7 @@ mqtt:
 	publish := func(device string, temp float64) {
 		broker.Publish("zigbee2mqtt/"+device, fmt.Appendf(nil, `{"temperature":%.1f,"humidity":55,"battery":90,"linkquality":120}`, temp), false, 0)
 	}
-	waitFor(t, "the first device's zone", func() bool {
+	testutil.WaitFor(t, "the first device's zone", func() bool {
 		publish("hall_th", 20)
 		return h.Hub.Snapshot().Climate["hall_th"] != nil
 	})

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // syncBuffer is a log destination tests read while the hub writes.
@@ -31,16 +33,6 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
-}
-
-// waitFor polls cond every 20 ms for up to 15 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("never happened: %s", what)
-		}
-	}
 }
 
 // TestReload: a reload swaps the demo house for an MQTT device, changes
@@ -91,11 +83,11 @@ mqtt:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, devices: {attic_th: Attic}}
 `)
 	reload <- struct{}{}
-	waitFor(t, "configuration reloaded", func() bool { return strings.Contains(logs.String(), `msg="configuration reloaded"`) })
+	testutil.WaitFor(t, "configuration reloaded", func() bool { return strings.Contains(logs.String(), `msg="configuration reloaded"`) })
 	if level.Level() != slog.LevelDebug {
 		t.Errorf("log level after reload: %v, want debug", level.Level())
 	}
-	waitFor(t, "the MQTT device's reading arrives after the reload", func() bool {
+	testutil.WaitFor(t, "the MQTT device's reading arrives after the reload", func() bool {
 		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":12.5,"humidity":61}`), false, 0)
 		return h.Hub.Snapshot().Climate["Attic"]["Temperature"] == 12.5
 	})
@@ -108,7 +100,7 @@ mqtt:
 	write("mqtt:\n  broker: tcp://" + brokerAddr + "\n  subscriptions:\n    - {topic: \"zigbee2mqtt/+\", format: nonsense}\n")
 	before := strings.Count(logs.String(), "\n")
 	reload <- struct{}{}
-	waitFor(t, "reload refused", func() bool { return strings.Contains(logs.String(), "reload refused") })
+	testutil.WaitFor(t, "reload refused", func() bool { return strings.Contains(logs.String(), "reload refused") })
 	refusal := logs.String()
 	if !strings.Contains(refusal, path+":") || !strings.Contains(refusal, "nonsense") {
 		t.Errorf("the refusal does not name FILE:LINE and the bad value:\n%s", refusal)
@@ -116,7 +108,7 @@ mqtt:
 	if strings.Count(refusal, "\n") < before {
 		t.Fatal("log shrank")
 	}
-	waitFor(t, "the MQTT source still runs after a refused reload", func() bool {
+	testutil.WaitFor(t, "the MQTT source still runs after a refused reload", func() bool {
 		broker.Publish("zigbee2mqtt/attic_th", []byte(`{"temperature":13.5}`), false, 0)
 		return h.Hub.Snapshot().Climate["Attic"]["Temperature"] == 13.5
 	})
@@ -129,10 +121,10 @@ mqtt:
 			t.Log(logs.String())
 		}
 	}()
-	waitFor(t, "restart keys named", func() bool {
+	testutil.WaitFor(t, "restart keys named", func() bool {
 		return strings.Contains(logs.String(), `msg="reload: these keys take effect after a restart" keys=[listen]`)
 	})
-	waitFor(t, "the second reload finished", func() bool {
+	testutil.WaitFor(t, "the second reload finished", func() bool {
 		return strings.Count(logs.String(), `msg="configuration reloaded"`) == 2
 	})
 }

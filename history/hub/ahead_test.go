@@ -10,6 +10,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -60,7 +61,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
 	wrong := aheadNow.Add(aheadBy)
-	w, err := Open(ctx, path, &history.Options{Now: fixedClock(wrong), Location: time.UTC})
+	w, err := Open(ctx, path, &history.Options{Now: testutil.FixedClock(wrong), Location: time.UTC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	h := openTest(t, path, &history.Options{Now: fixedClock(aheadNow), Location: time.UTC})
+	h := openTest(t, path, &history.Options{Now: testutil.FixedClock(aheadNow), Location: time.UTC})
 	if c := h.Snapshot().Climate; len(c) != 0 {
 		t.Errorf("after the restart, before any real reading: %v, want nothing current", c)
 	}
@@ -92,7 +93,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 
 	// A reader beside the hub (climated mcp) sees the same, and follows
 	// the real readings that come next.
-	r, err := OpenReadOnly(ctx, path, &history.Options{Now: fixedClock(aheadNow.Add(time.Minute)), Location: time.UTC}, 10*time.Millisecond)
+	r, err := OpenReadOnly(ctx, path, &history.Options{Now: testutil.FixedClock(aheadNow.Add(time.Minute)), Location: time.UTC}, 10*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 // import made it the latest and the window held nothing else.
 func TestImportedRowAheadOfTheClock(t *testing.T) {
 	ctx := context.Background()
-	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: fixedClock(aheadNow), Location: time.UTC})
+	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(aheadNow), Location: time.UTC})
 	if err := h.Record(ctx, lastHour(aheadNow)); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -23,15 +24,13 @@ func openTest(t testing.TB, path string, opts *history.Options) *Hub {
 	return h
 }
 
-func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
-
 func round(m sensors.Measurement, v float64) float64 { return m.Round(v, 0) }
 
 // TestSnapshotRainWindows checks the rain keys at the edges of their windows
 // through the whole path: Record, the recent window, Snapshot.
 func TestSnapshotRainWindows(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: fixedClock(now)})
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(now)})
 	rain := func(ago time.Duration, mm float64) sensors.Reading {
 		return sensors.Reading{Zone: "Rain", Measurement: sensors.Rain, Value: mm, Time: now.Add(-ago), Source: "gauge"}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -78,7 +79,7 @@ func TestStartReportsTheResult(t *testing.T) {
 // takes it or not).
 func TestLiveAnswersBeforeTheDisk(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: fixedClock(now), FlushInterval: time.Hour, BatchSize: 1 << 20})
+	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(now), FlushInterval: time.Hour, BatchSize: 1 << 20})
 	if err := h.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.04, Time: now, Source: "t"}}); err != nil {
 		t.Fatal(err)
 	}

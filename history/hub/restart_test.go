@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
@@ -46,7 +47,7 @@ func TestRestartKeepsDerivations(t *testing.T) {
 	end := time.Date(2026, 10, 25, 18, 0, 0, 0, loc)
 	house, wantRain24 := rainySeed(t, loc, end)
 	path := filepath.Join(t.TempDir(), "h.db")
-	opts := &history.Options{Now: fixedClock(end), Location: loc}
+	opts := &history.Options{Now: testutil.FixedClock(end), Location: loc}
 	ctx := context.Background()
 
 	s, err := Open(ctx, path, opts)

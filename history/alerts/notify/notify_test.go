@@ -15,6 +15,7 @@ import (
 
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/alerts/notify"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -97,17 +98,6 @@ func start(t *testing.T, n *notify.Notifier) {
 	})
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 func TestNtfyBody(t *testing.T) {
 	rec := &recorder{}
 	srv := httptest.NewServer(rec)
@@ -120,7 +110,7 @@ func TestNtfyBody(t *testing.T) {
 	cleared := event(1)
 	cleared.Type, cleared.Text = alerts.Cleared, "Bedroom CO2 back below 1300 ppm after 4 h: 1250 ppm (stuffy air)"
 	n.Notify(event(0), cleared)
-	waitFor(t, "two deliveries", func() bool { return len(rec.messages()) == 2 })
+	testutil.WaitFor(t, "two deliveries", func() bool { return len(rec.messages()) == 2 })
 	b, h := rec.bodies[0], rec.headers[0]
 	if b["topic"] != "house-alerts" || b["title"] != "Bedroom alert" || b["message"] != event(0).Text || b["priority"] != 4.0 {
 		t.Errorf("body %v", b)
@@ -148,7 +138,7 @@ func TestGotifyBody(t *testing.T) {
 	cleared := event(1)
 	cleared.Type = alerts.Cleared
 	n.Notify(cleared, event(0)) // cleared events are not sent unless configured
-	waitFor(t, "a delivery", func() bool { return len(rec.messages()) == 1 })
+	testutil.WaitFor(t, "a delivery", func() bool { return len(rec.messages()) == 1 })
 	b := rec.bodies[0]
 	if b["title"] != "Bedroom alert" || b["message"] != event(0).Text || b["priority"] != 8.0 || len(b) != 3 {
 		t.Errorf("body %v", b)
@@ -175,7 +165,7 @@ func TestWebhookDown(t *testing.T) {
 	for i := range 5 {
 		n.Notify(event(i))
 	}
-	waitFor(t, "retries while refused", func() bool { return n.Stats().Retries >= 3 })
+	testutil.WaitFor(t, "retries while refused", func() bool { return n.Stats().Retries >= 3 })
 
 	rec := &recorder{status: func(i int) int {
 		if i < 4 {
@@ -190,7 +180,7 @@ func TestWebhookDown(t *testing.T) {
 	srv := &http.Server{Handler: rec}
 	go srv.Serve(l)
 	defer srv.Close()
-	waitFor(t, "all five delivered", func() bool { return n.Stats().Sent == 5 })
+	testutil.WaitFor(t, "all five delivered", func() bool { return n.Stats().Sent == 5 })
 	want := []string{event(0).Text, event(1).Text, event(2).Text, event(3).Text, event(4).Text}
 	if got := rec.messages(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("delivered\n%q\nwant\n%q", got, want)
@@ -227,7 +217,7 @@ func TestWebhookSlow(t *testing.T) {
 	start(t, n)
 	n.Notify(event(0))
 	// In flight: at the webhook, not only queued (Notify would drop it).
-	waitFor(t, "the first request in flight", func() bool { return arrived.Load() == 1 })
+	testutil.WaitFor(t, "the first request in flight", func() bool { return arrived.Load() == 1 })
 	began := time.Now()
 	for i := 1; i <= 1000; i++ {
 		n.Notify(event(i))
@@ -239,7 +229,7 @@ func TestWebhookSlow(t *testing.T) {
 		t.Errorf("stats %+v; want 10 queued, 991 dropped", s)
 	}
 	close(release) // the webhook answers again
-	waitFor(t, "the queue drained", func() bool { return n.Stats().Queued == 0 })
+	testutil.WaitFor(t, "the queue drained", func() bool { return n.Stats().Queued == 0 })
 	got := rec.messages()
 	if len(got) != 11 || got[1] != event(991).Text || got[10] != event(1000).Text {
 		t.Errorf("delivered %d: %q", len(got), got)
@@ -263,7 +253,7 @@ func TestWebhookRefuses(t *testing.T) {
 	}
 	start(t, n)
 	n.Notify(event(0), event(1))
-	waitFor(t, "the second delivered", func() bool { return n.Stats().Sent == 1 })
+	testutil.WaitFor(t, "the second delivered", func() bool { return n.Stats().Sent == 1 })
 	if s := n.Stats(); s.Rejected != 1 || rec.messages()[0] != event(1).Text {
 		t.Errorf("stats %+v, delivered %q", s, rec.messages())
 	}

@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`
@@ -43,47 +45,13 @@ func hubWith(t *testing.T, opts Options, checks ...func() error) *httptest.Serve
 	return ts
 }
 
-type req struct {
-	method, path, body string
-	header             map[string]string
-}
-
-func do(t *testing.T, base string, r req) (int, http.Header, string) {
-	t.Helper()
-	var body io.Reader
-	if r.body != "" {
-		body = strings.NewReader(r.body)
-	}
-	hr, _ := http.NewRequest(r.method, base+r.path, body)
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range r.header {
-		if k == "Host" {
-			hr.Host = v
-		} else {
-			hr.Header.Set(k, v)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	resp, err := http.DefaultClient.Do(hr.WithContext(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	// Event streams stay open: read only what is there at once.
-	buf := make([]byte, 4096)
-	n, _ := resp.Body.Read(buf)
-	return resp.StatusCode, resp.Header, string(buf[:n])
-}
-
 // endpoints are every checked route of the hub.
-var endpoints = []req{
-	{method: "POST", path: "/mcp", body: initBody},
-	{method: "GET", path: "/sse"},
-	{method: "POST", path: "/message?session_id=x", body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
-	{method: "GET", path: "/api/climate"},
-	{method: "GET", path: "/metrics"},
+var endpoints = []testutil.Request{
+	{Method: "POST", Path: "/mcp", Body: initBody},
+	{Method: "GET", Path: "/sse"},
+	{Method: "POST", Path: "/message?session_id=x", Body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
+	{Method: "GET", Path: "/api/climate"},
+	{Method: "GET", Path: "/metrics"},
 }
 
 func TestHostAndOriginChecks(t *testing.T) {
@@ -99,20 +67,20 @@ func TestHostAndOriginChecks(t *testing.T) {
 			{"foreign origin", map[string]string{"Origin": "http://evil.example"}, 403, `Origin "http://evil.example" is not allowed`},
 			{"garbage origin", map[string]string{"Origin": "::"}, 403, "is not a URL"},
 		} {
-			e.header = c.header
-			code, _, body := do(t, ts.URL, e)
+			e.Header = c.header
+			code, _, body := testutil.Do(t, ts.URL, e)
 			if code != c.code || !strings.Contains(body, c.want) {
-				t.Errorf("%s %s with %s: %d %q, want %d %q", e.method, e.path, c.name, code, body, c.code, c.want)
+				t.Errorf("%s %s with %s: %d %q, want %d %q", e.Method, e.Path, c.name, code, body, c.code, c.want)
 			}
 		}
 		for _, origin := range []string{ts.URL, "https://dashboard.example"} {
-			e.header = map[string]string{"Origin": origin}
-			if code, _, body := do(t, ts.URL, e); code == 403 || code == 401 {
-				t.Errorf("%s %s from allowed origin %s: %d %q", e.method, e.path, origin, code, body)
+			e.Header = map[string]string{"Origin": origin}
+			if code, _, body := testutil.Do(t, ts.URL, e); code == 403 || code == 401 {
+				t.Errorf("%s %s from allowed origin %s: %d %q", e.Method, e.Path, origin, code, body)
 			}
 		}
 	}
-	if code, _, _ := do(t, ts.URL, req{method: "GET", path: "/api/climate", header: map[string]string{"Host": "localhost:8473"}}); code != 200 {
+	if code, _, _ := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Host": "localhost:8473"}}); code != 200 {
 		t.Errorf("Host localhost refused: %d", code)
 	}
 }
@@ -121,7 +89,7 @@ func TestAllowedHosts(t *testing.T) {
 	ts := hubWith(t, Options{Token: "t", AllowedHosts: []string{"hub.local"}})
 	auth := "Bearer t"
 	for host, want := range map[string]int{"hub.local:8473": 200, "localhost:8473": 200, "other.local:8473": 403} {
-		if code, _, body := do(t, ts.URL, req{method: "GET", path: "/api/climate", header: map[string]string{"Host": host, "Authorization": auth}}); code != want {
+		if code, _, body := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Host": host, "Authorization": auth}}); code != want {
 			t.Errorf("Host %s: %d %q, want %d", host, code, body, want)
 		}
 	}
@@ -138,18 +106,18 @@ func TestBearerToken(t *testing.T) {
 			{"Bearer s3cret-token-of-the-hub2", "wrong bearer token"},
 			{"Bearer s3cret", "wrong bearer token"},
 		} {
-			e.header = map[string]string{"Authorization": c.auth, "Host": "hub.local:8473"}
-			code, hdr, body := do(t, ts.URL, e)
+			e.Header = map[string]string{"Authorization": c.auth, "Host": "hub.local:8473"}
+			code, hdr, body := testutil.Do(t, ts.URL, e)
 			if code != 401 || hdr.Get("WWW-Authenticate") == "" || !strings.Contains(body, c.want) {
-				t.Errorf("%s %s with %q: %d %q (WWW-Authenticate %q)", e.method, e.path, c.auth, code, body, hdr.Get("WWW-Authenticate"))
+				t.Errorf("%s %s with %q: %d %q (WWW-Authenticate %q)", e.Method, e.Path, c.auth, code, body, hdr.Get("WWW-Authenticate"))
 			}
 		}
-		e.header = map[string]string{"Authorization": "Bearer " + token, "Host": "hub.local:8473"}
-		if code, _, body := do(t, ts.URL, e); code == 401 || code == 403 {
-			t.Errorf("%s %s with the token: %d %q", e.method, e.path, code, body)
+		e.Header = map[string]string{"Authorization": "Bearer " + token, "Host": "hub.local:8473"}
+		if code, _, body := testutil.Do(t, ts.URL, e); code == 401 || code == 403 {
+			t.Errorf("%s %s with the token: %d %q", e.Method, e.Path, code, body)
 		}
 	}
-	if code, _, _ := do(t, ts.URL, req{method: "GET", path: "/healthz"}); code != 200 {
+	if code, _, _ := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/healthz"}); code != 200 {
 		t.Errorf("/healthz needs no token, got %d", code)
 	}
 	// A client that knows the token works end to end.
@@ -177,7 +145,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestHealthAndClimate(t *testing.T) {
 	failing := errors.Join(errors.New("history: writes failing"), errors.New("sensor sht31: no answer"))
 	ts := hubWith(t, Options{}, func() error { return failing })
-	code, _, body := do(t, ts.URL, req{method: "GET", path: "/healthz"})
+	code, _, body := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/healthz"})
 	var h struct {
 		Status   string   `json:"status"`
 		Problems []string `json:"problems"`
@@ -186,7 +154,7 @@ func TestHealthAndClimate(t *testing.T) {
 	if code != 503 || h.Status != "unhealthy" || len(h.Problems) != 2 || h.Problems[1] != "sensor sht31: no answer" {
 		t.Errorf("/healthz with two problems: %d %s", code, body)
 	}
-	code, hdr, body := do(t, ts.URL, req{method: "GET", path: "/api/climate"})
+	code, hdr, body := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/api/climate"})
 	var climate map[string]map[string]any
 	if code != 200 || hdr.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &climate) != nil || climate["Indoor"]["Temperature"] != 21.5 {
 		t.Errorf("/api/climate: %d %s", code, body)
@@ -200,10 +168,10 @@ func TestMountedRoutesAreChecked(t *testing.T) {
 	f.Handle("GET /dashboard", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	ts := httptest.NewServer(f)
 	defer ts.Close()
-	if code, _, _ := do(t, ts.URL, req{method: "GET", path: "/dashboard"}); code != 401 {
+	if code, _, _ := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/dashboard"}); code != 401 {
 		t.Errorf("a mounted route without the token: %d, want 401", code)
 	}
-	if code, _, body := do(t, ts.URL, req{method: "GET", path: "/dashboard", header: map[string]string{"Authorization": "Bearer t"}}); code != 500 || !strings.Contains(body, "internal error") {
+	if code, _, body := testutil.Do(t, ts.URL, testutil.Request{Method: "GET", Path: "/dashboard", Header: map[string]string{"Authorization": "Bearer t"}}); code != 500 || !strings.Contains(body, "internal error") {
 		t.Errorf("a panicking route: %d %q, want 500", code, body)
 	}
 }
