@@ -5,32 +5,16 @@ import (
 	"testing"
 	"time"
 
-	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
 
 	"github.com/climated/climated/internal/testutil"
 )
 
-// startBroker runs a mochi broker with one listener and the given hook.
-func startBroker(t *testing.T, l listeners.Listener, hook mochi.Hook, config any) *mochi.Server {
-	t.Helper()
-	srv := mochi.New(&mochi.Options{Logger: discard()})
-	if err := srv.AddHook(hook, config); err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.AddListener(l); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
-	return srv
-}
-
 func TestClientPassword(t *testing.T) {
 	l := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
 	ledger := &auth.Ledger{Auth: auth.AuthRules{{Username: "hub", Password: "s3cret", Allow: true}}}
-	startBroker(t, l, new(auth.Hook), &auth.Options{Ledger: ledger})
+	testutil.Broker(t, l, new(auth.Hook), &auth.Options{Ledger: ledger})
 	env := map[string]string{"GOOD": "s3cret", "BAD": "guess"}
 	o := fastOptions("tcp://"+l.Address(), "climated/auth")
 	o.Username = "hub"
@@ -43,7 +27,7 @@ func TestClientPassword(t *testing.T) {
 
 func TestClientWebSocket(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	startBroker(t, listeners.NewWebsocket(listeners.Config{ID: "ws", Address: addr}), new(auth.AllowHook), nil)
+	testutil.Broker(t, listeners.NewWebsocket(listeners.Config{ID: "ws", Address: addr}), new(auth.AllowHook), nil)
 	c := newClient(t, fastOptions("ws://"+addr+"/mqtt", "climated/ws"))
 	runClient(t, c)
 	testutil.WaitFor(t, "the WebSocket connection", c.Connected)

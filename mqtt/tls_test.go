@@ -103,7 +103,7 @@ func startTLSBroker(t *testing.T, ca *testPKI, clients *testPKI) string {
 		cfg.ClientAuth, cfg.ClientCAs = tls.RequireAndVerifyClientCert, clients.pool
 	}
 	l := listeners.NewTCP(listeners.Config{ID: "tls", Address: "127.0.0.1:0", TLSConfig: cfg})
-	startBroker(t, l, new(auth.AllowHook), nil)
+	testutil.Broker(t, l, new(auth.AllowHook), nil)
 	return l.Address()
 }
 

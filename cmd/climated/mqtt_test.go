@@ -14,12 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/mqtt"
-	"github.com/climated/climated/sensors"
 	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors"
 )
 
 // TestServeWithMQTT runs the hub from a configuration file with an MQTT
@@ -151,14 +152,6 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 // startBroker runs an in-process MQTT broker on loopback until the test
 // ends and returns it with its address.
 func startBroker(t *testing.T) (*mochi.Server, string) {
-	t.Helper()
-	broker := mochi.New(&mochi.Options{InlineClient: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	broker.AddHook(new(auth.AllowHook), nil)
 	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	if err := broker.AddListener(tcp); err != nil {
-		t.Fatal(err)
-	}
-	go broker.Serve()
-	t.Cleanup(func() { broker.Close() })
-	return broker, tcp.Address()
+	return testutil.Broker(t, tcp, nil, nil), tcp.Address()
 }
