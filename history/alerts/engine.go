@@ -115,7 +115,7 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if e.log == nil {
 		e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	e.limit = newLimiter(o.MaxEventsPerSecond, o.Burst, e.now())
+	e.limit = newLimiter(o.MaxEventsPerSecond, o.Burst)
 	house, err := e.house.Rules()
 	if err != nil {
 		return nil, err

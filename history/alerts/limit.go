@@ -1,6 +1,10 @@
 package alerts
 
-import "time"
+import (
+	"time"
+
+	"golang.org/x/time/rate"
+)
 
 // The bound on events: a burst of DefaultBurst, then DefaultMaxEventsPerSecond.
 // A house of ten zones whose every rule fires at once stays within the
@@ -11,30 +15,17 @@ const (
 	DefaultBurst              = 50
 )
 
-// limiter is a token bucket on the engine's clock.
-type limiter struct {
-	rate, burst, tokens float64
-	last                time.Time
-}
+// limiter is the bound, on the engine's clock.
+type limiter struct{ *rate.Limiter }
 
-func newLimiter(rate float64, burst int, now time.Time) limiter {
-	if rate <= 0 {
-		rate = DefaultMaxEventsPerSecond
+func newLimiter(perSecond float64, burst int) limiter {
+	if perSecond <= 0 {
+		perSecond = DefaultMaxEventsPerSecond
 	}
 	if burst <= 0 {
 		burst = DefaultBurst
 	}
-	return limiter{rate: rate, burst: float64(burst), tokens: float64(burst), last: now}
+	return limiter{rate.NewLimiter(rate.Limit(perSecond), burst)} // full at first
 }
 
-func (l *limiter) allow(now time.Time) bool {
-	if d := now.Sub(l.last).Seconds(); d > 0 {
-		l.tokens = min(l.burst, l.tokens+d*l.rate)
-		l.last = now
-	}
-	if l.tokens < 1 {
-		return false
-	}
-	l.tokens--
-	return true
-}
+func (l limiter) allow(now time.Time) bool { return l.AllowN(now, 1) }
