@@ -3,17 +3,18 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestToolsDescribeEveryMeasurement: over a real client, with a zone that
@@ -150,15 +151,11 @@ func resourceMeasurements(t *testing.T, rc *sdk.ResourceContents) []string {
 	return out
 }
 
-// TestReadmeDocumentsEveryMeasurement: the README's table of get_climate
-// keys has a row for every measurement of the catalogue.
+// TestReadmeDocumentsEveryMeasurement: the table of get_climate keys in
+// docs/mcp.md has a row for every measurement of the catalogue.
 func TestReadmeDocumentsEveryMeasurement(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, _ := strings.Cut(string(readme), "### `get_climate`\n")
-	section, _, _ = strings.Cut(section, "\n### ")
+	_, section, _ := strings.Cut(testutil.Doc(t, "docs/mcp.md"), "## `get_climate`\n")
+	section, _, _ = strings.Cut(section, "\n## ")
 	var rows []string
 	for line := range strings.Lines(section) {
 		if strings.HasPrefix(line, "| `") {
@@ -167,7 +164,7 @@ func TestReadmeDocumentsEveryMeasurement(t *testing.T) {
 	}
 	for _, m := range sensors.Measurements() {
 		if !slices.ContainsFunc(rows, func(keys string) bool { return strings.Contains(keys, "`"+string(m)+"`") }) {
-			t.Errorf("the README's table of get_climate keys has no row for %s", m)
+			t.Errorf("docs/mcp.md's table of get_climate keys has no row for %s", m)
 		}
 	}
 }

@@ -22,12 +22,8 @@ func TestReadmeExampleIsTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(readme, append([]byte("```yaml\n"), example...)) {
-		t.Errorf("README.md does not show %s verbatim in a yaml block", readmeExample)
+	if !strings.Contains(testutil.Doc(t, "docs/mqtt.md"), "```yaml\n"+string(example)) {
+		t.Errorf("docs/mqtt.md does not show %s verbatim in a yaml block", readmeExample)
 	}
 	var file struct {
 		MQTT Config `yaml:"mqtt"`

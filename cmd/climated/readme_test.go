@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // readmeExe is where the README's recipes say climated is: where go
@@ -23,17 +25,14 @@ const readmeExe = "/home/you/go/bin/climated"
 // from one machine to the next.
 func TestREADMEConnect(t *testing.T) {
 	t.Parallel() // a process per recipe, in its own HOME
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.Docs(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
 	seen := map[string]bool{}
-	blocks := strings.Split(string(data), "```")
+	blocks := strings.Split(data, "```")
 	for i := 1; i < len(blocks); i += 2 { // the odd pieces are inside fences
 		cmdLine, want, _ := strings.Cut(strings.TrimPrefix(blocks[i], "\n"), "\n")
 		if !strings.HasPrefix(cmdLine, "$ climated connect ") {
@@ -91,14 +90,11 @@ func TestUsageListsNewCommands(t *testing.T) {
 // hub (climated --help, a configuration check) as written, in a shell
 // with climated on its PATH, and compares what they print.
 func TestREADMEShellExamples(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.Docs(t)
 	bin := t.TempDir()
 	os.WriteFile(filepath.Join(bin, "climated"), []byte("#!/bin/sh\nCLIMATED_RUN_MAIN=1 exec "+os.Args[0]+" \"$@\"\n"), 0o755)
 	ran := 0
-	blocks := strings.Split(string(data), "```")
+	blocks := strings.Split(data, "```")
 	for i := 1; i < len(blocks); i += 2 {
 		block := strings.TrimPrefix(blocks[i], "\n")
 		if !strings.HasPrefix(block, "$ climated --help\n") && !strings.HasPrefix(block, "$ printf ") {
@@ -131,11 +127,8 @@ var logMsg = regexp.MustCompile(`msg=("[^"]*"|\S+)`)
 // TestREADMEStartupLog: the quick start's log is what a first start of
 // the demo house logs, message for message.
 func TestREADMEStartupLog(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(data), "```\nlevel=INFO msg=\"history open\"")
+	data := testutil.Doc(t, "README.md")
+	_, rest, _ := strings.Cut(data, "```\nlevel=INFO msg=\"history open\"")
 	readme, _, _ := strings.Cut("level=INFO msg=\"history open\""+rest, "```")
 	var want []string
 	for _, m := range logMsg.FindAllStringSubmatch(readme, -1) {
@@ -171,12 +164,9 @@ func TestREADMEStartupLog(t *testing.T) {
 // the secrets it names (they are the service's, in its environment file);
 // the Prometheus scrape configuration is Prometheus's, not climated's.
 func TestREADMEConfigs(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.Docs(t)
 	checked := 0
-	blocks := strings.Split(string(data), "```")
+	blocks := strings.Split(data, "```")
 	for i := 1; i < len(blocks); i += 2 {
 		yml, ok := strings.CutPrefix(blocks[i], "yaml\n")
 		if !ok || strings.HasPrefix(yml, "scrape_configs:") {
@@ -199,11 +189,8 @@ func TestREADMEConfigs(t *testing.T) {
 // TestREADMEPortTaken: what the quick start quotes of the error for a
 // port already taken is what serve says.
 func TestREADMEPortTaken(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, quote, _ := strings.Cut(string(data), "If the port is taken, climated says so before\nit writes anything (`")
+	data := testutil.Doc(t, "README.md")
+	_, quote, _ := strings.Cut(strings.Join(strings.Fields(data), " "), "If the port is taken, climated says so before it writes anything (`")
 	quote, _, _ = strings.Cut(quote, "`")
 	quote = strings.Join(strings.Fields(quote), " ")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
