@@ -109,6 +109,14 @@ pids=()
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
+	# What failed, once more at the very end: a CI page that shows only
+	# the tail of a long log (a timeout's goroutine dump) still names the
+	# tests that failed and the ones a timeout found running.
+	for name in "${failed[@]}"; do
+		echo "== $name: what failed"
+		grep -E -A8 '^panic: test timed out|^running tests:' "$tmp/$name.log" | head -40 || true
+		grep -E '^\s*--- FAIL|^FAIL|^\s+\S+_test\.go:[0-9]+:' "$tmp/$name.log" | head -60 || true
+	done
 	printf 'FAILED: %s\n' "${failed[@]}"
 	echo "in $(since "$start")"
 	exit 1
