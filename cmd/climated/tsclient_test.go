@@ -44,6 +44,7 @@ func TestTypeScriptClient(t *testing.T) {
 		{"stdio", []string{os.Args[0], "mcp", "--db", cfg.Database}},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel() // three clients of one hub, each with its own session
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, node, append([]string{"ts-client.mjs", c.mode}, c.args...)...)
