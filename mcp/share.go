@@ -70,7 +70,10 @@ func (s *Server) holdSession(r *http.Request, id string) {
 	}
 	release := s.holds.Hold(perclient.Client(r), s.evicted("session", func() {
 		s.book.forget(id)
-		ss.Close()
+		// The SDK's Close waits for the session's calls in flight to end
+		// (each within RequestTimeout): on a goroutine of its own, so that
+		// the initialize that made room is not held up by them.
+		go ss.Close()
 	}))
 	go func() {
 		ss.Wait()

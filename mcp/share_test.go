@@ -189,3 +189,44 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 		t.Errorf("%d held, ceiling 8", n)
 	}
 }
+
+// TestEvictingABusySessionHoldsNoOneUp: a client past its share whose
+// oldest session has a call in flight still gets its new session at once.
+// The SDK's ServerSession.Close waits for the session's calls to end; the
+// eviction must not make the new initialize wait for them (a create_alert
+// waiting on the user can take minutes). Before, the initialize's answer
+// never ended while the call was held.
+func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
+	srv, ts := hubWith(t, Options{MaxClientSessions: 1})
+	release, entered := holdToolEntered(srv)
+	defer release()
+	busy := oldSession(t, ts.URL)
+	go func() {
+		if resp, err := send(http.DefaultClient, http.MethodPost, ts.URL+"/mcp", holdCall(7), busy); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held call never reached the tool")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(initBody))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatalf("the new session's initialize: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"protocolVersion"`) {
+		t.Fatalf("the new session's initialize, while the evicted one has a call in flight: %d %q %v", resp.StatusCode, body, err)
+	}
+	if n := srv.holds.Held(); n != 1 {
+		t.Errorf("%d sessions held after the eviction, want 1", n)
+	}
+}
