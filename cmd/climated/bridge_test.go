@@ -32,7 +32,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 	h, stop := runHub(t, cfg)
 	port := h.Addr.(*net.TCPAddr).Port
 	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart
-	token, err := loadOrCreateToken(cfg.tokenFile())
+	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 		stop()
 		_, stop = runHub(t, cfg)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.tokenFile()
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.TokenPath()
 }
 
 // TestBridgeTypeScriptClient drives the official TypeScript SDK client over

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // command is one thing climated does, as its help shows it.
@@ -31,7 +33,7 @@ var commands = []command{
 	{"alerts", "[--config FILE] [--db FILE] [--since T] [--limit N] [--json]", "the alert rules, the alerts that are on and the recent ones, beside a running hub"},
 	{"token", "[--config FILE] [--db FILE]", "print the bearer token that clients beyond loopback need, creating it if needed"},
 	{"config", "check [FILE] | example [--starter]", "check a configuration file, or print an annotated example"},
-	{"config check", "[FILE]", "decode and validate FILE (default " + DefaultConfigFile + ") and say what it sets up"},
+	{"config check", "[FILE]", "decode and validate FILE (default " + config.DefaultFile + ") and say what it sets up"},
 	{"config example", "[--starter]", "print every key with its default and an explanation (--starter: the short file an install starts from)"},
 	{"version", "", "print the version, commit, build date, Go version and platform"},
 	{"help", "[COMMAND]", "this list, or a command's usage and flags"},

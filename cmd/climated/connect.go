@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/front"
 )
 
@@ -63,7 +64,7 @@ type target struct {
 	Token   bool   // the URL needs the bearer token
 }
 
-func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
+func newTarget(cfg config.Config, configFlag, remote, name string) (target, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return target{}, fmt.Errorf("find this program's path: %w", err)
@@ -104,19 +105,19 @@ func newTarget(cfg Config, configFlag, remote, name string) (target, error) {
 		host = "127.0.0.1" // a client on this machine
 	}
 	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
-	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.needsToken()
+	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken()
 	return t, nil
 }
 
 // remoteNeedsToken: a hub beyond loopback needs the token, and so does
 // this machine's own hub reached on loopback when its configuration
 // listens beyond loopback on that port (every request then needs it).
-func remoteNeedsToken(cfg Config, u *url.URL) bool {
+func remoteNeedsToken(cfg config.Config, u *url.URL) bool {
 	if !front.IsLoopback(u.Hostname()) {
 		return true
 	}
 	_, port, err := net.SplitHostPort(cfg.Listen)
-	return err == nil && port == u.Port() && cfg.needsToken()
+	return err == nil && port == u.Port() && cfg.NeedsToken()
 }
 
 func withPath(u *url.URL, p string) string {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // connectCmd runs the real climated connect with HOME in a temporary
@@ -126,24 +128,24 @@ func TestConnectWrite(t *testing.T) {
 // and --config where it is not the installed one.
 func TestConnectFromConfiguration(t *testing.T) {
 	home := t.TempDir()
-	config := filepath.Join(t.TempDir(), "hub.yaml")
-	os.WriteFile(config, []byte("listen: 0.0.0.0:9473\n"), 0o600)
-	out, err := connectCmd(t, home, home, "generic", "--config", config)
-	for _, want := range []string{"mcp --config " + config + "\n", "http://127.0.0.1:9473/mcp", "http://127.0.0.1:9473/sse", "Authorization: Bearer TOKEN"} {
+	hubConfig := filepath.Join(t.TempDir(), "hub.yaml")
+	os.WriteFile(hubConfig, []byte("listen: 0.0.0.0:9473\n"), 0o600)
+	out, err := connectCmd(t, home, home, "generic", "--config", hubConfig)
+	for _, want := range []string{"mcp --config " + hubConfig + "\n", "http://127.0.0.1:9473/mcp", "http://127.0.0.1:9473/sse", "Authorization: Bearer TOKEN"} {
 		if err != nil || !strings.Contains(out, want) {
 			t.Errorf("does not say %q: %v\n%s", want, err, out)
 		}
 	}
 	// The installed configuration is found by climated mcp itself: not named.
 	cmd := climated("connect", "claude-desktop")
-	cmd.Env = append(cmd.Env, "CLIMATED_TEST_INSTALLED="+config+string(os.PathListSeparator)+home)
+	cmd.Env = append(cmd.Env, "CLIMATED_TEST_INSTALLED="+hubConfig+string(os.PathListSeparator)+home)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"args": ["mcp"]`) {
 		t.Errorf("installed configuration: %v\n%s", err, out)
 	}
 	// Every snippet is JSON in the client's shape.
 	for _, c := range clients {
 		for _, remote := range []string{"", "http://hub.local:8473/mcp"} {
-			tg, err := newTarget(defaultConfig(), "", remote, "climated")
+			tg, err := newTarget(config.Default(), "", remote, "climated")
 			if err != nil {
 				t.Fatal(err)
 			}

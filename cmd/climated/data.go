@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
@@ -38,8 +39,8 @@ func newDataFlags(name string, stdout, stderr io.Writer) dataFlags {
 // config parses args and returns the configuration they name: --config,
 // else the installed hub's file when there is one, so that a command run
 // on the hub reads the database the service writes.
-func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
-	cfg := defaultConfig()
+func (d dataFlags) config(args []string, stderr io.Writer) (config.Config, error) {
+	cfg := config.Default()
 	if err := parseArgs(d.fs, args, d.stdout); err != nil {
 		return cfg, err
 	}
@@ -56,7 +57,7 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 			cfg.Database = filepath.Join(installed.State, "climated.db")
 		}
 	}
-	cfg, err := loadConfig(path, cfg, d.override)
+	cfg, err := config.Load(path, cfg, d.override)
 	if err != nil && path != "" {
 		return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
 	}
@@ -64,7 +65,7 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 }
 
 // override puts the flags over the file.
-func (d dataFlags) override(c *Config) {
+func (d dataFlags) override(c *config.Config) {
 	if *d.db != "" {
 		c.Database = *d.db
 	}
@@ -121,7 +122,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "climated export: unexpected argument %q (it writes to stdout)\n", d.fs.Arg(0))
 		return errUsage
 	}
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
 	bar := newProgress(stderr, "exported", readings)
 	// Rows on the same terminal would tear a bar apart.
@@ -205,7 +206,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	store, err := openAlone(ctx, "import", cfg.Database, loc)
 	if err != nil {
 		return err

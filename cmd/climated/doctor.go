@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // Status is how a doctor's check came out.
@@ -47,7 +49,7 @@ type doctorEnv struct {
 const defaultMinFree = 64 << 20
 
 // check is one unit of the doctor; one failing never stops the others.
-type check func(ctx context.Context, cfg Config, env doctorEnv) []finding
+type check func(ctx context.Context, cfg config.Config, env doctorEnv) []finding
 
 // checks runs in this order, the order a hub is usually set up in.
 var checks = []check{checkI2C, checkSensors, checkGPIO, checkBroker, checkDatabase, checkClock, checkService, checkToken, checkListen}
@@ -72,7 +74,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // doctor runs every check and prints the findings.
-func doctor(ctx context.Context, cfg Config, env doctorEnv, asJSON bool, w io.Writer) error {
+func doctor(ctx context.Context, cfg config.Config, env doctorEnv, asJSON bool, w io.Writer) error {
 	if env.now == nil {
 		env.now = time.Now
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
@@ -17,7 +18,7 @@ import (
 
 // i2cBuses are the I²C buses the hub will open: those of its sensors, or
 // the default bus it scans when nothing is configured.
-func i2cBuses(cfg Config) []string {
+func i2cBuses(cfg config.Config) []string {
 	def := cmp.Or(cfg.HW.Bus, hw.DefaultBus)
 	if len(cfg.HW.Sensors) == 0 {
 		if cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
@@ -35,7 +36,7 @@ func i2cBuses(cfg Config) []string {
 	return buses
 }
 
-func checkI2C(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkI2C(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	buses := i2cBuses(cfg)
 	if len(buses) == 0 {
 		return []finding{{Check: "i2c", Status: statusSkip, Detail: "no I²C sensors configured"}}
@@ -97,7 +98,7 @@ func busFix(err error) string {
 
 // checkSensors reads each configured sensor once: every one must answer
 // with a value in its measurement's plausible range (hw refuses others).
-func checkSensors(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkSensors(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	if len(cfg.HW.Sensors) == 0 {
 		return []finding{{Check: "sensors", Status: statusSkip, Detail: "no sensors configured (the hub scans the bus at start)"}}
 	}
@@ -136,7 +137,7 @@ func checkSensors(ctx context.Context, cfg Config, env doctorEnv) []finding {
 }
 
 // checkGPIO finds the rain gauge's pin and reads its level.
-func checkGPIO(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkGPIO(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	if cfg.RainGauge == nil {
 		return []finding{{Check: "gpio", Status: statusSkip, Detail: "no rain gauge configured"}}
 	}

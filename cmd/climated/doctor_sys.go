@@ -18,6 +18,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
 )
@@ -28,7 +29,7 @@ import (
 // checkBroker connects once with the configured credentials, under a
 // client ID of its own (the hub's would throw the hub off) and without a
 // will, so that the hub's availability is left alone.
-func checkBroker(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkBroker(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	if cfg.MQTT == nil {
 		return []finding{{Check: "broker", Status: statusSkip, Detail: "no mqtt: section"}}
 	}
@@ -99,7 +100,7 @@ func doctorTLS(caFile, certFile, keyFile string) (*tls.Config, error) {
 
 // checkDatabase writes a probe beside the database and looks at the
 // free space of its disk.
-func checkDatabase(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkDatabase(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	dir := filepath.Dir(cfg.Database)
 	existing := dir
 	for {
@@ -154,7 +155,7 @@ var clockFloor = climate.ClockSet
 
 // checkClock: readings are stamped with this clock, and the history
 // refuses readings from before its newest one.
-func checkClock(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkClock(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	now := env.now()
 	var out []finding
 	if now.Before(clockFloor) {
@@ -184,7 +185,7 @@ func checkClock(ctx context.Context, cfg Config, env doctorEnv) []finding {
 }
 
 // checkService asks systemd how the service is.
-func checkService(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkService(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	state, err := env.run(ctx, "systemctl", "is-active", "climated.service")
 	switch {
 	case state == "active":
@@ -200,11 +201,11 @@ func checkService(ctx context.Context, cfg Config, env doctorEnv) []finding {
 }
 
 // checkToken: a token file others can read stops the hub from starting.
-func checkToken(ctx context.Context, cfg Config, env doctorEnv) []finding {
-	path := cfg.tokenFile()
+func checkToken(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
+	path := cfg.TokenPath()
 	fi, err := os.Stat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && cfg.needsToken():
+	case errors.Is(err, fs.ErrNotExist) && cfg.NeedsToken():
 		return []finding{{Check: "token", Status: statusOK, Detail: path + " will be created at the first start (mode 0600)"}}
 	case errors.Is(err, fs.ErrNotExist):
 		return []finding{{Check: "token", Status: statusSkip, Detail: "not needed: the hub listens on loopback only"}}
@@ -218,10 +219,10 @@ func checkToken(ctx context.Context, cfg Config, env doctorEnv) []finding {
 
 // checkListen says who can reach the address, and whether the port is
 // free or held by a hub.
-func checkListen(ctx context.Context, cfg Config, env doctorEnv) []finding {
+func checkListen(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	host, port, _ := net.SplitHostPort(cfg.Listen)
 	who := "only programs on this machine (loopback)"
-	if cfg.needsToken() {
+	if cfg.NeedsToken() {
 		who = "other machines too; every request needs the bearer token (climated token)"
 		if host == "" || host == "0.0.0.0" || host == "::" {
 			who = "every network this machine is on; every request needs the bearer token (climated token)"
@@ -233,7 +234,7 @@ func checkListen(ctx context.Context, cfg Config, env doctorEnv) []finding {
 		return []finding{{Check: "listen", Status: statusOK, Detail: fmt.Sprintf("%s is free (no hub serving now); reachable from %s", cfg.Listen, who)}}
 	}
 	if !errors.Is(err, syscall.EADDRINUSE) {
-		return []finding{{Check: "listen", Status: statusFail, Detail: fmt.Sprintf("%s: %v", cfg.Listen, err), Fix: "choose an address of this machine in listen: (e.g. " + DefaultListen + ")"}}
+		return []finding{{Check: "listen", Status: statusFail, Detail: fmt.Sprintf("%s: %v", cfg.Listen, err), Fix: "choose an address of this machine in listen: (e.g. " + config.DefaultListen + ")"}}
 	}
 	probe := host
 	if probe == "" || probe == "0.0.0.0" || probe == "::" {

@@ -17,6 +17,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
@@ -102,7 +103,7 @@ func closedPort(t *testing.T) string {
 // TestDoctor runs the checks against a healthy hub with a fake bus, then
 // breaks one thing at a time: each is found, named, and fails the doctor.
 func TestDoctor(t *testing.T) {
-	healthy := func(t *testing.T) (Config, doctorEnv) {
+	healthy := func(t *testing.T) (config.Config, doctorEnv) {
 		cfg := testConfig(t)
 		cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Indoor", Chip: "sht31", Address: 0x44}}
 		return cfg, doctorEnv{seams: seams{openBus: openFakeSHT31}, run: tools("active"), now: time.Now}
@@ -123,25 +124,25 @@ func TestDoctor(t *testing.T) {
 	})
 	cases := []struct {
 		name   string
-		break_ func(t *testing.T, cfg *Config, env *doctorEnv)
+		break_ func(t *testing.T, cfg *config.Config, env *doctorEnv)
 		check  string
 		want   []string
 	}{
-		{"no bus", func(t *testing.T, cfg *Config, env *doctorEnv) { env.seams.openBus = noBus }, "i2c", []string{"no such I²C bus", "raspi-config"}},
-		{"bus not permitted", func(t *testing.T, cfg *Config, env *doctorEnv) { env.seams.openBus = deniedBus }, "i2c", []string{"permission denied", "usermod -aG i2c"}},
-		{"sensor not answering", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"no bus", func(t *testing.T, cfg *config.Config, env *doctorEnv) { env.seams.openBus = noBus }, "i2c", []string{"no such I²C bus", "raspi-config"}},
+		{"bus not permitted", func(t *testing.T, cfg *config.Config, env *doctorEnv) { env.seams.openBus = deniedBus }, "i2c", []string{"permission denied", "usermod -aG i2c"}},
+		{"sensor not answering", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			cfg.HW.Sensors[0].Address = 0x45
 		}, "sensors", []string{"0x45", "wiring"}},
-		{"stopped broker", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"stopped broker", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + closedPort(t)}}
 		}, "broker", []string{"connection refused", "start the broker"}},
-		{"full disk", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"full disk", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			cfg.Database = filepath.Join(fullDisk(t), "climated.db")
 		}, "database", []string{"no space left", "free space"}},
-		{"clock never set", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"clock never set", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			env.now = func() time.Time { return time.Unix(12, 0) }
 		}, "clock", []string{"1970-01-01", "timedatectl set-ntp true"}},
-		{"clock behind the history", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"clock behind the history", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			s, err := history.Open(t.Context(), cfg.Database, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -150,13 +151,13 @@ func TestDoctor(t *testing.T) {
 			s.Close(context.Background())
 			env.now = func() time.Time { return time.Now().Add(-time.Hour) }
 		}, "clock", []string{"1 reading in the history is stamped ahead of the clock", "timedatectl set-ntp true", "climated forget --ahead"}},
-		{"bad token file mode", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"bad token file mode", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			cfg.Listen = "0.0.0.0:0"
-			os.WriteFile(cfg.tokenFile(), []byte("0123456789abcdefghij\n"), 0o644)
-			os.Chmod(cfg.tokenFile(), 0o644)
+			os.WriteFile(cfg.TokenPath(), []byte("0123456789abcdefghij\n"), 0o644)
+			os.Chmod(cfg.TokenPath(), 0o644)
 		}, "token", []string{"mode 0644", "chmod 600 /"}},
-		{"service failed", func(t *testing.T, cfg *Config, env *doctorEnv) { env.run = tools("failed") }, "service", []string{"failed", "journalctl -u climated"}},
-		{"port held by another program", func(t *testing.T, cfg *Config, env *doctorEnv) {
+		{"service failed", func(t *testing.T, cfg *config.Config, env *doctorEnv) { env.run = tools("failed") }, "service", []string{"failed", "journalctl -u climated"}},
+		{"port held by another program", func(t *testing.T, cfg *config.Config, env *doctorEnv) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -241,7 +242,7 @@ func TestDoctorDatabaseSizeCountsTheWAL(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "climated.db")
 	os.WriteFile(db, make([]byte, 2048), 0o600)
 	os.WriteFile(db+"-wal", make([]byte, 3<<20), 0o600)
-	f := checkDatabase(context.Background(), Config{Database: db}, doctorEnv{minFree: 1})
+	f := checkDatabase(context.Background(), config.Config{Database: db}, doctorEnv{minFree: 1})
 	if len(f) != 1 || !strings.Contains(f[0].Detail, "(3.0 MiB)") {
 		t.Errorf("database finding %+v, want the main file and the WAL, 3.0 MiB", f)
 	}

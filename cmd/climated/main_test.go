@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/history/hub"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The test binary doubles as climated: with CLIMATED_RUN_MAIN=1 it runs

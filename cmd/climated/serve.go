@@ -15,6 +15,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
@@ -37,17 +38,17 @@ const (
 	demoBackfill = 24 * time.Hour
 )
 
-func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
-	cfg := defaultConfig()
+func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
+	cfg := config.Default()
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
-	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+DefaultListen+")")
+	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+config.DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
-	return loadConfig(*configPath, cfg, func(c *Config) {
+	return config.Load(*configPath, cfg, func(c *config.Config) {
 		if *listen != "" {
 			c.Listen = *listen
 		}
@@ -81,7 +82,7 @@ type serveEnv struct {
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
 	reload <-chan struct{}
-	load   func() (Config, error)
+	load   func() (config.Config, error)
 	level  *slog.LevelVar
 	// stderr is where the log goes, for a progress bar when it is a
 	// terminal; nil is none.
@@ -92,8 +93,8 @@ type serveEnv struct {
 // (hub.Hub.Close): the watchdog stops, the HTTP server drains, the sources
 // stop, and the history is flushed and closed last.
 // cfg comes validated, from loadConfig.
-func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
-	loc, _ := cfg.location()
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEnv) error {
+	loc, _ := cfg.Location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
 	ln, err := listen(cfg.Listen)
@@ -156,7 +157,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 // and the HTTP front, as
 // parts of the hub h; it returns the sources' runner and the HTTP
 // server's end.
-func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, disk *diskWatch, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
+func startServing(ctx context.Context, cfg config.Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, disk *diskWatch, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
 	run := newRunning(log, newClockGuard(ctx, countingSink{h, m}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
@@ -195,7 +196,7 @@ func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 
 // openHub opens the history and the hub around it; onFlush hears of
 // every flush.
-func openHub(ctx context.Context, cfg Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
+func openHub(ctx context.Context, cfg config.Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
 	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
 	if err != nil {
@@ -207,15 +208,15 @@ func openHub(ctx context.Context, cfg Config, loc *time.Location, onFlush func(t
 
 // bearerToken is the token every request needs when the hub listens beyond
 // loopback, read or created; "" on loopback.
-func bearerToken(cfg Config, log *slog.Logger) (string, error) {
-	if !cfg.needsToken() {
+func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
+	if !cfg.NeedsToken() {
 		return "", nil
 	}
-	token, err := loadOrCreateToken(cfg.tokenFile())
+	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		return "", err
 	}
-	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.TokenPath(), "print_it_with", "climated token")
 	return token, nil
 }
 
@@ -244,7 +245,7 @@ func startParts(ctx context.Context, h *hub.Hub, run *running, set *sourceSet, l
 
 // until serves reloads until ctx ends or the HTTP server fails, and
 // returns the failure.
-func (r *reloader) until(ctx context.Context, cfg Config, env serveEnv, httpErr <-chan error) error {
+func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, httpErr <-chan error) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -302,7 +303,7 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alerts func() []dash.Alert, warnings func() []string, log *slog.Logger) (http.Handler, error) {
+func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg config.Config, simulated bool, alerts func() []dash.Alert, warnings func() []string, log *slog.Logger) (http.Handler, error) {
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
@@ -328,7 +329,7 @@ func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token s
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
 // A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hub.Hub, log *slog.Logger, term io.Writer) error {
+func fillDemoPast(ctx context.Context, cfg config.Config, loc *time.Location, store *hub.Hub, log *slog.Logger, term io.Writer) error {
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -34,7 +35,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if *tokenFile != "" {
 		return fmt.Errorf("--token-file is for --remote: a local climated mcp reads the database directly")
 	}
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	if err := checkReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
 		return fmt.Errorf("open history %s: %w", cfg.Database, err)
 	}
@@ -55,7 +56,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	})
 	defer srv.Close()
 	defer al.follow(ctx, srv, alertFollowEvery)()
-	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.file, "timezone", loc.String())
+	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.File, "timezone", loc.String())
 	// Lines that are not JSON-RPC are answered by the filter (the SDK's
 	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the
 	// rest byte for byte. Both write whole lines through out.
@@ -84,13 +85,13 @@ func simulated(s *hub.Hub) bool {
 // needs nothing of this machine's hub, and a user on the hub may not read
 // its file (/etc/climated is root:climated 0750). The README's recipe for
 // an assistant on the hub is climated mcp --remote http://127.0.0.1:8473/mcp.
-func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (Config, error) {
+func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (config.Config, error) {
 	if err := parseArgs(d.fs, args, d.stdout); err != nil {
-		return defaultConfig(), err
+		return config.Default(), err
 	}
 	cfg, err := d.config(args, stderr)
 	if err != nil && *remote != "" && *d.configPath == "" {
-		return defaultConfig(), nil
+		return config.Default(), nil
 	}
 	return cfg, err
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -33,7 +33,7 @@ func TestConfigHouseRuleLine(t *testing.T) {
 			if err := os.WriteFile(path, []byte(head+c.rules), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := loadConfig(path, defaultConfig(), nil)
+			_, err := Load(path, Default(), nil)
 			if err == nil || !strings.Contains(err.Error(), path+c.want) {
 				t.Errorf("error %v, want %s%s", err, path, c.want)
 			}

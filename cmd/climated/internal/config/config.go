@@ -1,7 +1,8 @@
-package main
+package config
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,8 +12,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
+	webhook "github.com/climated/climated/history/alerts/notify"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors/field"
 	"github.com/climated/climated/sensors/hw"
@@ -38,16 +41,23 @@ type Config struct {
 	// The house's own sensors: altitude, bus, interval, stale_after,
 	// sensors and wifi at the top level of the file (see hw.Config).
 	HW        hw.Config         `yaml:",inline"`
-	file      string            // the file it was read from, if any
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
+	File      string            `yaml:"-"`          // the file it was read from, if any
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
 	TokenFile      string   `yaml:"token_file"`      // default: "token" beside the database
 	AllowedHosts   []string `yaml:"allowed_hosts"`   // Host names clients may use besides loopback ones
 	AllowedOrigins []string `yaml:"allowed_origins"` // browser origins allowed to call the hub
+}
+
+// AlertsConfig is the alerts: section: the house rules (each on by
+// default) and a webhook to a phone (ntfy or Gotify).
+type AlertsConfig struct {
+	House   alerts.HouseConfig `yaml:"house"`
+	Webhook *webhook.Config    `yaml:"webhook"`
 }
 
 // RetentionConfig sets the history's tiers, as durations with days and
@@ -81,7 +91,8 @@ type DemoConfig struct {
 	Interval time.Duration `yaml:"interval"` // reading period
 }
 
-func defaultConfig() Config {
+// Default is the configuration before any file or flag.
+func Default() Config {
 	return Config{
 		Listen:    DefaultListen,
 		Database:  defaultDatabase(),
@@ -109,7 +120,7 @@ func defaultDatabase() string {
 	return "climated.db"
 }
 
-// validate checks the assembled configuration, once, in loadConfig; its
+// validate checks the assembled configuration, once, in Load; its
 // errors are *field.Error (several joined), each naming its key.
 func (c *Config) validate() error {
 	_, port, err := net.SplitHostPort(c.Listen)
@@ -122,10 +133,10 @@ func (c *Config) validate() error {
 	if c.Database == "" {
 		return field.Errorf("database", "database: empty path")
 	}
-	if _, err := c.location(); err != nil {
+	if _, err := c.Location(); err != nil {
 		return field.Errorf("timezone", "%w", err)
 	}
-	if _, err := parseLevel(c.LogLevel); err != nil {
+	if _, err := ParseLevel(c.LogLevel); err != nil {
 		return field.Errorf("log_level", "%w", err)
 	}
 	if len(c.HW.Sensors) > 0 {
@@ -171,7 +182,9 @@ func (a AlertsConfig) validate() error {
 	return nil
 }
 
-func (c *Config) location() (*time.Location, error) {
+// Location is the time zone of "since local midnight": timezone, else
+// the system's.
+func (c *Config) Location() (*time.Location, error) {
 	if c.Timezone == "" {
 		return time.Local, nil
 	}
@@ -180,4 +193,29 @@ func (c *Config) location() (*time.Location, error) {
 		return nil, fmt.Errorf("timezone %q: %w", c.Timezone, err)
 	}
 	return loc, nil
+}
+
+// ParseLevel reads log_level: debug, info, warn or error.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("log_level %q: want debug, info, warn or error", s)
+	}
+	return l, nil
+}
+
+// TokenPath is where the bearer token lives: token_file in the
+// configuration, else beside the database (the state directory).
+func (c *Config) TokenPath() string {
+	if c.TokenFile != "" {
+		return c.TokenFile
+	}
+	return filepath.Join(filepath.Dir(c.Database), "token")
+}
+
+// NeedsToken: a hub reachable from other machines answers only requests
+// that carry its token.
+func (c *Config) NeedsToken() bool {
+	host, _, _ := net.SplitHostPort(c.Listen)
+	return !front.IsLoopback(host)
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func TestConfigTypeErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := checkConfig("c.yaml", []byte(c.yaml))
+			_, err := Check("c.yaml", []byte(c.yaml))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -53,7 +53,7 @@ func TestConfigDidYouMean(t *testing.T) {
 		{"colour: blue\n", `c.yaml:1: unknown key colour`},
 	}
 	for _, c := range cases {
-		_, err := checkConfig("c.yaml", []byte(c.yaml))
+		_, err := Check("c.yaml", []byte(c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.yaml, err, c.want)
 		}
@@ -64,11 +64,11 @@ func TestConfigDidYouMean(t *testing.T) {
 }
 
 func TestSummaryGrammar(t *testing.T) {
-	cfg, err := checkConfig("c.yaml", []byte("sensors:\n  - {zone: Indoor, chip: bme280}\n"))
+	cfg, err := Check("c.yaml", []byte("sensors:\n  - {zone: Indoor, chip: bme280}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := summary(cfg); !strings.Contains(s, "1 sensor,") && !strings.HasSuffix(s, "1 sensor") {
+	if s := cfg.Summary(); !strings.Contains(s, "1 sensor,") && !strings.HasSuffix(s, "1 sensor") {
 		t.Errorf("summary %q", s)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 	"github.com/climated/climated/sensors/field"
 )
 
-// loadConfig is how every command reads its configuration: cfg (the
+// Load is how every command reads its configuration: cfg (the
 // defaults, or what the command starts from), then the YAML file at path
 // when there is one, then set (the command's flags; nil for none), then one
 // validation. A file that cannot be read is an error as os.ReadFile gives
 // it; every other error is a *configError, each field error located in the
 // file.
-func loadConfig(path string, cfg Config, set func(*Config)) (Config, error) {
+func Load(path string, cfg Config, set func(*Config)) (Config, error) {
 	var data []byte
 	if path != "" {
 		var err error
@@ -31,10 +31,10 @@ func loadConfig(path string, cfg Config, set func(*Config)) (Config, error) {
 	return parseConfig(path, data, cfg, set)
 }
 
-// checkConfig is loadConfig of data as the file at path, over the
+// Check is Load of data as the file at path, over the
 // defaults, for config check and the tests.
-func checkConfig(path string, data []byte) (Config, error) {
-	return parseConfig(path, data, defaultConfig(), nil)
+func Check(path string, data []byte) (Config, error) {
+	return parseConfig(path, data, Default(), nil)
 }
 
 func parseConfig(path string, data []byte, cfg Config, set func(*Config)) (Config, error) {
@@ -60,7 +60,7 @@ func decodeConfig(path string, data []byte, cfg *Config) error {
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
 		return &configError{file: path, errs: decodeErrors(data, err)}
 	}
-	cfg.file = path
+	cfg.File = path
 	return nil
 }
 
