@@ -40,7 +40,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], usageLine("config check"))
 			return errUsage
 		}
-		path := installed.Config
+		path := config.Installed.Config
 		if len(args) > 1 {
 			path = args[1]
 		}

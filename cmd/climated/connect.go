@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/bridge"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/front"
 )
@@ -77,7 +78,7 @@ func newTarget(cfg config.Config, configFlag, remote, name string) (target, erro
 		return t, fmt.Errorf("--name %q: want a plain name such as climated", name)
 	}
 	if remote != "" {
-		u, err := parseRemote(remote)
+		u, err := bridge.ParseRemote(remote)
 		if err != nil {
 			return t, err
 		}
@@ -90,7 +91,7 @@ func newTarget(cfg config.Config, configFlag, remote, name string) (target, erro
 	t.Args = []string{"mcp"}
 	// climated mcp finds the installed configuration by itself; any other
 	// file must be named.
-	if configFlag != "" && !installed.isInstalledConfig(configFlag) {
+	if configFlag != "" && !config.Installed.IsInstalledConfig(configFlag) {
 		abs, err := filepath.Abs(configFlag)
 		if err != nil {
 			return t, err

@@ -48,18 +48,18 @@ func (d dataFlags) config(args []string, stderr io.Writer) (config.Config, error
 	// A file we may not even see (/etc/climated is 0750) is there all the
 	// same: reading it fails with advice on access, rather than this
 	// falling back to a database of the user's own.
-	if _, err := os.Lstat(installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
-		path = installed.Config
+	if _, err := os.Lstat(config.Installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
+		path = config.Installed.Config
 	}
 	if path != "" {
-		if installed.isInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
+		if config.Installed.IsInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
 			// The service finds its database in its StateDirectory.
-			cfg.Database = filepath.Join(installed.State, "climated.db")
+			cfg.Database = filepath.Join(config.Installed.State, "climated.db")
 		}
 	}
 	cfg, err := config.Load(path, cfg, d.override)
 	if err != nil && path != "" {
-		return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
+		return cfg, config.ExplainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
 	}
 	return cfg, err
 }

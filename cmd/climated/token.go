@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // loadOrCreateToken reads the token file, creating it with a new random
@@ -56,7 +58,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		// On an installed hub the token is the service user's.
-		return explainAccess(cfg.TokenPath(), "climated token", err)
+		return config.ExplainAccess(cfg.TokenPath(), "climated token", err)
 	}
 	fmt.Fprintln(stdout, token)
 	return nil

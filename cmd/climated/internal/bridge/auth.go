@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"errors"
@@ -10,17 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
-// tokenEnv holds the bridge's bearer token when no --token-file is given.
+// TokenEnv holds the bridge's bearer token when no --token-file is given.
 // Never a flag: a command line is visible to every user of the machine
 // (ps, /proc) and is copied into client configuration files.
-const tokenEnv = "CLIMATED_TOKEN"
+const TokenEnv = "CLIMATED_TOKEN"
 
-// userTokenFile is where the bridge looks for the token when it is given
+// UserTokenFile is where the bridge looks for the token when it is given
 // none: a file of the user's own (~/.config/climated/token on Linux), so
 // that a client's configuration needs no secret in it.
-func userTokenFile() string {
+func UserTokenFile() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return ""
@@ -33,10 +35,10 @@ func userTokenFile() string {
 // for a hub on loopback.
 func bridgeToken(file string) (string, error) {
 	if file == "" {
-		if t := strings.TrimSpace(os.Getenv(tokenEnv)); t != "" {
+		if t := strings.TrimSpace(os.Getenv(TokenEnv)); t != "" {
 			return t, nil
 		}
-		if file = userTokenFile(); file == "" {
+		if file = UserTokenFile(); file == "" {
 			return "", nil
 		}
 		if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
@@ -45,7 +47,7 @@ func bridgeToken(file string) (string, error) {
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrPermission) {
-		return "", explainAccess(file, "climated mcp --remote …", err)
+		return "", config.ExplainAccess(file, "climated mcp --remote …", err)
 	}
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w (on the hub, climated token prints the token)", err)
@@ -57,8 +59,8 @@ func bridgeToken(file string) (string, error) {
 	return token, nil
 }
 
-// parseRemote checks --remote before anything is sent.
-func parseRemote(raw string) (*url.URL, error) {
+// ParseRemote checks --remote before anything is sent.
+func ParseRemote(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--remote %q: want the hub's Streamable HTTP URL, e.g. http://hub.local:8473/mcp", raw)
@@ -106,5 +108,5 @@ func (h *hubHeaders) tokenFix() string {
 		why = "the hub wants a bearer token and none was sent"
 	}
 	return fmt.Sprintf("%s (HTTP 401): run climated token on the hub to print its token, then give it to the bridge in $%s, in a file named by --token-file, or in %s",
-		why, tokenEnv, userTokenFile())
+		why, TokenEnv, UserTokenFile())
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -11,31 +11,31 @@ import (
 	"syscall"
 )
 
-// layout is where an installed hub keeps its files: the configuration the
+// Layout is where an installed hub keeps its files: the configuration the
 // unit passes to climated serve (systemd/climated.service) and its
 // StateDirectory. Commands run beside the service read the same file, so
 // that "climated mcp" on the hub finds the hub's database without flags.
-type layout struct {
+type Layout struct {
 	Config string // the service's --config
 	State  string // the service's $STATE_DIRECTORY
 }
 
-// installed is a variable so that tests point it at a temporary "hub"
+// Installed is a variable so that tests point it at a temporary "hub"
 // (TestMain sets it from CLIMATED_TEST_INSTALLED in the child process).
-var installed = layout{Config: "/etc/climated/climated.yaml", State: "/var/lib/climated"}
+var Installed = Layout{Config: "/etc/climated/climated.yaml", State: "/var/lib/climated"}
 
-// isInstalledConfig: path is the service's own configuration file.
-func (l layout) isInstalledConfig(path string) bool {
+// IsInstalledConfig: path is the service's own configuration file.
+func (l Layout) IsInstalledConfig(path string) bool {
 	a, err1 := filepath.Abs(path)
 	b, err2 := filepath.Abs(l.Config)
 	return err1 == nil && err2 == nil && a == b
 }
 
-// explainAccess turns a permission error on path (a database, a
+// ExplainAccess turns a permission error on path (a database, a
 // configuration file) into one that says how to get access: the file's
 // group to join when the group may read it, else the owner to run as.
 // cmd is the command line to suggest under sudo -u.
-func explainAccess(path, cmd string, err error) error {
+func ExplainAccess(path, cmd string, err error) error {
 	if !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
@@ -70,13 +70,13 @@ func explainAccess(path, cmd string, err error) error {
 	return fmt.Errorf("%w (%s): only %s may read it: run %s %s", err, what, owner, asUser(owner), cmd)
 }
 
-// checkReadable opens path for reading, to say what to do before SQLite
+// CheckReadable opens path for reading, to say what to do before SQLite
 // says "unable to open database file". Only a refusal is its business: a
 // missing file is left to the history, which knows what to say.
-func checkReadable(path, cmd string) error {
+func CheckReadable(path, cmd string) error {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrPermission) {
-		return explainAccess(path, cmd, err)
+		return ExplainAccess(path, cmd, err)
 	}
 	if err == nil {
 		f.Close()

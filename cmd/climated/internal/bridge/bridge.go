@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"context"
@@ -16,24 +16,26 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/stdio"
 )
 
-// bridgeOptions configure climated mcp --remote.
-type bridgeOptions struct {
+// Options configure climated mcp --remote.
+type Options struct {
 	URL       string
 	TokenFile string
 	Log       *slog.Logger
 }
 
-// runBridge is climated mcp --remote URL: a desktop client that only
+// Run is climated mcp --remote URL: a desktop client that only
 // launches local commands talks MCP on this process's stdin and stdout,
 // and every message is copied, as it is, to and from the hub's Streamable
 // HTTP endpoint. Both ends are the go-sdk's own connections (IOTransport,
 // StreamableClientTransport); the bridge adds what a session needs that
 // the SDK leaves to its Client: the event stream for notifications, and a
 // new session when the hub restarts.
-func runBridge(ctx context.Context, opts bridgeOptions, stdin io.Reader, stdout io.Writer) error {
-	u, err := parseRemote(opts.URL)
+func Run(ctx context.Context, opts Options, stdin io.Reader, stdout io.Writer) error {
+	u, err := ParseRemote(opts.URL)
 	if err != nil {
 		return err
 	}
@@ -43,8 +45,8 @@ func runBridge(ctx context.Context, opts bridgeOptions, stdin io.Reader, stdout 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := &lockedWriter{w: stdout}
-	local, err := (&sdk.IOTransport{Reader: io.NopCloser(newLineFilter(stdin, out, opts.Log)), Writer: nopWriteCloser{out}}).Connect(ctx)
+	out := &stdio.LockedWriter{W: stdout}
+	local, err := (&sdk.IOTransport{Reader: io.NopCloser(stdio.NewFilter(stdin, out, opts.Log)), Writer: stdio.NopWriteCloser{Writer: out}}).Connect(ctx)
 	if err != nil {
 		return err
 	}

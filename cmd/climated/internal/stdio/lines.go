@@ -1,4 +1,4 @@
-package main
+package stdio
 
 import (
 	"bufio"
@@ -13,28 +13,30 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// maxLine bounds one message on stdin, as the SDK's own transport does.
-const maxLine = 16 << 20
+// MaxLine bounds one message on stdin, as the SDK's own transport does.
+const MaxLine = 16 << 20
 
-// lineFilter sits between stdin and the SDK's stdio transport. The SDK
+// Filter sits between stdin and the SDK's stdio transport. The SDK
 // decodes stdin as one JSON stream: a syntax error leaves the decoder
 // unable to find the next message and ends the session. JSON-RPC wants a
 // -32700 answer and a server that carries on, so each line is checked
 // here first: a line that is not JSON gets a parse error (id null), one
 // that is JSON but no JSON-RPC message gets -32600, and only good lines
 // reach the SDK.
-type lineFilter struct {
+type Filter struct {
 	in      *bufio.Reader
-	out     io.Writer // shared with the transport: see lockedWriter
+	out     io.Writer // shared with the transport: see LockedWriter
 	log     *slog.Logger
 	pending []byte
 }
 
-func newLineFilter(r io.Reader, out io.Writer, log *slog.Logger) *lineFilter {
-	return &lineFilter{in: bufio.NewReaderSize(r, 64<<10), out: out, log: log}
+// NewFilter reads lines from r and answers the bad ones on out (the
+// writer the transport shares).
+func NewFilter(r io.Reader, out io.Writer, log *slog.Logger) *Filter {
+	return &Filter{in: bufio.NewReaderSize(r, 64<<10), out: out, log: log}
 }
 
-func (f *lineFilter) Read(p []byte) (int, error) {
+func (f *Filter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		line, err := f.readLine()
 		if len(line) > 0 {
@@ -53,13 +55,13 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 }
 
 // readLine returns the next line without its end, or nil for an empty
-// one; a line longer than maxLine is skipped and answered.
-func (f *lineFilter) readLine() ([]byte, error) {
+// one; a line longer than MaxLine is skipped and answered.
+func (f *Filter) readLine() ([]byte, error) {
 	var line []byte
 	tooLong := false
 	for {
 		chunk, err := f.in.ReadSlice('\n')
-		if !tooLong && len(line)+len(chunk) > maxLine {
+		if !tooLong && len(line)+len(chunk) > MaxLine {
 			tooLong, line = true, nil
 		}
 		if !tooLong {
@@ -69,7 +71,7 @@ func (f *lineFilter) readLine() ([]byte, error) {
 			continue
 		}
 		if tooLong {
-			f.answer(jsonrpc.CodeParseError, fmt.Sprintf("parse error: a line longer than %d bytes", maxLine), nil)
+			f.answer(jsonrpc.CodeParseError, fmt.Sprintf("parse error: a line longer than %d bytes", MaxLine), nil)
 			return nil, err
 		}
 		return bytes.TrimSpace(line), err
@@ -78,9 +80,9 @@ func (f *lineFilter) readLine() ([]byte, error) {
 
 // check returns the line to pass on (with its newline), or nil after
 // answering a bad one.
-func (f *lineFilter) check(line []byte) []byte {
+func (f *Filter) check(line []byte) []byte {
 	if !json.Valid(line) {
-		f.answer(jsonrpc.CodeParseError, "parse error: the line is not JSON: "+excerpt(line), nil)
+		f.answer(jsonrpc.CodeParseError, "parse error: the line is not JSON: "+Excerpt(line), nil)
 		return nil
 	}
 	if line[0] == '{' {
@@ -121,7 +123,7 @@ func notAMessage(line []byte) string {
 
 // answer writes an error response; a nil id is written as null, as
 // JSON-RPC requires when the id could not be read.
-func (f *lineFilter) answer(code int, msg string, id json.RawMessage) {
+func (f *Filter) answer(code int, msg string, id json.RawMessage) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
@@ -134,7 +136,8 @@ func (f *lineFilter) answer(code int, msg string, id json.RawMessage) {
 	f.out.Write(append(data, '\n'))
 }
 
-func excerpt(b []byte) string {
+// Excerpt is the start of b, quoted, for a log line.
+func Excerpt(b []byte) string {
 	const n = 60
 	if len(b) > n {
 		return fmt.Sprintf("%q…", b[:n])
@@ -142,21 +145,21 @@ func excerpt(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// lockedWriter makes each Write whole: the SDK writes one message per
-// call, and so does lineFilter, so messages never interleave on stdout.
-type lockedWriter struct {
+// LockedWriter makes each Write whole: the SDK writes one message per
+// call, and so does Filter, so messages never interleave on stdout.
+type LockedWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	W  io.Writer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.W.Write(p)
 }
 
-// nopWriteCloser lets stdout serve as a transport's writer without the
+// NopWriteCloser lets stdout serve as a transport's writer without the
 // transport closing it.
-type nopWriteCloser struct{ io.Writer }
+type NopWriteCloser struct{ io.Writer }
 
-func (nopWriteCloser) Close() error { return nil }
+func (NopWriteCloser) Close() error { return nil }

@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/stdio"
 )
 
 // listen opens the session's event stream (GET on the endpoint), on
@@ -100,7 +102,7 @@ func (e *streamRefused) Error() string { return "GET of the event stream: " + e.
 func (b *bridge) readEvents(ctx context.Context, resp *http.Response, lastID string) string {
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), stdio.MaxLine)
 	var data bytes.Buffer
 	for sc.Scan() {
 		line := sc.Bytes()
@@ -108,7 +110,7 @@ func (b *bridge) readEvents(ctx context.Context, resp *http.Response, lastID str
 		case len(line) == 0:
 			if data.Len() > 0 {
 				if msg, err := jsonrpc.DecodeMessage(data.Bytes()); err != nil {
-					b.log.Warn("an event from the hub that is no JSON-RPC message", "error", err, "data", excerpt(data.Bytes()))
+					b.log.Warn("an event from the hub that is no JSON-RPC message", "error", err, "data", stdio.Excerpt(data.Bytes()))
 				} else {
 					b.toClient(ctx, msg)
 				}
