@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/connect"
 )
 
 // command is one thing climated does, as its help shows it.
@@ -24,7 +25,7 @@ var commands = []command{
 	{"scan", "[--bus N] [--zone NAME]", "probe the I²C bus and print configuration lines for the chips that answer"},
 	{"read", "[--config FILE] [--bus N] [--zone NAME]", "one reading of every sensor, printed as JSON"},
 	{"mcp", "[--config FILE] [--db FILE] | --remote URL [--token-file FILE]", "MCP on stdin/stdout: read-only beside serve, or a bridge to a hub's /mcp"},
-	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(clientIDs(), ", ") + ")"},
+	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(connect.IDs(), ", ") + ")"},
 	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address"},
 	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
 	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},

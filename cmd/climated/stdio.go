@@ -9,7 +9,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
 	"github.com/climated/climated/cmd/climated/internal/config"
-	mcpstdio "github.com/climated/climated/cmd/climated/internal/stdio"
+	"github.com/climated/climated/cmd/climated/internal/stdio"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -62,8 +62,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	// Lines that are not JSON-RPC are answered by the filter (the SDK's
 	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the
 	// rest byte for byte. Both write whole lines through out.
-	out := &mcpstdio.LockedWriter{W: stdout}
-	err = srv.MCP().Run(ctx, mcp.Stdio(mcpstdio.NewFilter(stdin, out, log), out))
+	out := &stdio.LockedWriter{W: stdout}
+	err = srv.MCP().Run(ctx, mcp.Stdio(stdio.NewFilter(stdin, out, log), out))
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}

@@ -1,9 +1,8 @@
-package main
+package connect
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
@@ -16,46 +15,8 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/front"
 )
 
-// runConnect is `climated connect CLIENT`: the configuration that makes
-// CLIENT use this hub, printed, or merged into the client's own file with
-// --write. The values come from the hub's configuration (--config, else
-// the installed one), so they are right on an installed hub.
-func runConnect(args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("connect", stdout, stderr)
-	remote := d.fs.String("remote", "", "a hub on another machine: its Streamable HTTP `URL` (http://hub.local:8473/mcp)")
-	name := d.fs.String("name", "climated", "the server's `NAME` in the client's configuration")
-	write := d.fs.Bool("write", false, "merge it into the client's file (a backup is made first)")
-	// The client may come before or after the flags.
-	var id string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		id, args = args[0], args[1:]
-	}
-	cfg, err := configUnlessRemote(d, remote, args, stderr)
-	if err != nil {
-		return err
-	}
-	if id == "" && d.fs.NArg() == 1 {
-		id = d.fs.Arg(0)
-	} else if d.fs.NArg() > 0 || id == "" {
-		d.fs.Usage()
-		return errUsage
-	}
-	c, ok := clientByID(id)
-	if !ok {
-		return fmt.Errorf("unknown client %q: want one of %s", id, strings.Join(clientIDs(), ", "))
-	}
-	t, err := newTarget(cfg, *d.configPath, *remote, *name)
-	if err != nil {
-		return err
-	}
-	if *write {
-		return writeClientFile(c, t, stdout)
-	}
-	return c.recipe(stdout, t)
-}
-
-// target is what a client needs to reach the hub.
-type target struct {
+// Target is what a client needs to reach the hub.
+type Target struct {
 	Name    string
 	Command string   // this binary, by absolute path: desktop apps start with a bare PATH
 	Args    []string // climated mcp …
@@ -65,15 +26,18 @@ type target struct {
 	Token   bool   // the URL needs the bearer token
 }
 
-func newTarget(cfg config.Config, configFlag, remote, name string) (target, error) {
+// NewTarget is how a client reaches the hub of cfg: this machine's own
+// through climated mcp (with --config where configFlag names a file other
+// than the installed one), or the hub at remote through the bridge.
+func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return target{}, fmt.Errorf("find this program's path: %w", err)
+		return Target{}, fmt.Errorf("find this program's path: %w", err)
 	}
 	if fromGoRun(exe) {
-		return target{}, errGoRun(exe)
+		return Target{}, errGoRun(exe)
 	}
-	t := target{Name: name, Command: exe}
+	t := Target{Name: name, Command: exe}
 	if name == "" || strings.ContainsAny(name, " \t\"'/\\") {
 		return t, fmt.Errorf("--name %q: want a plain name such as climated", name)
 	}
@@ -128,7 +92,7 @@ func withPath(u *url.URL, p string) string {
 }
 
 // commandLine is the target's command as a shell would take it.
-func (t target) commandLine() string {
+func (t Target) commandLine() string {
 	return strings.Join(slices.Concat([]string{shellQuote(t.Command)}, mapSlice(t.Args, shellQuote)), " ")
 }
 

@@ -1,4 +1,4 @@
-package main
+package connect
 
 import (
 	"encoding/json"
@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// mcpClient is what climated knows of one MCP client: where it keeps its
+// Client is what climated knows of one MCP client: where it keeps its
 // servers and in what shape. Each shape follows the client's own
 // documentation (links in the recipe text).
-type mcpClient struct {
+type Client struct {
 	ID, Title string
 	Files     map[string]string // GOOS → the client's file; none: configured in its UI
 	Key       string            // the object in that file that maps names to servers
-	Entry     func(t target) any
-	Inputs    func(t target) []vscodeInput // prompts VS Code asks before it starts the server
-	Notes     func(t target) []string      // how to use it, after the file's part
+	Entry     func(t Target) any
+	Inputs    func(t Target) []vscodeInput // prompts VS Code asks before it starts the server
+	Notes     func(t Target) []string      // how to use it, after the file's part
 }
 
 // The shapes of a server in the clients' files.
@@ -43,15 +43,15 @@ var goosNames = []struct{ goos, name string }{{"linux", "Linux"}, {"darwin", "ma
 
 // stdio is the entry that starts climated mcp (local) or the bridge
 // (remote), for clients that can only start commands.
-func stdio(typ string) func(t target) any {
-	return func(t target) any { return stdioEntry{Type: typ, Command: t.Command, Args: t.Args} }
+func stdio(typ string) func(t Target) any {
+	return func(t Target) any { return stdioEntry{Type: typ, Command: t.Command, Args: t.Args} }
 }
 
 // httpOr is the entry for clients that send headers themselves: the URL
 // with the token from where the client expands it; the local hub through
 // climated mcp, which needs no token and no listener.
-func httpOr(typ, token string) func(t target) any {
-	return func(t target) any {
+func httpOr(typ, token string) func(t Target) any {
+	return func(t Target) any {
 		if !t.Remote {
 			return stdioEntry{Type: map[string]string{"http": "stdio"}[typ], Command: t.Command, Args: t.Args}
 		}
@@ -64,7 +64,7 @@ func httpOr(typ, token string) func(t target) any {
 }
 
 // tokenHow says where the bearer token comes from.
-func tokenHow(t target, where string) []string {
+func tokenHow(t Target, where string) []string {
 	if !t.Remote || !t.Token {
 		return nil
 	}
@@ -73,7 +73,7 @@ func tokenHow(t target, where string) []string {
 
 const bridgeTokenWhere = "put it in ~/.config/climated/token (macOS: ~/Library/Application Support/climated/token, Windows: %AppData%\\climated\\token), mode 0600, where climated mcp --remote reads it"
 
-var clients = []mcpClient{
+var clients = []Client{
 	{
 		ID: "claude-desktop", Title: "Claude Desktop",
 		Files: map[string]string{
@@ -82,7 +82,7 @@ var clients = []mcpClient{
 			"windows": `%APPDATA%\Claude\claude_desktop_config.json`,
 		},
 		Key: "mcpServers", Entry: stdio(""),
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			return append(tokenHow(t, bridgeTokenWhere),
 				"Open the file from Settings > Developer > Edit Config; restart Claude Desktop after a change.")
 		},
@@ -91,7 +91,7 @@ var clients = []mcpClient{
 		ID: "claude-code", Title: "Claude Code",
 		Files: map[string]string{"linux": ".mcp.json", "darwin": ".mcp.json", "windows": ".mcp.json"},
 		Key:   "mcpServers", Entry: httpOr("http", "${CLIMATED_TOKEN}"),
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			add := "claude mcp add " + t.Name + " -- " + t.commandLine()
 			if t.Remote {
 				add = "claude mcp add --transport http " + t.Name + " " + shellQuote(t.URL)
@@ -121,13 +121,13 @@ var clients = []mcpClient{
 			"windows": `%APPDATA%\Code\User\mcp.json`,
 		},
 		Key: "servers", Entry: httpOr("http", "${input:climated-token}"),
-		Inputs: func(t target) []vscodeInput {
+		Inputs: func(t Target) []vscodeInput {
 			if !t.Remote || !t.Token {
 				return nil
 			}
 			return []vscodeInput{{Type: "promptString", ID: "climated-token", Description: "climated bearer token (sudo -u climated climated token on the hub)", Password: true}}
 		},
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			lines := []string{"That is the user configuration (MCP: Open User Configuration); a workspace's is .vscode/mcp.json, in the same shape."}
 			if !t.Remote {
 				js, _ := json.Marshal(struct {
@@ -143,7 +143,7 @@ var clients = []mcpClient{
 		ID: "cursor", Title: "Cursor",
 		Files: map[string]string{"linux": "~/.cursor/mcp.json", "darwin": "~/.cursor/mcp.json", "windows": `%USERPROFILE%\.cursor\mcp.json`},
 		Key:   "mcpServers", Entry: httpOr("", "${env:CLIMATED_TOKEN}"),
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			return append([]string{"A project's own servers go in .cursor/mcp.json, in the same shape."},
 				tokenHow(t, "set CLIMATED_TOKEN in the environment Cursor starts from")...)
 		},
@@ -152,7 +152,7 @@ var clients = []mcpClient{
 		ID: "inspector", Title: "MCP Inspector",
 		Files: map[string]string{"linux": "mcp.json", "darwin": "mcp.json", "windows": "mcp.json"},
 		Key:   "mcpServers", Entry: stdio(""),
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			lines := []string{"Start it with that file (--write writes mcp.json here; the Inspector needs Node 22.19 or later):",
 				"  npx @modelcontextprotocol/inspector --config mcp.json --server " + t.Name, "or without one:"}
 			if !t.Remote {
@@ -167,7 +167,7 @@ var clients = []mcpClient{
 	},
 	{
 		ID: "home-assistant", Title: "Home Assistant (Model Context Protocol integration)",
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			lines := []string{
 				"Settings > Devices & services > Add integration > Model Context Protocol, then the server URL:",
 				"  " + t.SSE,
@@ -180,7 +180,7 @@ var clients = []mcpClient{
 	},
 	{
 		ID: "generic", Title: "Any MCP client",
-		Notes: func(t target) []string {
+		Notes: func(t Target) []string {
 			lines := []string{
 				"stdio (a client that starts a command):",
 				"  " + t.commandLine(),
@@ -197,19 +197,21 @@ var clients = []mcpClient{
 	},
 }
 
-func clientIDs() []string { return mapSlice(clients, func(c mcpClient) string { return c.ID }) }
+// IDs are the clients connect knows, by the names its command line takes.
+func IDs() []string { return mapSlice(clients, func(c Client) string { return c.ID }) }
 
-func clientByID(id string) (mcpClient, bool) {
+// ByID is the client of that name.
+func ByID(id string) (Client, bool) {
 	for _, c := range clients {
 		if c.ID == id {
 			return c, true
 		}
 	}
-	return mcpClient{}, false
+	return Client{}, false
 }
 
 // snippet is the part of the client's file that names the hub.
-func (c mcpClient) snippet(t target) ([]byte, error) {
+func (c Client) snippet(t Target) ([]byte, error) {
 	var v any = map[string]any{c.Key: map[string]any{t.Name: c.Entry(t)}}
 	if c.Inputs != nil {
 		if in := c.Inputs(t); in != nil {
@@ -222,8 +224,8 @@ func (c mcpClient) snippet(t target) ([]byte, error) {
 	return indentJSON(v)
 }
 
-// recipe prints what to do for the client.
-func (c mcpClient) recipe(w io.Writer, t target) error {
+// Recipe prints what to do for the client.
+func (c Client) Recipe(w io.Writer, t Target) error {
 	where := "this machine's hub"
 	if t.Remote {
 		where = t.URL

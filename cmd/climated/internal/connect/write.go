@@ -1,4 +1,4 @@
-package main
+package connect
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 )
 
 // clientFile is the client's file on this machine, resolved.
-func (c mcpClient) clientFile() (string, error) {
+func (c Client) clientFile() (string, error) {
 	p, ok := c.Files[runtime.GOOS]
 	if !ok {
 		return "", fmt.Errorf("%s: %w (see climated connect %s)", c.Title, errNoFile, c.ID)
@@ -42,10 +42,10 @@ func (c mcpClient) clientFile() (string, error) {
 	return filepath.Abs(p)
 }
 
-// writeClientFile merges the hub's entry into the client's file: other
+// WriteFile merges the hub's entry into the client's file: other
 // servers and every other key stay as they are; an entry of the same name
 // is replaced. The old file is copied aside first.
-func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
+func WriteFile(c Client, t Target, stdout io.Writer) error {
 	path, err := c.clientFile()
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func writeClientFile(c mcpClient, t target, stdout io.Writer) error {
 
 // mergeEntry puts the hub's entry into doc, in place of one of the same
 // name (replaced) or after the others, and the client's inputs.
-func mergeEntry(doc *jsonObject, c mcpClient, t target) (replaced bool, err error) {
+func mergeEntry(doc *jsonObject, c Client, t Target) (replaced bool, err error) {
 	var servers jsonObject
 	if raw, ok := doc.get(c.Key); ok {
 		if err := json.Unmarshal(raw, &servers); err != nil {
