@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
@@ -251,6 +252,6 @@ func reportImport(ctx context.Context, store *history.Store, res history.ImportR
 	case err != nil:
 		fmt.Fprintf(stderr, "climated import: %v\n", err)
 	case a.Count > 0:
-		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix())
+		fmt.Fprintf(stdout, "%s\n%s\n", clock.AheadText(a, now), clock.AheadFix())
 	}
 }

@@ -18,9 +18,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/climate"
 )
 
 // The doctor's checks of the system around the hub: broker, disk, clock,
@@ -149,16 +149,12 @@ func databaseSize(path string, main int64) uint64 {
 	return uint64(main)
 }
 
-// A clock before this has never been set: a Pi without a real-time clock
-// starts near 1970 (or at the last shutdown) until NTP answers.
-var clockFloor = climate.ClockSet
-
 // checkClock: readings are stamped with this clock, and the history
 // refuses readings from before its newest one.
 func checkClock(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 	now := env.now()
 	var out []finding
-	if now.Before(clockFloor) {
+	if now.Before(clock.Floor) {
 		out = append(out, finding{Check: "clock", Status: statusFail, Detail: fmt.Sprintf("the clock says %s: it was never set (a Pi has no real-time clock)", now.UTC().Format(time.RFC3339)),
 			Fix: "let it synchronise: network up, then timedatectl set-ntp true; systemctl status systemd-timesyncd"})
 	}
@@ -169,7 +165,7 @@ func checkClock(ctx context.Context, cfg config.Config, env doctorEnv) []finding
 			if err == nil && a.Count > 0 {
 				// Either this clock is behind (readings stamped now come
 				// before them) or a clock was ahead when they were stamped.
-				out = append(out, finding{Check: "clock", Status: statusFail, Detail: aheadText(a, now), Fix: aheadFix()})
+				out = append(out, finding{Check: "clock", Status: statusFail, Detail: clock.AheadText(a, now), Fix: clock.AheadFix()})
 			}
 		}
 	}

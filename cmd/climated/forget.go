@@ -127,3 +127,5 @@ func splitText(b history.SplitBucket) string {
 	}
 	return fmt.Sprintf("keeps %s up to the time, of %d", plural(int(b.Kept), "reading"), b.Readings)
 }
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/front"
@@ -158,7 +159,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 // parts of the hub h; it returns the sources' runner and the HTTP
 // server's end.
 func startServing(ctx context.Context, cfg config.Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, disk *diskWatch, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
-	run := newRunning(log, newClockGuard(ctx, countingSink{h, m}, log, h), set)
+	run := newRunning(log, clock.NewGuard(ctx, countingSink{h, m}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
 		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(alert.engine, alert.db),

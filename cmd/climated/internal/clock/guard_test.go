@@ -1,4 +1,4 @@
-package main
+package clock
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestClockGuard(t *testing.T) {
 	var logs bytes.Buffer
 	latest := time.Now().Add(-time.Minute)
 	sink := &recordSink{}
-	g := newClockGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)), fixedHistory{latest: latest})
+	g := NewGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)), fixedHistory{latest: latest})
 	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
 	epoch, behind := good, good
 	epoch.Time = time.Unix(30, 0)
@@ -62,7 +62,7 @@ func TestClockGuardFutureHistory(t *testing.T) {
 	var logs bytes.Buffer
 	sink := &recordSink{}
 	future := time.Date(2027, 12, 1, 12, 0, 0, 0, time.UTC)
-	g := newClockGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)),
+	g := NewGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)),
 		fixedHistory{latest: time.Now().Add(-time.Minute), ahead: history.Ahead{Count: 42, First: future.Add(-time.Hour), Last: future}})
 	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
 	if err := g.Record(t.Context(), []sensors.Reading{good}); err != nil {

@@ -1,4 +1,4 @@
-package main
+package clock
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 // (history.Ahead), the same at start-up, in the doctor and after an
 // import.
 
-// aheadText says how many readings are ahead of the clock, their range,
+// AheadText says how many readings are ahead of the clock, their range,
 // and what the hub does with them.
-func aheadText(a history.Ahead, now time.Time) string {
+func AheadText(a history.Ahead, now time.Time) string {
 	verb := "are"
 	if a.Count == 1 {
 		verb = "is"
@@ -23,14 +23,22 @@ func aheadText(a history.Ahead, now time.Time) string {
 		plural(int(a.Count), "reading"), verb, rfc3339(now), rfc3339(a.First), rfc3339(a.Last))
 }
 
-// aheadFix says what to do: set a clock that is behind, or delete the
+// AheadFix says what to do: set a clock that is behind, or delete the
 // readings that are ahead (climated forget --ahead: exactly those
 // Store.Ahead counts, judged when forget runs, so that advice read hours
 // later deletes no reading recorded since).
-func aheadFix() string {
+func AheadFix() string {
 	return "if the clock is behind, set it (timedatectl set-ntp true); if it is right and you want them gone: stop the hub, " +
 		"climated forget --ahead (it says what it would delete), climated forget --ahead --yes, " +
 		"then start the hub (everything else stays, summaries included)"
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// plural is "1 reading", "2 readings".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

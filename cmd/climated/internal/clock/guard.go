@@ -1,4 +1,4 @@
-package main
+package clock
 
 import (
 	"context"
@@ -7,30 +7,36 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
+
+// Floor is the earliest time a set clock can say: a Pi without a
+// real-time clock starts near 1970 (or at the last shutdown) until NTP
+// answers.
+var Floor = climate.ClockSet
 
 // A reading more than this before the newest one recorded when the hub
 // started was stamped by a clock that went back: a device that sends
 // what it buffered is rarely further behind.
 const clockSlack = time.Hour
 
-// recorder is a sink whose readings can be flushed to the history: the
+// Recorder is a sink whose readings can be flushed to the history: the
 // MQTT ingest acknowledges a message only once Flush says its readings
 // are on disk, so every sink between it and the hub must pass Flush on
 // (a wrapper that did not would have messages acknowledged unwritten).
-type recorder interface {
+type Recorder interface {
 	sensors.Sink
 	Flush(ctx context.Context) error
 }
 
-// clockGuard refuses readings stamped by a clock that cannot be right: a
+// Guard refuses readings stamped by a clock that cannot be right: a
 // Pi has no real-time clock and, until NTP answers, says 1970 (or a
 // clock set back stamps readings before those already recorded). Such
 // readings would land at the wrong end of the history, so they are
 // dropped and reported, at most once a minute.
-type clockGuard struct {
-	recorder // Report and Flush are the inner sink's
+type Guard struct {
+	Recorder // Report and Flush are the inner sink's
 	log      *slog.Logger
 	floor    time.Time // readings before it are refused
 
@@ -40,17 +46,17 @@ type clockGuard struct {
 	logged  time.Time
 }
 
-// clockHistory is what the guard asks the history at start.
-type clockHistory interface {
+// History is what the guard asks the history at start.
+type History interface {
 	Latest() time.Time // the newest current reading (none ahead of the clock)
 	Ahead(ctx context.Context, now time.Time) (history.Ahead, error)
 }
 
-// newClockGuard sets the floor from the history's newest current reading
+// NewGuard sets the floor from the history's newest current reading
 // and reports the readings the history holds ahead of the clock: they do
 // not hold new readings back (nor hide them: see climate.Horizon).
-func newClockGuard(ctx context.Context, sink recorder, log *slog.Logger, h clockHistory) *clockGuard {
-	floor := clockFloor
+func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *Guard {
+	floor := Floor
 	if l := h.Latest().Add(-clockSlack); l.After(floor) {
 		floor = l
 	}
@@ -58,12 +64,12 @@ func newClockGuard(ctx context.Context, sink recorder, log *slog.Logger, h clock
 	if a, err := h.Ahead(ctx, now); err != nil {
 		log.Warn("could not count the readings ahead of the clock", "err", err)
 	} else if a.Count > 0 {
-		log.Warn(aheadText(a, now), "to_delete", aheadFix())
+		log.Warn(AheadText(a, now), "to_delete", AheadFix())
 	}
-	return &clockGuard{recorder: sink, log: log, floor: floor}
+	return &Guard{Recorder: sink, log: log, floor: floor}
 }
 
-func (g *clockGuard) Record(ctx context.Context, rs []sensors.Reading) error {
+func (g *Guard) Record(ctx context.Context, rs []sensors.Reading) error {
 	keep := rs
 	for i, r := range rs {
 		if !r.Time.Before(g.floor) {
@@ -80,10 +86,10 @@ func (g *clockGuard) Record(ctx context.Context, rs []sensors.Reading) error {
 	if len(keep) == 0 {
 		return nil
 	}
-	return g.recorder.Record(ctx, keep)
+	return g.Recorder.Record(ctx, keep)
 }
 
-func (g *clockGuard) refuse(r sensors.Reading) {
+func (g *Guard) refuse(r sensors.Reading) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.refused++
