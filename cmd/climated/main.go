@@ -14,6 +14,7 @@ import (
 	_ "time/tzdata" // a hub image may lack /usr/share/zoneinfo
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
 func main() {
@@ -23,7 +24,7 @@ func main() {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
-		if errors.Is(err, errUnhealthy) {
+		if errors.Is(err, doctor.ErrUnhealthy) {
 			os.Exit(1) // the doctor found something: not a wrong use
 		}
 		os.Exit(2)

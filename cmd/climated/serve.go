@@ -18,6 +18,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
@@ -110,7 +111,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 		return err
 	}
 	m := newMetrics()
-	disk := newDiskWatch(cfg.Database, defaultMinFree, log.With("component", "history"))
+	disk := newDiskWatch(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
 		m.onFlush(d, n, err)
 		disk.flushed(err)

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"cmp"
@@ -36,23 +36,23 @@ func i2cBuses(cfg config.Config) []string {
 	return buses
 }
 
-func checkI2C(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
+func checkI2C(ctx context.Context, cfg config.Config, env Env) []Finding {
 	buses := i2cBuses(cfg)
 	if len(buses) == 0 {
-		return []finding{{Check: "i2c", Status: statusSkip, Detail: "no I²C sensors configured"}}
+		return []Finding{{Check: "i2c", Status: StatusSkip, Detail: "no I²C sensors configured"}}
 	}
-	open := env.seams.openBus
+	open := env.OpenBus
 	if open == nil {
 		open = hw.OpenBus
 	}
-	var out []finding
+	var out []Finding
 	for _, bus := range buses {
 		b, err := open(bus)
 		if err != nil {
-			f := finding{Check: "i2c", Status: statusFail, Detail: busProblem(bus, err), Fix: busFix(err)}
+			f := Finding{Check: "i2c", Status: StatusFail, Detail: busProblem(bus, err), Fix: busFix(err)}
 			if len(cfg.HW.Sensors) == 0 {
 				// Nothing configured: the hub runs the demo house instead.
-				f.Status, f.Detail = statusWarn, f.Detail+" (without it the hub runs the demo house)"
+				f.Status, f.Detail = StatusWarn, f.Detail+" (without it the hub runs the demo house)"
 			}
 			out = append(out, f)
 			continue
@@ -61,15 +61,15 @@ func checkI2C(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
 		b.Close()
 		switch {
 		case err != nil:
-			out = append(out, finding{Check: "i2c", Status: statusFail, Detail: fmt.Sprintf("bus %s opens, a scan fails: %v", bus, err), Fix: "check the wiring (SDA to pin 3, SCL to pin 5, 3.3 V, ground)"})
+			out = append(out, Finding{Check: "i2c", Status: StatusFail, Detail: fmt.Sprintf("bus %s opens, a scan fails: %v", bus, err), Fix: "check the wiring (SDA to pin 3, SCL to pin 5, 3.3 V, ground)"})
 		case len(found) == 0:
-			out = append(out, finding{Check: "i2c", Status: statusWarn, Detail: fmt.Sprintf("bus %s opens, no known chip answers", bus), Fix: "check the wiring and power of the sensors; climated scan --bus " + bus})
+			out = append(out, Finding{Check: "i2c", Status: StatusWarn, Detail: fmt.Sprintf("bus %s opens, no known chip answers", bus), Fix: "check the wiring and power of the sensors; climated scan --bus " + bus})
 		default:
 			names := make([]string, len(found))
 			for i, f := range found {
 				names[i] = fmt.Sprint(f)
 			}
-			out = append(out, finding{Check: "i2c", Status: statusOK, Detail: fmt.Sprintf("bus %s: %s", bus, strings.Join(names, "; "))})
+			out = append(out, Finding{Check: "i2c", Status: StatusOK, Detail: fmt.Sprintf("bus %s: %s", bus, strings.Join(names, "; "))})
 		}
 	}
 	return out
@@ -98,16 +98,16 @@ func busFix(err error) string {
 
 // checkSensors reads each configured sensor once: every one must answer
 // with a value in its measurement's plausible range (hw refuses others).
-func checkSensors(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
+func checkSensors(ctx context.Context, cfg config.Config, env Env) []Finding {
 	if len(cfg.HW.Sensors) == 0 {
-		return []finding{{Check: "sensors", Status: statusSkip, Detail: "no sensors configured (the hub scans the bus at start)"}}
+		return []Finding{{Check: "sensors", Status: StatusSkip, Detail: "no sensors configured (the hub scans the bus at start)"}}
 	}
-	src, err := hw.New(cfg.HW, &hw.Options{Open: env.seams.openBus})
+	src, err := hw.New(cfg.HW, &hw.Options{Open: env.OpenBus})
 	if err != nil {
-		return []finding{{Check: "sensors", Status: statusFail, Detail: err.Error(), Fix: "correct sensors: in the configuration (climated config check)"}}
+		return []Finding{{Check: "sensors", Status: StatusFail, Detail: err.Error(), Fix: "correct sensors: in the configuration (climated config check)"}}
 	}
 	rs, readErr := src.ReadOnce(ctx)
-	var out []finding
+	var out []Finding
 	bySource := map[string][]sensors.Reading{}
 	var order []string
 	for _, r := range rs {
@@ -122,33 +122,37 @@ func checkSensors(ctx context.Context, cfg config.Config, env doctorEnv) []findi
 			info, _ := sensors.Lookup(r.Measurement)
 			vals = append(vals, fmt.Sprintf("%s %.*f %s", r.Measurement, info.Decimals, r.Value, info.Unit))
 		}
-		out = append(out, finding{Check: "sensors", Status: statusOK, Detail: fmt.Sprintf("%s (%s): %s", s, bySource[s][0].Zone, strings.TrimSpace(strings.Join(vals, ", ")))})
+		out = append(out, Finding{Check: "sensors", Status: StatusOK, Detail: fmt.Sprintf("%s (%s): %s", s, bySource[s][0].Zone, strings.TrimSpace(strings.Join(vals, ", ")))})
 	}
 	if readErr != nil {
-		for _, e := range unjoin(readErr) {
+		errs := []error{readErr}
+		if j, ok := readErr.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap() // one error a sensor
+		}
+		for _, e := range errs {
 			fix := "check its wiring and address (climated scan lists what answers)"
 			if range_ := (*hw.RangeError)(nil); errors.As(e, &range_) {
 				fix = "an implausible value: the chip is faulty or is another chip at that address"
 			}
-			out = append(out, finding{Check: "sensors", Status: statusFail, Detail: e.Error(), Fix: fix})
+			out = append(out, Finding{Check: "sensors", Status: StatusFail, Detail: e.Error(), Fix: fix})
 		}
 	}
 	return out
 }
 
 // checkGPIO finds the rain gauge's pin and reads its level.
-func checkGPIO(ctx context.Context, cfg config.Config, env doctorEnv) []finding {
+func checkGPIO(ctx context.Context, cfg config.Config, env Env) []Finding {
 	if cfg.RainGauge == nil {
-		return []finding{{Check: "gpio", Status: statusSkip, Detail: "no rain gauge configured"}}
+		return []Finding{{Check: "gpio", Status: StatusSkip, Detail: "no rain gauge configured"}}
 	}
-	open := env.seams.openPin
+	open := env.OpenPin
 	if open == nil {
 		open = raingauge.OpenPin
 	}
 	pin, err := open(cfg.RainGauge.Pin)
 	if err != nil {
-		return []finding{{Check: "gpio", Status: statusFail, Detail: fmt.Sprintf("rain gauge pin %s: %v", cfg.RainGauge.Pin, err),
+		return []Finding{{Check: "gpio", Status: StatusFail, Detail: fmt.Sprintf("rain gauge pin %s: %v", cfg.RainGauge.Pin, err),
 			Fix: "let the service's user use GPIO: sudo usermod -aG gpio climated; pin names are like GPIO17"}}
 	}
-	return []finding{{Check: "gpio", Status: statusOK, Detail: fmt.Sprintf("rain gauge pin %s found, reads %s", cfg.RainGauge.Pin, pin.Read())}}
+	return []Finding{{Check: "gpio", Status: StatusOK, Detail: fmt.Sprintf("rain gauge pin %s found, reads %s", cfg.RainGauge.Pin, pin.Read())}}
 }

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ const brokerLimitFix = "add 'message_size_limit 1048576' to /etc/mosquitto/conf.
 // message_size_limit (or max_packet_size) it takes and forwards messages
 // of up to 256 MB, which it holds in memory, on the same small machine as
 // the hub. Nothing is said of a broker elsewhere, or without the file.
-func checkBrokerLimit(broker, conf string) []finding {
+func checkBrokerLimit(broker, conf string) []Finding {
 	if !loopbackBroker(broker) {
 		return nil
 	}
@@ -32,13 +32,13 @@ func checkBrokerLimit(broker, conf string) []finding {
 	case os.IsNotExist(err):
 		return nil
 	case err != nil:
-		return []finding{{Check: "broker", Status: statusWarn, Detail: fmt.Sprintf("cannot read the local mosquitto's configuration to check its message size limit: %v", err), Fix: "run climated doctor as root (sudo) to check it"}}
+		return []Finding{{Check: "broker", Status: StatusWarn, Detail: fmt.Sprintf("cannot read the local mosquitto's configuration to check its message size limit: %v", err), Fix: "run climated doctor as root (sudo) to check it"}}
 	case limit == 0:
-		return []finding{{Check: "broker", Status: statusWarn,
+		return []Finding{{Check: "broker", Status: StatusWarn,
 			Detail: fmt.Sprintf("the local mosquitto (%s) sets no message_size_limit: it accepts messages of up to 256 MB and holds each in memory (the hub reads at most max_payload of one)", conf),
 			Fix:    brokerLimitFix}}
 	}
-	return []finding{{Check: "broker", Status: statusOK, Detail: fmt.Sprintf("the local mosquitto limits messages to %d bytes (%s)", limit, where)}}
+	return []Finding{{Check: "broker", Status: StatusOK, Detail: fmt.Sprintf("the local mosquitto limits messages to %d bytes (%s)", limit, where)}}
 }
 
 // loopbackBroker reports whether the broker URL names this machine.

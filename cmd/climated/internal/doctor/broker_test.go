@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"os"
@@ -37,13 +37,13 @@ func TestDoctorBrokerLimit(t *testing.T) {
 	os.WriteFile(filepath.Join(confd, "README"), []byte("message_size_limit 5\n"), 0o644) // not a .conf: mosquitto skips it
 
 	f := checkBrokerLimit("tcp://127.0.0.1:1883", conf)
-	if len(f) != 1 || f[0].Status != statusWarn || !strings.Contains(f[0].Detail, "no message_size_limit") || f[0].Fix != brokerLimitFix {
+	if len(f) != 1 || f[0].Status != StatusWarn || !strings.Contains(f[0].Detail, "no message_size_limit") || f[0].Fix != brokerLimitFix {
 		t.Errorf("Debian's configuration: %+v", f)
 	}
 	os.WriteFile(filepath.Join(confd, "climated.conf"), []byte("# the hub's broker\nmessage_size_limit 1048576\n"), 0o644)
 	for _, broker := range []string{"tcp://localhost:1883", "mqtt://[::1]:1883", "tcp://127.0.0.1"} {
 		f = checkBrokerLimit(broker, conf)
-		if len(f) != 1 || f[0].Status != statusOK || !strings.Contains(f[0].Detail, "1048576 bytes") || !strings.Contains(f[0].Detail, "climated.conf") {
+		if len(f) != 1 || f[0].Status != StatusOK || !strings.Contains(f[0].Detail, "1048576 bytes") || !strings.Contains(f[0].Detail, "climated.conf") {
 			t.Errorf("%s with conf.d/climated.conf: %+v", broker, f)
 		}
 	}
