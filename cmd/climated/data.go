@@ -232,13 +232,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := store.Compact(ctx); err != nil {
 		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
 	}
-	reportImport(ctx, store, res, d.fs.Arg(0), cfg.Database, stdout, stderr)
+	reportImport(ctx, store, imported{ImportResult: res, file: d.fs.Arg(0), db: cfg.Database}, stdout, stderr)
 	return nil
+}
+
+// imported is what an import did: its result, from which file into which
+// database.
+type imported struct {
+	history.ImportResult
+	file, db string
 }
 
 // reportImport prints the broken lines (the first 20) and the summary,
 // with the readings the history now holds ahead of the clock.
-func reportImport(ctx context.Context, store *history.Store, res history.ImportResult, file, db string, stdout, stderr io.Writer) {
+func reportImport(ctx context.Context, store *history.Store, res imported, stdout, stderr io.Writer) {
+	file, db := res.file, res.db
 	for i, b := range res.Bad {
 		if i == 20 {
 			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)

@@ -82,8 +82,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 	t0 := time.Now()
 	r.run.stop()
 	if set.house != nil {
-		loc, _ := next.Location()
-		if err := fillDemoPast(ctx, next, loc, r.store, r.log, nil); err != nil {
+		if err := fillDemoPast(ctx, next, r.store, r.log, nil); err != nil {
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}
