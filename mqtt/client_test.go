@@ -12,11 +12,8 @@ import (
 )
 
 func TestClientPassword(t *testing.T) {
-	l := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	ledger := &auth.Ledger{Auth: auth.AuthRules{{Username: "hub", Password: "s3cret", Allow: true}}}
-	testutil.Broker(t, l, new(auth.Hook), &auth.Options{Ledger: ledger})
 	env := map[string]string{"GOOD": "s3cret", "BAD": "guess"}
-	o := fastOptions("tcp://"+l.Address(), "climated/auth")
+	o := fastOptions(passwordBroker(t), "climated/auth")
 	o.Username = "hub"
 	o.LookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	o.PasswordEnv = "GOOD"

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
@@ -15,13 +16,6 @@ import (
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 )
-
-// AlertsConfig is the alerts: section: the house rules (each on by
-// default) and a webhook to a phone (ntfy or Gotify).
-type AlertsConfig struct {
-	House   alerts.HouseConfig `yaml:"house"`
-	Webhook *webhook.Config    `yaml:"webhook"`
-}
 
 // Bounds of the alerting's hand-off from the reading path.
 const (
@@ -60,7 +54,7 @@ type alerting struct {
 // openAlerting opens the engine on the hub's database (its rules, states
 // and history), with the configured house rules, and fills its windows
 // from the history's recent past.
-func openAlerting(ctx context.Context, cfg AlertsConfig, h *hub.Hub, zones []string, log *slog.Logger) (*alerting, error) {
+func openAlerting(ctx context.Context, cfg config.AlertsConfig, h *hub.Hub, zones []string, log *slog.Logger) (*alerting, error) {
 	db, err := alerts.OpenDB(ctx, h.Path(), nil)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, usageLine("alerts"))
 		return errUsage
 	}
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	from, err := history.ParseTime(*since, time.Now(), loc)
 	if err != nil {
 		return fmt.Errorf("--since: %w", err)

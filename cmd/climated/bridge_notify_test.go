@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/sensors"
 )
 
 // TestBridgeForwardsNotifications: what the hub sends outside an answer

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/bridge"
 )
 
 // TestBridgeResendsAfterRestart: a hub whose event stream the bridge
@@ -35,7 +37,7 @@ func TestBridgeResendsAfterRestart(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, stderr, err := bridgeClient(t, ctx, front.URL+"/mcp", []string{tokenEnv + "=" + token}, nil)
+	cs, stderr, err := bridgeClient(t, ctx, front.URL+"/mcp", []string{bridge.TokenEnv + "=" + token}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
@@ -80,7 +82,7 @@ func TestBridgeTokenChangedOnRestart(t *testing.T) {
 	hubURL, token, restart, tokenFile := tokenHubFile(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, stderr, err := bridgeClient(t, ctx, hubURL, []string{tokenEnv + "=" + token}, nil)
+	cs, stderr, err := bridgeClient(t, ctx, hubURL, []string{bridge.TokenEnv + "=" + token}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/bridge"
 )
 
 // tokenHub runs a demo hub that needs its bearer token (it listens beyond
@@ -32,7 +34,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 	h, stop := runHub(t, cfg)
 	port := h.Addr.(*net.TCPAddr).Port
 	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart
-	token, err := loadOrCreateToken(cfg.tokenFile())
+	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 		stop()
 		_, stop = runHub(t, cfg)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.tokenFile()
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), token, restart, cfg.TokenPath()
 }
 
 // TestBridgeTypeScriptClient drives the official TypeScript SDK client over
@@ -67,8 +69,8 @@ func TestBridgeTypeScriptClient(t *testing.T) {
 		env  []string
 	}{
 		{"token file", []string{"--token-file", tokenFile}, nil},
-		{"token in the environment", nil, []string{tokenEnv + "=" + token}},
-		{"token in the user's file", nil, []string{tokenEnv + "=", "HOME=" + home, "XDG_CONFIG_HOME="}},
+		{"token in the environment", nil, []string{bridge.TokenEnv + "=" + token}},
+		{"token in the user's file", nil, []string{bridge.TokenEnv + "=", "HOME=" + home, "XDG_CONFIG_HOME="}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
@@ -111,7 +113,7 @@ func TestBridgeWrongToken(t *testing.T) {
 	url, _, _ := tokenHub(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, stderr, err := bridgeClient(t, ctx, url, []string{tokenEnv + "=wrong-token-0123456789"}, nil)
+	_, stderr, err := bridgeClient(t, ctx, url, []string{bridge.TokenEnv + "=wrong-token-0123456789"}, nil)
 	if err == nil {
 		t.Fatal("initialize with a wrong token succeeded")
 	}
@@ -119,7 +121,7 @@ func TestBridgeWrongToken(t *testing.T) {
 		t.Errorf("the error does not say the hub refused the token: %v\n%s", err, stderr.String())
 	}
 	// Issue 32: and it says what to do.
-	for _, want := range []string{"the hub refused the bearer token", "climated token", "$" + tokenEnv, "--token-file", userTokenFile()} {
+	for _, want := range []string{"the hub refused the bearer token", "climated token", "$" + bridge.TokenEnv, "--token-file", bridge.UserTokenFile()} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q: %v", want, err)
 		}
@@ -201,7 +203,7 @@ func TestBridgeNoToken(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	config := t.TempDir()
-	_, stderr, err := bridgeClient(t, ctx, url, []string{tokenEnv + "=", "XDG_CONFIG_HOME=" + config}, nil)
+	_, stderr, err := bridgeClient(t, ctx, url, []string{bridge.TokenEnv + "=", "XDG_CONFIG_HOME=" + config}, nil)
 	if err == nil {
 		t.Fatal("initialize without a token succeeded")
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
 // runCLI runs the real process with args and returns its stdout, stderr
@@ -49,7 +51,7 @@ func runInProcess(t *testing.T, args ...string) (stdout, stderr string, code int
 	err := run(t.Context(), args, &o, &e)
 	switch {
 	case err == nil:
-	case errors.Is(err, errUnhealthy):
+	case errors.Is(err, doctor.ErrUnhealthy):
 		code = 1
 	default:
 		code = 2

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/connect"
 )
 
 // command is one thing climated does, as its help shows it.
@@ -22,7 +25,7 @@ var commands = []command{
 	{"scan", "[--bus N] [--zone NAME]", "probe the I²C bus and print configuration lines for the chips that answer"},
 	{"read", "[--config FILE] [--bus N] [--zone NAME]", "one reading of every sensor, printed as JSON"},
 	{"mcp", "[--config FILE] [--db FILE] | --remote URL [--token-file FILE]", "MCP on stdin/stdout: read-only beside serve, or a bridge to a hub's /mcp"},
-	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(clientIDs(), ", ") + ")"},
+	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(connect.IDs(), ", ") + ")"},
 	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address"},
 	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
 	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},
@@ -31,7 +34,7 @@ var commands = []command{
 	{"alerts", "[--config FILE] [--db FILE] [--since T] [--limit N] [--json]", "the alert rules, the alerts that are on and the recent ones, beside a running hub"},
 	{"token", "[--config FILE] [--db FILE]", "print the bearer token that clients beyond loopback need, creating it if needed"},
 	{"config", "check [FILE] | example [--starter]", "check a configuration file, or print an annotated example"},
-	{"config check", "[FILE]", "decode and validate FILE (default " + DefaultConfigFile + ") and say what it sets up"},
+	{"config check", "[FILE]", "decode and validate FILE (default " + config.DefaultFile + ") and say what it sets up"},
 	{"config example", "[--starter]", "print every key with its default and an explanation (--starter: the short file an install starts from)"},
 	{"version", "", "print the version, commit, build date, Go version and platform"},
 	{"help", "[COMMAND]", "this list, or a command's usage and flags"},

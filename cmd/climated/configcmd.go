@@ -7,20 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
-)
 
-// The annotated example of every key, and the starter file that the
-// package and install.sh put in /etc/climated.
-var (
-	//go:embed example.yaml
-	exampleYAML []byte
-	//go:embed starter.yaml
-	starterYAML []byte
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
-
-// DefaultConfigFile is where the service reads its configuration.
-const DefaultConfigFile = "/etc/climated/climated.yaml"
 
 // runConfig is `climated config check [FILE]` and `climated config example [--starter]`.
 func runConfig(args []string, stdout, stderr io.Writer) error {
@@ -38,10 +27,10 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if *starter {
-			_, err := stdout.Write(starterYAML)
+			_, err := stdout.Write(config.Starter)
 			return err
 		}
-		_, err := stdout.Write(exampleYAML)
+		_, err := stdout.Write(config.Example)
 		return err
 	case "check":
 		if wantsHelp(args[1:]) {
@@ -51,19 +40,19 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], usageLine("config check"))
 			return errUsage
 		}
-		path := installed.Config
+		path := config.Installed.Config
 		if len(args) > 1 {
 			path = args[1]
 		}
 		var unset []string
-		cfg, err := loadConfig(path, defaultConfig(), checkEnvLater(&unset))
+		cfg, err := config.Load(path, config.Default(), checkEnvLater(&unset))
 		if len(args) == 1 && errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%w\nclimated config check reads %s when given no FILE: name the file to check (climated config check ./climated.yaml), or write one there (climated config example --starter)", err, path)
 		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: ok (%s)\n", path, summary(cfg))
+		fmt.Fprintf(stdout, "%s: ok (%s)\n", path, cfg.Summary())
 		for _, name := range unset {
 			fmt.Fprintf(stdout, "note: %s (mqtt.password_env) is not set here; the hub needs it in its environment (the service's: /etc/climated/environment)\n", name)
 		}
@@ -76,8 +65,8 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 // checkEnvLater lets config check pass a file whose password_env names a
 // variable this shell lacks, recording its name: the file is what is
 // checked, and the service has its own environment.
-func checkEnvLater(unset *[]string) func(*Config) {
-	return func(c *Config) {
+func checkEnvLater(unset *[]string) func(*config.Config) {
+	return func(c *config.Config) {
 		if c.MQTT == nil {
 			return
 		}
@@ -89,25 +78,6 @@ func checkEnvLater(unset *[]string) func(*Config) {
 			return v, true
 		}
 	}
-}
-
-// summary says in a few words what a configuration sets up.
-func summary(c Config) string {
-	var parts []string
-	parts = append(parts, "listen "+c.Listen)
-	if n := len(c.HW.Sensors); n > 0 {
-		parts = append(parts, plural(n, "sensor"))
-	}
-	if c.RainGauge != nil {
-		parts = append(parts, "rain gauge on "+c.RainGauge.Pin)
-	}
-	if c.MQTT != nil {
-		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, plural(len(c.MQTT.Subscriptions), "subscription")))
-	}
-	if len(c.HW.Sensors) == 0 && c.RainGauge == nil && c.MQTT == nil {
-		parts = append(parts, "no sensors: scan the I²C bus, else the demo house")
-	}
-	return strings.Join(parts, ", ")
 }
 
 // plural is "1 sensor", "2 sensors".

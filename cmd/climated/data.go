@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/clock"
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
@@ -38,8 +40,8 @@ func newDataFlags(name string, stdout, stderr io.Writer) dataFlags {
 // config parses args and returns the configuration they name: --config,
 // else the installed hub's file when there is one, so that a command run
 // on the hub reads the database the service writes.
-func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
-	cfg := defaultConfig()
+func (d dataFlags) config(args []string, stderr io.Writer) (config.Config, error) {
+	cfg := config.Default()
 	if err := parseArgs(d.fs, args, d.stdout); err != nil {
 		return cfg, err
 	}
@@ -47,24 +49,24 @@ func (d dataFlags) config(args []string, stderr io.Writer) (Config, error) {
 	// A file we may not even see (/etc/climated is 0750) is there all the
 	// same: reading it fails with advice on access, rather than this
 	// falling back to a database of the user's own.
-	if _, err := os.Lstat(installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
-		path = installed.Config
+	if _, err := os.Lstat(config.Installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
+		path = config.Installed.Config
 	}
 	if path != "" {
-		if installed.isInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
+		if config.Installed.IsInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
 			// The service finds its database in its StateDirectory.
-			cfg.Database = filepath.Join(installed.State, "climated.db")
+			cfg.Database = filepath.Join(config.Installed.State, "climated.db")
 		}
 	}
-	cfg, err := loadConfig(path, cfg, d.override)
+	cfg, err := config.Load(path, cfg, d.override)
 	if err != nil && path != "" {
-		return cfg, explainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
+		return cfg, config.ExplainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
 	}
 	return cfg, err
 }
 
 // override puts the flags over the file.
-func (d dataFlags) override(c *Config) {
+func (d dataFlags) override(c *config.Config) {
 	if *d.db != "" {
 		c.Database = *d.db
 	}
@@ -121,7 +123,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "climated export: unexpected argument %q (it writes to stdout)\n", d.fs.Arg(0))
 		return errUsage
 	}
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
 	bar := newProgress(stderr, "exported", readings)
 	// Rows on the same terminal would tear a bar apart.
@@ -205,7 +207,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	store, err := openAlone(ctx, "import", cfg.Database, loc)
 	if err != nil {
 		return err
@@ -230,13 +232,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := store.Compact(ctx); err != nil {
 		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
 	}
-	reportImport(ctx, store, res, d.fs.Arg(0), cfg.Database, stdout, stderr)
+	reportImport(ctx, store, imported{ImportResult: res, file: d.fs.Arg(0), db: cfg.Database}, stdout, stderr)
 	return nil
+}
+
+// imported is what an import did: its result, from which file into which
+// database.
+type imported struct {
+	history.ImportResult
+	file, db string
 }
 
 // reportImport prints the broken lines (the first 20) and the summary,
 // with the readings the history now holds ahead of the clock.
-func reportImport(ctx context.Context, store *history.Store, res history.ImportResult, file, db string, stdout, stderr io.Writer) {
+func reportImport(ctx context.Context, store *history.Store, res imported, stdout, stderr io.Writer) {
+	file, db := res.file, res.db
 	for i, b := range res.Bad {
 		if i == 20 {
 			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)
@@ -250,6 +260,6 @@ func reportImport(ctx context.Context, store *history.Store, res history.ImportR
 	case err != nil:
 		fmt.Fprintf(stderr, "climated import: %v\n", err)
 	case a.Count > 0:
-		fmt.Fprintf(stdout, "%s\n%s\n", aheadText(a, now), aheadFix())
+		fmt.Fprintf(stdout, "%s\n%s\n", clock.AheadText(a, now), clock.AheadFix())
 	}
 }

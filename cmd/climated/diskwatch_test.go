@@ -13,19 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-)
 
-// mountSmall mounts a tmpfs of size on a fresh directory (root, as in CI)
-// and unmounts it at the end of the test.
-func mountSmall(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		requireInCI(t, "mount a small tmpfs (needs root): %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
+	"github.com/climated/climated/internal/testutil"
+)
 
 // takeSpace makes name hold n bytes of the file system (tmpfs allocates
 // them at once).
@@ -51,7 +41,7 @@ func takeSpace(t *testing.T, name string, n int64) {
 // room again, one line saying so and no warning.
 func TestDiskWatch(t *testing.T) {
 	const mb = 1 << 20
-	dir := mountSmall(t, "160m")
+	dir := testutil.MountSmall(t, "160m")
 	var log bytes.Buffer
 	d := newDiskWatch(filepath.Join(dir, "climated.db"), 64*mb, slog.New(slog.NewTextHandler(&log, nil)))
 	filler := filepath.Join(dir, "filler")
@@ -83,7 +73,7 @@ func TestDiskWatch(t *testing.T) {
 // log, /healthz 200 with the warning (the hub works), and the free space
 // in /metrics.
 func TestServeWarnsBeforeTheDiskFills(t *testing.T) {
-	dir := mountSmall(t, "160m")
+	dir := testutil.MountSmall(t, "160m")
 	takeSpace(t, filepath.Join(dir, "filler"), 110<<20)
 	p := startServed(t, "serve", "--listen", "127.0.0.1:0", "--db", filepath.Join(dir, "climated.db"))
 	defer p.stop(t)

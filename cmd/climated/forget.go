@@ -32,7 +32,7 @@ func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "climated forget: --after TIME or --ahead is required (one of them), and nothing else\n%s", usageLine("forget"))
 		return errUsage
 	}
-	loc, _ := cfg.location()
+	loc, _ := cfg.Location()
 	t, err := forgetTime(*after, *ahead, time.Now(), loc)
 	if err != nil {
 		return err
@@ -127,3 +127,5 @@ func splitText(b history.SplitBucket) string {
 	}
 	return fmt.Sprintf("keeps %s up to the time, of %d", plural(int(b.Kept), "reading"), b.Readings)
 }
+
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -7,17 +7,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
 // clockFindings is what climated doctor says of the clock.
-func clockFindings(t *testing.T, conf, db string) []finding {
+func clockFindings(t *testing.T, conf, db string) []doctor.Finding {
 	t.Helper()
 	out, _ := climated("doctor", "--config", conf, "--db", db, "--json").Output()
-	var rep struct{ Findings []finding }
+	var rep struct{ Findings []doctor.Finding }
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, out)
 	}
-	var clock []finding
+	var clock []doctor.Finding
 	for _, f := range rep.Findings {
 		if f.Check == "clock" {
 			clock = append(clock, f)
@@ -60,7 +62,7 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 	if n := countAt35(t, db); n != 7 {
 		t.Fatalf("before forget: %d year-ahead readings, want 7", n)
 	}
-	if c := clockFindings(t, conf, db); len(c) != 1 || c[0].Status != statusFail || !strings.Contains(c[0].Detail, "7 readings in the history are stamped ahead") {
+	if c := clockFindings(t, conf, db); len(c) != 1 || c[0].Status != doctor.StatusFail || !strings.Contains(c[0].Detail, "7 readings in the history are stamped ahead") {
 		t.Errorf("doctor before forget: %+v", c)
 	}
 
@@ -94,7 +96,7 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 	if n := countAt35(t, db); n != 0 {
 		t.Errorf("after forget: %d year-ahead readings left", n)
 	}
-	if c := clockFindings(t, conf, db); len(c) != 1 || c[0].Status != statusOK {
+	if c := clockFindings(t, conf, db); len(c) != 1 || c[0].Status != doctor.StatusOK {
 		t.Errorf("doctor after forget: %+v", c)
 	}
 	// The demo house's readings are all there.

@@ -17,6 +17,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // The broker of TestMQTTFullDiskLosesNothing keeps at most 100 messages
@@ -43,7 +44,7 @@ const (
 // frees and again after a SIGKILL and a restart.
 func TestMQTTFullDiskLosesNothing(t *testing.T) {
 	broker := startMosquittoWith(t, fullDiskBrokerLimits)
-	state := mountSmall(t, "8m")
+	state := testutil.MountSmall(t, "8m")
 	dir := t.TempDir()
 	db := filepath.Join(state, "climated.db")
 	h, online := seqHub(t, broker, "climated/fulldisk", db, dir, "")

@@ -12,6 +12,9 @@ import (
 	"syscall"
 
 	_ "time/tzdata" // a hub image may lack /usr/share/zoneinfo
+
+	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
 func main() {
@@ -21,7 +24,7 @@ func main() {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
-		if errors.Is(err, errUnhealthy) {
+		if errors.Is(err, doctor.ErrUnhealthy) {
 			os.Exit(1) // the doctor found something: not a wrong use
 		}
 		os.Exit(2)
@@ -62,7 +65,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer signal.Stop(hup)
 		reload := make(chan struct{}, 1)
 		go forward(ctx, hup, reload)
-		load := func() (Config, error) { return parseServe(args, io.Discard, io.Discard) }
+		load := func() (config.Config, error) { return parseServe(args, io.Discard, io.Discard) }
 		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
 	case "config":
 		return runConfig(args, stdout, stderr)
@@ -144,21 +147,13 @@ func forward(ctx context.Context, sig <-chan os.Signal, to chan<- struct{}) {
 	}
 }
 
-func parseLevel(s string) (slog.Level, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(s)); err != nil {
-		return 0, fmt.Errorf("log_level %q: want debug, info, warn or error", s)
-	}
-	return l, nil
-}
-
 // newLogger builds the one log handler of the process: key=value text on
 // stderr. Under systemd (JOURNAL_STREAM is set) the time is left out, as
 // the journal stamps every line itself.
 // A non-nil lv is set to level and becomes the handler's level, so that
 // it can change later (a reload).
 func newLogger(w io.Writer, level string, lv *slog.LevelVar) (*slog.Logger, error) {
-	l, err := parseLevel(level)
+	l, err := config.ParseLevel(level)
 	if err != nil {
 		return nil, err
 	}

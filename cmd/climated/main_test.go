@@ -16,9 +16,11 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/history/hub"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The test binary doubles as climated: with CLIMATED_RUN_MAIN=1 it runs
@@ -27,7 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CLIMATED_RUN_MAIN") == "1" {
 		// A test's stand-in for /etc/climated and /var/lib/climated.
 		if c := os.Getenv("CLIMATED_TEST_INSTALLED"); c != "" {
-			installed.Config, installed.State, _ = strings.Cut(c, string(os.PathListSeparator))
+			config.Installed.Config, config.Installed.State, _ = strings.Cut(c, string(os.PathListSeparator))
 		}
 		main()
 		os.Exit(0)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
@@ -29,7 +30,7 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var cfg hw.Config
 	if *configPath != "" {
-		full, err := loadConfig(*configPath, defaultConfig(), nil)
+		full, err := config.Load(*configPath, config.Default(), nil)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/connect"
 	"github.com/climated/climated/internal/testutil"
 )
 
@@ -57,7 +58,7 @@ func TestREADMEConnect(t *testing.T) {
 		remote := slices.Contains(args, "--remote")
 		seen[args[1]+map[bool]string{true: " remote", false: " local"}[remote]] = true
 	}
-	for _, id := range clientIDs() {
+	for _, id := range connect.IDs() {
 		for _, where := range []string{" local", " remote"} {
 			if !seen[id+where] {
 				t.Errorf("the README has no recipe for %s%s", id, where)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/hub"
 )
 
@@ -20,23 +21,23 @@ import (
 // their running values.
 var restartKeys = []struct {
 	key string
-	get func(*Config) any
+	get func(*config.Config) any
 }{
-	{"listen", func(c *Config) any { return c.Listen }},
-	{"database", func(c *Config) any { return c.Database }},
-	{"timezone", func(c *Config) any { return c.Timezone }},
-	{"retention", func(c *Config) any { return c.Retention }},
-	{"token_file", func(c *Config) any { return c.TokenFile }},
-	{"allowed_hosts", func(c *Config) any { return c.AllowedHosts }},
-	{"allowed_origins", func(c *Config) any { return c.AllowedOrigins }},
-	{"alerts", func(c *Config) any { return c.Alerts }},
+	{"listen", func(c *config.Config) any { return c.Listen }},
+	{"database", func(c *config.Config) any { return c.Database }},
+	{"timezone", func(c *config.Config) any { return c.Timezone }},
+	{"retention", func(c *config.Config) any { return c.Retention }},
+	{"token_file", func(c *config.Config) any { return c.TokenFile }},
+	{"allowed_hosts", func(c *config.Config) any { return c.AllowedHosts }},
+	{"allowed_origins", func(c *config.Config) any { return c.AllowedOrigins }},
+	{"alerts", func(c *config.Config) any { return c.Alerts }},
 }
 
 // reloader is what a reload needs of the running hub.
 type reloader struct {
 	log   *slog.Logger
-	load  func() (Config, error) // reads and validates the configuration as at start-up
-	level *slog.LevelVar         // the process's log level; nil leaves it alone
+	load  func() (config.Config, error) // reads and validates the configuration as at start-up
+	level *slog.LevelVar                // the process's log level; nil leaves it alone
 	seams seams
 	store *hub.Hub
 	run   *running
@@ -46,7 +47,7 @@ type reloader struct {
 
 // reload applies the configuration load returns over cur and returns the
 // configuration now in force (cur itself when the new one is refused).
-func (r *reloader) reload(ctx context.Context, cur Config) Config {
+func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config {
 	notify(r.log, daemon.SdNotifyReloading)
 	defer notify(r.log, daemon.SdNotifyReady)
 	next, err := r.load()
@@ -75,14 +76,13 @@ func (r *reloader) reload(ctx context.Context, cur Config) Config {
 		return cur
 	}
 	if r.level != nil {
-		l, _ := parseLevel(next.LogLevel) // validated by load
+		l, _ := config.ParseLevel(next.LogLevel) // validated by load
 		r.level.Set(l)
 	}
 	t0 := time.Now()
 	r.run.stop()
 	if set.house != nil {
-		loc, _ := next.location()
-		if err := fillDemoPast(ctx, next, loc, r.store, r.log, nil); err != nil {
+		if err := fillDemoPast(ctx, next, r.store, r.log, nil); err != nil {
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/internal/testutil"
 )
 
@@ -50,7 +51,7 @@ func TestReload(t *testing.T) {
 		}
 	}
 	write("demo: {enabled: true}\n")
-	load := func() (Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
+	load := func() (config.Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
 	cfg, err := load()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -281,7 +282,7 @@ func startMosquittoWith(t *testing.T, limits string) string {
 	t.Helper()
 	const bin = "/usr/sbin/mosquitto"
 	if _, err := os.Stat(bin); err != nil {
-		requireInCI(t, "this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
+		testutil.RequireInCI(t, "this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

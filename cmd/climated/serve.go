@@ -15,7 +15,10 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/clock"
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
@@ -37,17 +40,17 @@ const (
 	demoBackfill = 24 * time.Hour
 )
 
-func parseServe(args []string, stdout, stderr io.Writer) (Config, error) {
-	cfg := defaultConfig()
+func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
+	cfg := config.Default()
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
-	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+DefaultListen+")")
+	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+config.DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
-	return loadConfig(*configPath, cfg, func(c *Config) {
+	return config.Load(*configPath, cfg, func(c *config.Config) {
 		if *listen != "" {
 			c.Listen = *listen
 		}
@@ -81,7 +84,7 @@ type serveEnv struct {
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
 	reload <-chan struct{}
-	load   func() (Config, error)
+	load   func() (config.Config, error)
 	level  *slog.LevelVar
 	// stderr is where the log goes, for a progress bar when it is a
 	// terminal; nil is none.
@@ -92,8 +95,8 @@ type serveEnv struct {
 // (hub.Hub.Close): the watchdog stops, the HTTP server drains, the sources
 // stop, and the history is flushed and closed last.
 // cfg comes validated, from loadConfig.
-func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) error {
-	loc, _ := cfg.location()
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEnv) error {
+	loc, _ := cfg.Location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
 	ln, err := listen(cfg.Listen)
@@ -108,7 +111,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	m := newMetrics()
-	disk := newDiskWatch(cfg.Database, defaultMinFree, log.With("component", "history"))
+	disk := newDiskWatch(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
 		m.onFlush(d, n, err)
 		disk.flushed(err)
@@ -125,7 +128,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 		return err
 	}
 	if set.house != nil {
-		if err := fillDemoPast(ctx, cfg, loc, store, log, env.stderr); err != nil {
+		if err := fillDemoPast(ctx, cfg, store, log, env.stderr); err != nil {
 			return err
 		}
 	}
@@ -134,7 +137,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	if err != nil {
 		return err
 	}
-	run, httpErr, err := startServing(ctx, cfg, loc, store, set, alert, m, disk, token, ln, log)
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log}
+	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.db.Close()
 		return err
@@ -152,31 +156,47 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, env serveEnv) erro
 	return stopHub(store, runErr, log)
 }
 
+// hubDeps are the parts of a hub that serve makes before it starts
+// serving, in the order it makes them, for startServing and hubFront to
+// wire together.
+type hubDeps struct {
+	cfg     config.Config
+	loc     *time.Location
+	hub     *hub.Hub
+	sources *sourceSet
+	alert   *alerting
+	metrics *metrics
+	disk    *diskWatch
+	token   string // the bearer token; "" on loopback
+	ln      net.Listener
+	log     *slog.Logger
+}
+
 // startServing starts the alerts' dispatcher, the sources, the MCP server
-// and the HTTP front, as
-// parts of the hub h; it returns the sources' runner and the HTTP
-// server's end.
-func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hub, set *sourceSet, alert *alerting, m *metrics, disk *diskWatch, token string, ln net.Listener, log *slog.Logger) (*running, <-chan error, error) {
-	run := newRunning(log, newClockGuard(ctx, countingSink{h, m}, log, h), set)
+// and the HTTP front, as parts of the hub d.hub; it returns the sources'
+// runner and the HTTP server's end.
+func startServing(ctx context.Context, d hubDeps) (*running, <-chan error, error) {
+	h, set, log := d.hub, d.sources, d.log
+	run := newRunning(log, clock.NewGuard(ctx, countingSink{h, d.metrics}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
-		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: loc,
-		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(alert.engine, alert.db),
+		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: d.loc,
+		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(d.alert.engine, d.alert.db),
 	})
-	if err := alert.wire(srv, set, log); err != nil {
+	if err := d.alert.wire(srv, set, log); err != nil {
 		srv.Close()
 		return nil, nil, err
 	}
 	// Started before the sources, so that it stops after them and hands
 	// on their last events.
-	h.Start("alerts", alert.run)
-	m.watch(h, h.Path(), srv.Sessions, run)
-	h.Start("disk watch", func(ctx context.Context) error { disk.run(ctx, diskEvery); return nil })
-	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert.dashboard, disk.Warnings, log)
+	h.Start("alerts", d.alert.run)
+	d.metrics.watch(h, h.Path(), srv.Sessions, run)
+	h.Start("disk watch", func(ctx context.Context) error { d.disk.run(ctx, diskEvery); return nil })
+	web, err := hubFront(d, srv, run)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err
 	}
-	return run, startParts(ctx, h, run, set, ln, srv, m.instrument(web), log), nil
+	return run, startParts(ctx, d, run, srv, d.metrics.instrument(web)), nil
 }
 
 // stopHub closes the hub: the watchdog and the HTTP server stop first
@@ -195,7 +215,7 @@ func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 
 // openHub opens the history and the hub around it; onFlush hears of
 // every flush.
-func openHub(ctx context.Context, cfg Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
+func openHub(ctx context.Context, cfg config.Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
 	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
 	if err != nil {
@@ -207,15 +227,15 @@ func openHub(ctx context.Context, cfg Config, loc *time.Location, onFlush func(t
 
 // bearerToken is the token every request needs when the hub listens beyond
 // loopback, read or created; "" on loopback.
-func bearerToken(cfg Config, log *slog.Logger) (string, error) {
-	if !cfg.needsToken() {
+func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
+	if !cfg.NeedsToken() {
 		return "", nil
 	}
-	token, err := loadOrCreateToken(cfg.tokenFile())
+	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		return "", err
 	}
-	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.tokenFile(), "print_it_with", "climated token")
+	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.TokenPath(), "print_it_with", "climated token")
 	return token, nil
 }
 
@@ -223,14 +243,15 @@ func bearerToken(cfg Config, log *slog.Logger) (string, error) {
 // order that Close reverses: the sources, the HTTP server (so that it
 // drains before the sources stop and the history closes), the watchdog
 // and the memory trimmer. It returns the HTTP server's end.
-func startParts(ctx context.Context, h *hub.Hub, run *running, set *sourceSet, ln net.Listener, srv *mcp.Server, web http.Handler, log *slog.Logger) <-chan error {
+func startParts(ctx context.Context, d hubDeps, run *running, srv *mcp.Server, web http.Handler) <-chan error {
+	h, ln, log := d.hub, d.ln, d.log
 	h.Start("sources", func(ctx context.Context) error {
 		<-ctx.Done()
 		run.stop()
 		return nil
 	})
 	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
-	run.start(ctx, set)
+	run.start(ctx, d.sources)
 	h.Start("watchdog", func(ctx context.Context) error {
 		watchdog(ctx, log, liveness{ping: h.Ping, addr: ln.Addr()})
 		return nil
@@ -244,7 +265,7 @@ func startParts(ctx context.Context, h *hub.Hub, run *running, set *sourceSet, l
 
 // until serves reloads until ctx ends or the HTTP server fails, and
 // returns the failure.
-func (r *reloader) until(ctx context.Context, cfg Config, env serveEnv, httpErr <-chan error) error {
+func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, httpErr <-chan error) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -302,23 +323,24 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alerts func() []dash.Alert, warnings func() []string, log *slog.Logger) (http.Handler, error) {
+func hubFront(d hubDeps, srv *mcp.Server, run *running) (http.Handler, error) {
+	store, cfg := d.hub, d.cfg
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
 		Health:   []func() error{run.healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
-		Warnings: []func() []string{warnings},
-		Metrics:  m.handler(),
-	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})
-	d, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: alerts}, &dash.Options{
-		Simulated: simulated, Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
-		Logger: log.With("component", "dashboard"),
+		Warnings: []func() []string{d.disk.Warnings},
+		Metrics:  d.metrics.handler(),
+	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
+	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard}, &dash.Options{
+		Simulated: d.sources.simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+		Logger: d.log.With("component", "dashboard"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	f.Mount("GET /{$}", d)
-	f.Mount("/dash/", d)
+	f.Mount("GET /{$}", dsh)
+	f.Mount("/dash/", dsh)
 	return f, nil
 }
 
@@ -328,7 +350,8 @@ func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token s
 // the house is a pure function of time, so a second house with the same
 // seed gives the same values.
 // A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg Config, loc *time.Location, store *hub.Hub, log *slog.Logger, term io.Writer) error {
+func fillDemoPast(ctx context.Context, cfg config.Config, store *hub.Hub, log *slog.Logger, term io.Writer) error {
+	loc, _ := cfg.Location() // validated at start-up
 	now := time.Now()
 	from := backfillFrom(store.Latest(), now)
 	if !from.Before(now) {

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // servedProcess is a climated serve process and its log.
@@ -105,7 +106,7 @@ func (p *servedProcess) health(t *testing.T) (int, []string) {
 // disk is full (the log once), and once space is freed what arrived
 // meanwhile reaches the disk.
 func TestServeOnFullDisk(t *testing.T) {
-	dir := mountSmall(t, "16m")
+	dir := testutil.MountSmall(t, "16m")
 	db, filler := filepath.Join(dir, "climated.db"), filepath.Join(dir, "filler")
 	conf := filepath.Join(t.TempDir(), "climated.yaml")
 	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {

@@ -15,10 +15,12 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // startHub runs serve on loopback with a temporary database until the test ends.
-func startHub(t *testing.T, cfg Config) served {
+func startHub(t *testing.T, cfg config.Config) served {
 	t.Helper()
 	h, _ := runHub(t, cfg)
 	return h
@@ -26,7 +28,7 @@ func startHub(t *testing.T, cfg Config) served {
 
 // runHub runs serve until the returned stop is called (or the test ends),
 // so that a test can restart a hub as systemctl restart does.
-func runHub(t *testing.T, cfg Config) (served, func()) {
+func runHub(t *testing.T, cfg config.Config) (served, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan served, 1)
@@ -59,8 +61,8 @@ func runHub(t *testing.T, cfg Config) (served, func()) {
 	return served{}, stop
 }
 
-func testConfig(t *testing.T) Config {
-	cfg := defaultConfig()
+func testConfig(t *testing.T) config.Config {
+	cfg := config.Default()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Database = filepath.Join(t.TempDir(), "climated.db")
 	return cfg

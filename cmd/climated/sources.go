@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
@@ -56,7 +57,7 @@ type seams struct {
 // file), the chips a scan of the default I²C bus finds become the main
 // zone's sensors; when there is no bus or nothing answers, the demo house
 // runs, and the log says why.
-func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, store *hub.Hub) (*sourceSet, error) {
+func buildSources(ctx context.Context, cfg config.Config, log *slog.Logger, sm seams, store *hub.Hub) (*sourceSet, error) {
 	set := &sourceSet{}
 	hwCfg := cfg.HW
 	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
@@ -94,7 +95,7 @@ func buildSources(ctx context.Context, cfg Config, log *slog.Logger, sm seams, s
 // addDemo adds the demo house as demo: enabled says: unset, when no other
 // source runs; true, always; false, never (and the log says the hub has
 // no zone when nothing else runs).
-func addDemo(set *sourceSet, cfg Config, log *slog.Logger) {
+func addDemo(set *sourceSet, cfg config.Config, log *slog.Logger) {
 	on := cfg.Demo.Enabled
 	switch {
 	case on != nil && !*on:
@@ -202,7 +203,7 @@ func autodetect(ctx context.Context, cfg hw.Config, log *slog.Logger, open hw.Op
 	return detected
 }
 
-func mustLocation(cfg Config) *time.Location {
-	loc, _ := cfg.location() // validated at start-up
+func mustLocation(cfg config.Config) *time.Location {
+	loc, _ := cfg.Location() // validated at start-up
 	return loc
 }

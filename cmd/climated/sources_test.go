@@ -19,7 +19,9 @@ import (
 	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
@@ -39,7 +41,7 @@ func TestBuildSources(t *testing.T) {
 	ctx := context.Background()
 
 	// Nothing configured, no bus: the demo house, and the log says why.
-	set, err := buildSources(ctx, defaultConfig(), log, seams{openBus: noBus}, nil)
+	set, err := buildSources(ctx, config.Default(), log, seams{openBus: noBus}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestBuildSources(t *testing.T) {
 	// Issue 32: demo: enabled: false means no demo house, also without
 	// any sensor; the log says the hub has no zone and what gives it one.
 	logs.Reset()
-	off := defaultConfig()
+	off := config.Default()
 	off.Demo.Enabled = new(false)
 	set, err = buildSources(ctx, off, log, seams{openBus: noBus}, nil)
 	if err != nil || set.house != nil || set.simulated || len(set.sources) != 0 || len(set.zones) != 0 {
@@ -66,7 +68,7 @@ func TestBuildSources(t *testing.T) {
 	}
 
 	// Sensors and a rain gauge configured: they run, the demo does not.
-	cfg := defaultConfig()
+	cfg := config.Default()
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "bme280", Address: 0x76}}
 	cfg.RainGauge = &raingauge.Config{Pin: "GPIO17"}
 	pin := &gpiotest.Pin{N: "GPIO17", Num: 17, EdgesChan: make(chan gpio.Level, 1)}
@@ -90,7 +92,7 @@ func TestBuildSources(t *testing.T) {
 // reported as a fault, and no simulated zone appears.
 func TestServeWithFaultySensor(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.file = "test.yaml"
+	cfg.File = "test.yaml"
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "sht31", Address: 0x44}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -170,14 +172,14 @@ func TestScanAndReadWithoutBus(t *testing.T) {
 // take (they test against sinktest, below the hub).
 func TestServeRecordsAnI2CSensor(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.file = "test.yaml"
+	cfg.File = "test.yaml"
 	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "sht31", Address: 0x44}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: openFakeSHT31}})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: testutil.OpenSHT31}})
 	}()
 	var h served
 	select {

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/bridge"
+	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/stdio"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -19,7 +22,7 @@ import (
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
 	d := newDataFlags("mcp", stdout, stderr)
 	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
-	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+tokenEnv+", else "+userTokenFile()+")")
+	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+bridge.TokenEnv+", else "+bridge.UserTokenFile()+")")
 	cfg, err := configUnlessRemote(d, remote, args, stderr)
 	if err != nil {
 		return err
@@ -29,13 +32,13 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	if *remote != "" {
-		return runBridge(ctx, bridgeOptions{URL: *remote, TokenFile: *tokenFile, Log: log.With("component", "bridge")}, stdin, stdout)
+		return bridge.Run(ctx, bridge.Options{URL: *remote, TokenFile: *tokenFile, Log: log.With("component", "bridge")}, stdin, stdout)
 	}
 	if *tokenFile != "" {
 		return fmt.Errorf("--token-file is for --remote: a local climated mcp reads the database directly")
 	}
-	loc, _ := cfg.location()
-	if err := checkReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
+	loc, _ := cfg.Location()
+	if err := config.CheckReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
 		return fmt.Errorf("open history %s: %w", cfg.Database, err)
 	}
 	store, err := hub.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")}, 0)
@@ -55,12 +58,12 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	})
 	defer srv.Close()
 	defer al.follow(ctx, srv, alertFollowEvery)()
-	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.file, "timezone", loc.String())
+	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.File, "timezone", loc.String())
 	// Lines that are not JSON-RPC are answered by the filter (the SDK's
 	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the
 	// rest byte for byte. Both write whole lines through out.
-	out := &lockedWriter{w: stdout}
-	err = srv.MCP().Run(ctx, mcp.Stdio(newLineFilter(stdin, out, log), out))
+	out := &stdio.LockedWriter{W: stdout}
+	err = srv.MCP().Run(ctx, mcp.Stdio(stdio.NewFilter(stdin, out, log), out))
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}
@@ -84,13 +87,13 @@ func simulated(s *hub.Hub) bool {
 // needs nothing of this machine's hub, and a user on the hub may not read
 // its file (/etc/climated is root:climated 0750). The README's recipe for
 // an assistant on the hub is climated mcp --remote http://127.0.0.1:8473/mcp.
-func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (Config, error) {
+func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (config.Config, error) {
 	if err := parseArgs(d.fs, args, d.stdout); err != nil {
-		return defaultConfig(), err
+		return config.Default(), err
 	}
 	cfg, err := d.config(args, stderr)
 	if err != nil && *remote != "" && *d.configPath == "" {
-		return defaultConfig(), nil
+		return config.Default(), nil
 	}
 	return cfg, err
 }

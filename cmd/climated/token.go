@@ -6,29 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
-
-// tokenFile is where the bearer token lives: token_file in the
-// configuration, else beside the database (the state directory).
-func (c *Config) tokenFile() string {
-	if c.TokenFile != "" {
-		return c.TokenFile
-	}
-	return filepath.Join(filepath.Dir(c.Database), "token")
-}
-
-// needsToken: a hub reachable from other machines answers only requests
-// that carry its token.
-func (c *Config) needsToken() bool {
-	host, _, _ := net.SplitHostPort(c.Listen)
-	return !front.IsLoopback(host)
-}
 
 // loadOrCreateToken reads the token file, creating it with a new random
 // token (mode 0600) on first use. A file that others can read is refused.
@@ -72,10 +55,10 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	token, err := loadOrCreateToken(cfg.tokenFile())
+	token, err := loadOrCreateToken(cfg.TokenPath())
 	if err != nil {
 		// On an installed hub the token is the service user's.
-		return explainAccess(cfg.tokenFile(), "climated token", err)
+		return config.ExplainAccess(cfg.TokenPath(), "climated token", err)
 	}
 	fmt.Fprintln(stdout, token)
 	return nil

@@ -26,15 +26,3 @@ func TestTokenCommand(t *testing.T) {
 		t.Errorf("token file: %v, mode %v; want 0600", err, fi.Mode())
 	}
 }
-
-func TestNeedsToken(t *testing.T) {
-	for listen, want := range map[string]bool{
-		"127.0.0.1:8473": false, "[::1]:8473": false, "localhost:8473": false,
-		"0.0.0.0:8473": true, "192.168.1.20:8473": true, "[::]:8473": true, ":8473": true,
-	} {
-		c := Config{Listen: listen}
-		if got := c.needsToken(); got != want {
-			t.Errorf("needsToken(%s) = %v, want %v", listen, got, want)
-		}
-	}
-}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // mcpClients is where scripts/mcp-clients/install.sh puts the TypeScript
@@ -21,7 +23,7 @@ func nodeBinary(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(node); err != nil {
-		requireInCI(t, "Node 22 from npm is missing (%v): run scripts/mcp-clients/install.sh (linux-x64; scripts/test.sh does)", err)
+		testutil.RequireInCI(t, "Node 22 from npm is missing (%v): run scripts/mcp-clients/install.sh (linux-x64; scripts/test.sh does)", err)
 	}
 	return node
 }
@@ -56,15 +58,4 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 		})
 	}
-}
-
-// requireInCI fails the test under CI (CI=true, as scripts/test.sh sets),
-// where what it needs must be there, and skips it elsewhere, saying how to
-// get what is missing: a fresh checkout's go test ./... passes.
-func requireInCI(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format+" (required when CI=true)", args...)
 }

@@ -1,0 +1,103 @@
+package clock
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/sensors"
+)
+
+// Floor is the earliest time a set clock can say: a Pi without a
+// real-time clock starts near 1970 (or at the last shutdown) until NTP
+// answers.
+var Floor = climate.ClockSet
+
+// A reading more than this before the newest one recorded when the hub
+// started was stamped by a clock that went back: a device that sends
+// what it buffered is rarely further behind.
+const clockSlack = time.Hour
+
+// Recorder is a sink whose readings can be flushed to the history: the
+// MQTT ingest acknowledges a message only once Flush says its readings
+// are on disk, so every sink between it and the hub must pass Flush on
+// (a wrapper that did not would have messages acknowledged unwritten).
+type Recorder interface {
+	sensors.Sink
+	Flush(ctx context.Context) error
+}
+
+// Guard refuses readings stamped by a clock that cannot be right: a
+// Pi has no real-time clock and, until NTP answers, says 1970 (or a
+// clock set back stamps readings before those already recorded). Such
+// readings would land at the wrong end of the history, so they are
+// dropped and reported, at most once a minute.
+type Guard struct {
+	Recorder // Report and Flush are the inner sink's
+	log      *slog.Logger
+	floor    time.Time // readings before it are refused
+
+	mu      sync.Mutex
+	refused int       // since the last report
+	example time.Time // one of them
+	logged  time.Time
+}
+
+// History is what the guard asks the history at start.
+type History interface {
+	Latest() time.Time // the newest current reading (none ahead of the clock)
+	Ahead(ctx context.Context, now time.Time) (history.Ahead, error)
+}
+
+// NewGuard sets the floor from the history's newest current reading
+// and reports the readings the history holds ahead of the clock: they do
+// not hold new readings back (nor hide them: see climate.Horizon).
+func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *Guard {
+	floor := Floor
+	if l := h.Latest().Add(-clockSlack); l.After(floor) {
+		floor = l
+	}
+	now := time.Now()
+	if a, err := h.Ahead(ctx, now); err != nil {
+		log.Warn("could not count the readings ahead of the clock", "err", err)
+	} else if a.Count > 0 {
+		log.Warn(AheadText(a, now), "to_delete", AheadFix())
+	}
+	return &Guard{Recorder: sink, log: log, floor: floor}
+}
+
+func (g *Guard) Record(ctx context.Context, rs []sensors.Reading) error {
+	keep := rs
+	for i, r := range rs {
+		if !r.Time.Before(g.floor) {
+			if len(keep) < len(rs) {
+				keep = append(keep, r)
+			}
+			continue
+		}
+		if len(keep) == len(rs) {
+			keep = append(make([]sensors.Reading, 0, len(rs)), rs[:i]...)
+		}
+		g.refuse(r)
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	return g.Recorder.Record(ctx, keep)
+}
+
+func (g *Guard) refuse(r sensors.Reading) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refused++
+	g.example = r.Time
+	if time.Since(g.logged) < time.Minute {
+		return
+	}
+	g.log.Warn("readings refused: stamped before the clock can be right; is the clock set? (climated doctor)",
+		"refused", g.refused, "stamped", g.example.UTC().Format(time.RFC3339), "source", r.Source, "not_before", g.floor.UTC().Format(time.RFC3339))
+	g.refused, g.logged = 0, time.Now()
+}

@@ -1,0 +1,221 @@
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
+	webhook "github.com/climated/climated/history/alerts/notify"
+	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors/field"
+	"github.com/climated/climated/sensors/hw"
+	"github.com/climated/climated/sensors/raingauge"
+)
+
+// DefaultListen is loopback on a port that common home-hub software leaves
+// free (Home Assistant 8123, MQTT 1883, node_exporter 9100, the usual 8080).
+const DefaultListen = "127.0.0.1:8473"
+
+// Config is the hub's configuration: defaults, then the YAML file, then flags.
+type Config struct {
+	Listen   string     `yaml:"listen"`   // HOST:PORT of the HTTP server
+	Database string     `yaml:"database"` // SQLite file
+	Timezone string     `yaml:"timezone"` // IANA name for "since local midnight"; empty means the system's
+	LogLevel string     `yaml:"log_level"`
+	Demo     DemoConfig `yaml:"demo"`
+
+	// How long the history keeps raw readings and 5-minute buckets;
+	// hourly buckets are kept for ever.
+	Retention RetentionConfig `yaml:"retention"`
+
+	// The house's own sensors: altitude, bus, interval, stale_after,
+	// sensors and wifi at the top level of the file (see hw.Config).
+	HW        hw.Config         `yaml:",inline"`
+	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
+	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
+	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
+	File      string            `yaml:"-"`          // the file it was read from, if any
+
+	// Who may call the hub. Listening on a non-loopback address requires
+	// the bearer token kept in TokenFile.
+	TokenFile      string   `yaml:"token_file"`      // default: "token" beside the database
+	AllowedHosts   []string `yaml:"allowed_hosts"`   // Host names clients may use besides loopback ones
+	AllowedOrigins []string `yaml:"allowed_origins"` // browser origins allowed to call the hub
+}
+
+// AlertsConfig is the alerts: section: the house rules (each on by
+// default) and a webhook to a phone (ntfy or Gotify).
+type AlertsConfig struct {
+	House   alerts.HouseConfig `yaml:"house"`
+	Webhook *webhook.Config    `yaml:"webhook"`
+}
+
+// RetentionConfig sets the history's tiers, as durations with days and
+// weeks allowed ("30d", "104w").
+type RetentionConfig struct {
+	Raw        Duration `yaml:"raw"`         // default 30d
+	FiveMinute Duration `yaml:"five_minute"` // default 730d
+}
+
+// Duration is a time.Duration written as Go writes them or in days and
+// weeks ("90m", "30d", "104w").
+type Duration time.Duration
+
+// UnmarshalYAML reads a duration, saying what was wrong.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := history.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// DemoConfig configures the simulated house.
+type DemoConfig struct {
+	// Enabled: true runs the demo house beside real sensors, false never
+	// runs it (not even without any sensor), unset runs it only when no
+	// sensor is configured or found.
+	Enabled  *bool         `yaml:"enabled"`
+	Seed     int64         `yaml:"seed"`     // same seed, same house
+	Interval time.Duration `yaml:"interval"` // reading period
+}
+
+// Default is the configuration before any file or flag.
+func Default() Config {
+	return Config{
+		Listen:    DefaultListen,
+		Database:  defaultDatabase(),
+		LogLevel:  "info",
+		Demo:      DemoConfig{Seed: 1, Interval: time.Minute},
+		Retention: RetentionConfig{Raw: Duration(history.DefaultRawRetention), FiveMinute: Duration(history.DefaultRollupRetention)},
+		Alerts:    AlertsConfig{House: alerts.DefaultHouse()},
+	}
+}
+
+// defaultDatabase is $STATE_DIRECTORY under systemd, else the per-user state
+// directory ($XDG_STATE_HOME or ~/.local/state).
+func defaultDatabase() string {
+	if d := os.Getenv("STATE_DIRECTORY"); d != "" {
+		// systemd may list several directories, separated by colons.
+		d, _, _ = strings.Cut(d, ":")
+		return filepath.Join(d, "climated.db")
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "climated", "climated.db")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "climated", "climated.db")
+	}
+	return "climated.db"
+}
+
+// validate checks the assembled configuration, once, in Load; its
+// errors are *field.Error (several joined), each naming its key.
+func (c *Config) validate() error {
+	_, port, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return field.Errorf("listen", "listen %q: want HOST:PORT, e.g. %s: %w", c.Listen, DefaultListen, err)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return field.Errorf("listen", "listen %q: port %q is not a number from 0 to 65535", c.Listen, port)
+	}
+	if c.Database == "" {
+		return field.Errorf("database", "database: empty path")
+	}
+	if _, err := c.Location(); err != nil {
+		return field.Errorf("timezone", "%w", err)
+	}
+	if _, err := ParseLevel(c.LogLevel); err != nil {
+		return field.Errorf("log_level", "%w", err)
+	}
+	if len(c.HW.Sensors) > 0 {
+		if err := c.HW.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.MQTT != nil {
+		if err := c.MQTT.Validate(); err != nil {
+			return field.Wrap("mqtt", ": ", err)
+		}
+	}
+	if c.RainGauge != nil {
+		if err := c.RainGauge.Validate(); err != nil {
+			return field.Wrap("rain_gauge", ": ", err)
+		}
+	}
+	if r := time.Duration(c.Retention.Raw); r < 24*time.Hour {
+		return field.Errorf("retention.raw", "retention.raw %s: keep raw readings at least a day (1d)", r)
+	}
+	if f := time.Duration(c.Retention.FiveMinute); f < time.Duration(c.Retention.Raw) {
+		return field.Errorf("retention.five_minute", "retention.five_minute %s: keep 5-minute buckets at least as long as raw readings (%s)", f, time.Duration(c.Retention.Raw))
+	}
+	if c.Demo.Interval < time.Second {
+		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
+	}
+	return c.Alerts.validate()
+}
+
+// validate checks the house rules' thresholds and the webhook; the
+// outdoor zones are checked against the zones when the hub starts.
+func (a AlertsConfig) validate() error {
+	house := a.House
+	house.Outdoor = nil
+	if err := house.Validate(nil); err != nil {
+		return err // a *field.Error at the rule's key: alerts.house.co2.threshold
+	}
+	if a.Webhook != nil {
+		if err := a.Webhook.Validate(); err != nil {
+			return err // a *field.Error at the key: alerts.webhook.topic
+		}
+	}
+	return nil
+}
+
+// Location is the time zone of "since local midnight": timezone, else
+// the system's.
+func (c *Config) Location() (*time.Location, error) {
+	if c.Timezone == "" {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(c.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("timezone %q: %w", c.Timezone, err)
+	}
+	return loc, nil
+}
+
+// ParseLevel reads log_level: debug, info, warn or error.
+func ParseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("log_level %q: want debug, info, warn or error", s)
+	}
+	return l, nil
+}
+
+// TokenPath is where the bearer token lives: token_file in the
+// configuration, else beside the database (the state directory).
+func (c *Config) TokenPath() string {
+	if c.TokenFile != "" {
+		return c.TokenFile
+	}
+	return filepath.Join(filepath.Dir(c.Database), "token")
+}
+
+// NeedsToken: a hub reachable from other machines answers only requests
+// that carry its token.
+func (c *Config) NeedsToken() bool {
+	host, _, _ := net.SplitHostPort(c.Listen)
+	return !front.IsLoopback(host)
+}

@@ -1,0 +1,34 @@
+package config
+
+import (
+	"testing"
+)
+
+func TestDefaultDatabase(t *testing.T) {
+	t.Setenv("STATE_DIRECTORY", "/var/lib/climated:/var/lib/other")
+	if got := defaultDatabase(); got != "/var/lib/climated/climated.db" {
+		t.Errorf("under systemd: %s", got)
+	}
+	t.Setenv("STATE_DIRECTORY", "")
+	t.Setenv("XDG_STATE_HOME", "/home/u/.state")
+	if got := defaultDatabase(); got != "/home/u/.state/climated/climated.db" {
+		t.Errorf("with XDG_STATE_HOME: %s", got)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if got := defaultDatabase(); got != "/home/u/.local/state/climated/climated.db" {
+		t.Errorf("per user: %s", got)
+	}
+}
+
+func TestNeedsToken(t *testing.T) {
+	for listen, want := range map[string]bool{
+		"127.0.0.1:8473": false, "[::1]:8473": false, "localhost:8473": false,
+		"0.0.0.0:8473": true, "192.168.1.20:8473": true, "[::]:8473": true, ":8473": true,
+	} {
+		c := Config{Listen: listen}
+		if got := c.NeedsToken(); got != want {
+			t.Errorf("NeedsToken(%s) = %v, want %v", listen, got, want)
+		}
+	}
+}

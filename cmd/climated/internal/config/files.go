@@ -1,0 +1,46 @@
+package config
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+)
+
+// The annotated example of every key, and the starter file that the
+// package and install.sh put in /etc/climated.
+var (
+	//go:embed example.yaml
+	Example []byte
+	//go:embed starter.yaml
+	Starter []byte
+)
+
+// DefaultFile is where the service reads its configuration.
+const DefaultFile = "/etc/climated/climated.yaml"
+
+// Summary says in a few words what a configuration sets up.
+func (c Config) Summary() string {
+	var parts []string
+	parts = append(parts, "listen "+c.Listen)
+	if n := len(c.HW.Sensors); n > 0 {
+		parts = append(parts, plural(n, "sensor"))
+	}
+	if c.RainGauge != nil {
+		parts = append(parts, "rain gauge on "+c.RainGauge.Pin)
+	}
+	if c.MQTT != nil {
+		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, plural(len(c.MQTT.Subscriptions), "subscription")))
+	}
+	if len(c.HW.Sensors) == 0 && c.RainGauge == nil && c.MQTT == nil {
+		parts = append(parts, "no sensors: scan the I²C bus, else the demo house")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is "1 sensor", "2 sensors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

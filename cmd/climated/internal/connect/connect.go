@@ -1,0 +1,116 @@
+package connect
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/climated/climated/cmd/climated/internal/bridge"
+	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/front"
+)
+
+// Target is what a client needs to reach the hub.
+type Target struct {
+	Name    string
+	Command string   // this binary, by absolute path: desktop apps start with a bare PATH
+	Args    []string // climated mcp …
+	Remote  bool
+	URL     string // Streamable HTTP
+	SSE     string // HTTP+SSE (2024-11-05)
+	Token   bool   // the URL needs the bearer token
+}
+
+// NewTarget is how a client reaches the hub of cfg: this machine's own
+// through climated mcp (with --config where configFlag names a file other
+// than the installed one), or the hub at remote through the bridge.
+func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return Target{}, fmt.Errorf("find this program's path: %w", err)
+	}
+	if fromGoRun(exe) {
+		return Target{}, errGoRun(exe)
+	}
+	t := Target{Name: name, Command: exe}
+	if name == "" || strings.ContainsAny(name, " \t\"'/\\") {
+		return t, fmt.Errorf("--name %q: want a plain name such as climated", name)
+	}
+	if remote != "" {
+		u, err := bridge.ParseRemote(remote)
+		if err != nil {
+			return t, err
+		}
+		t.Remote, t.Token = true, remoteNeedsToken(cfg, u)
+		t.URL = u.String()
+		t.SSE = withPath(u, "/sse")
+		t.Args = []string{"mcp", "--remote", t.URL}
+		return t, nil
+	}
+	t.Args = []string{"mcp"}
+	// climated mcp finds the installed configuration by itself; any other
+	// file must be named.
+	if configFlag != "" && !config.Installed.IsInstalledConfig(configFlag) {
+		abs, err := filepath.Abs(configFlag)
+		if err != nil {
+			return t, err
+		}
+		t.Args = append(t.Args, "--config", abs)
+	}
+	host, port, err := net.SplitHostPort(cfg.Listen)
+	if err != nil {
+		return t, fmt.Errorf("listen %q: %w", cfg.Listen, err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1" // a client on this machine
+	}
+	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
+	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken()
+	return t, nil
+}
+
+// remoteNeedsToken: a hub beyond loopback needs the token, and so does
+// this machine's own hub reached on loopback when its configuration
+// listens beyond loopback on that port (every request then needs it).
+func remoteNeedsToken(cfg config.Config, u *url.URL) bool {
+	if !front.IsLoopback(u.Hostname()) {
+		return true
+	}
+	_, port, err := net.SplitHostPort(cfg.Listen)
+	return err == nil && port == u.Port() && cfg.NeedsToken()
+}
+
+func withPath(u *url.URL, p string) string {
+	v := *u
+	v.Path, v.RawQuery = p, ""
+	return v.String()
+}
+
+// commandLine is the target's command as a shell would take it.
+func (t Target) commandLine() string {
+	return strings.Join(slices.Concat([]string{shellQuote(t.Command)}, mapSlice(t.Args, shellQuote)), " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '-' || r == '.' || r == '_' || r == ':' || r == '=' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func mapSlice[T, U any](s []T, f func(T) U) []U {
+	out := make([]U, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
+var errNoFile = errors.New("this client is configured in its own interface, not in a file")
