@@ -14,7 +14,7 @@ import (
 // the installed one), so they are right on an installed hub.
 func runConnect(args []string, stdout, stderr io.Writer) error {
 	d := newDataFlags("connect", stdout, stderr)
-	remote := d.fs.String("remote", "", "a hub on another machine: its Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	remote := d.fs.String("remote", "", "the hub's Streamable HTTP `URL` (http://hub.local:8473/mcp); without it, this machine's hub: on loopback when it answers there, else climated mcp")
 	name := d.fs.String("name", "climated", "the server's `NAME` in the client's configuration")
 	write := d.fs.Bool("write", false, "merge it into the client's file (a backup is made first)")
 	// The client may come before or after the flags.

@@ -20,10 +20,12 @@ import (
 // install puts it.
 const readmeExe = "/home/you/go/bin/climated"
 
-// TestREADMEConnect runs every `climated connect` the README shows and
-// compares the output with what the README says it prints, so that the
-// recipes cannot drift from the program. Only the binary's path differs
-// from one machine to the next.
+// TestREADMEConnect runs every `climated connect` the README and docs/
+// show and compares the output with what they say it prints, so that the
+// recipes cannot drift from the program. Only the binary's path and the
+// hub's port differ from one machine to the next. A recipe for this
+// machine's hub that says a hub answers runs beside a real hub on
+// loopback; the others where none answers.
 func TestREADMEConnect(t *testing.T) {
 	t.Parallel() // a process per recipe, in its own HOME
 	data := testutil.Docs(t)
@@ -32,6 +34,12 @@ func TestREADMEConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
+	hub := startHub(t, testConfig(t))
+	_, running, _ := net.SplitHostPort(hub.Addr.String())
+	installed := map[bool]string{
+		true:  installedListening(t, running),
+		false: installedListening(t, freePort(t)),
+	}
 	seen := map[string]bool{}
 	blocks := strings.Split(data, "```")
 	for i := 1; i < len(blocks); i += 2 { // the odd pieces are inside fences
@@ -44,19 +52,26 @@ func TestREADMEConnect(t *testing.T) {
 			t.Errorf("the README's %q would write a file: show the output instead", cmdLine)
 			continue
 		}
+		answering := strings.Contains(want, "A hub answers at ")
+		conf := installed[answering]
 		cmd := climated(args...)
-		// No installed hub here, whatever this machine has.
-		cmd.Env = append(cmd.Env, "HOME="+home, "CLIMATED_TEST_INSTALLED="+filepath.Join(home, "none.yaml")+string(os.PathListSeparator)+home)
+		// The installed hub is one of this test's, whatever this machine has.
+		cmd.Env = append(cmd.Env, "HOME="+home, "CLIMATED_TEST_INSTALLED="+conf+string(os.PathListSeparator)+home)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Errorf("%s: %v\n%s", cmdLine, err, out)
 			continue
 		}
-		if got := strings.ReplaceAll(string(out), exe, readmeExe); got != want {
+		got := strings.ReplaceAll(string(out), exe, readmeExe)
+		got = listenPort.ReplaceAllString(got, "127.0.0.1:8473")
+		if got != want {
 			t.Errorf("%s prints something other than the README shows:\n--- README\n%s--- climated\n%s", cmdLine, want, got)
 		}
-		remote := slices.Contains(args, "--remote")
-		seen[args[1]+map[bool]string{true: " remote", false: " local"}[remote]] = true
+		where := " local"
+		if slices.Contains(args, "--remote") {
+			where = " remote"
+		}
+		seen[args[1]+where], seen["answering"] = true, seen["answering"] || answering
 	}
 	for _, id := range connect.IDs() {
 		for _, where := range []string{" local", " remote"} {
@@ -65,6 +80,35 @@ func TestREADMEConnect(t *testing.T) {
 			}
 		}
 	}
+	if !seen["answering"] {
+		t.Error("no recipe shows what connect prints while this machine's hub runs")
+	}
+}
+
+// listenPort is a loopback address with the port of one of the test's hubs.
+var listenPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+
+// installedListening writes an installed configuration that listens on
+// loopback at port, and returns its path.
+func installedListening(t *testing.T, port string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "climated.yaml")
+	if err := os.WriteFile(file, []byte("listen: 127.0.0.1:"+port+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// freePort is a loopback port nothing listens on (it was free a moment ago).
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
 }
 
 // TestUsageListsNewCommands: climated --help names connect and the

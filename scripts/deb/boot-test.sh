@@ -117,7 +117,7 @@ check "sudo -u climated climated doctor: no check failed" as climated climated d
 check "sudo -u climated climated mcp: get_climate" mcpcall climated climated mcp
 check "another user: climated mcp --remote http://127.0.0.1:8473/mcp" mcpcall nobody climated mcp --remote http://127.0.0.1:8473/mcp
 check "another user: climated token says whom to run as" grep -q 'join group climated' <<<"$(as nobody climated token 2>&1)"
-check "climated connect claude-desktop: climated mcp" grep -qF '"args": ["mcp"]' <<<"$(cx climated connect claude-desktop)"
+check "climated connect claude-desktop: the bridge to the running hub" grep -qF '"args": ["mcp", "--remote", "http://127.0.0.1:8473/mcp"]' <<<"$(cx climated connect claude-desktop)"
 
 # systemctl reload: SIGHUP through ExecReload, the same process carries on
 # and says it read the configuration again.

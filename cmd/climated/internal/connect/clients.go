@@ -227,7 +227,7 @@ func (c Client) snippet(t Target) ([]byte, error) {
 // Recipe prints what to do for the client.
 func (c Client) Recipe(w io.Writer, t Target) error {
 	where := "this machine's hub"
-	if t.Remote {
+	if !t.Here {
 		where = t.URL
 	}
 	fmt.Fprintf(w, "# %s → %s\n", c.Title, where)
@@ -242,9 +242,14 @@ func (c Client) Recipe(w io.Writer, t Target) error {
 		}
 		fmt.Fprintf(w, "%s\n", js)
 	}
+	var notes []string
 	if c.Notes != nil {
-		fmt.Fprintln(w, strings.Join(c.Notes(t), "\n"))
+		notes = c.Notes(t)
 	}
+	if c.Files != nil || c.ID == "generic" { // a client that may start climated mcp
+		notes = append(notes, t.hereNote()...)
+	}
+	fmt.Fprintln(w, strings.Join(notes, "\n"))
 	return nil
 }
 

@@ -24,6 +24,10 @@ type Target struct {
 	URL     string // Streamable HTTP
 	SSE     string // HTTP+SSE (2024-11-05)
 	Token   bool   // the URL needs the bearer token
+	// Here is true for this machine's own hub (no --remote); Answering,
+	// when that hub answered on loopback, so the client reaches it over
+	// HTTP or through the bridge, with every tool.
+	Here, Answering bool
 }
 
 // NewTarget is how a client reaches the hub of cfg: this machine's own
@@ -70,8 +74,26 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 		host = "127.0.0.1" // a client on this machine
 	}
 	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
-	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken()
+	t.URL, t.SSE, t.Token, t.Here = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken(), true
+	if hubAnswers(base.String()) {
+		// The running hub has every tool (alerts included) and any user
+		// may reach it: the same form as a hub on the network.
+		t.Answering, t.Remote = true, true
+		t.Args = []string{"mcp", "--remote", t.URL}
+	}
 	return t, nil
+}
+
+// hereNote says which form the client got for this machine's hub, and why.
+func (t Target) hereNote() []string {
+	switch {
+	case !t.Here:
+		return nil
+	case t.Answering:
+		return []string{"A hub answers at " + t.URL + ": the client reaches it there, with every tool (alerts included)."}
+	default:
+		return []string{"No hub answers at " + t.URL + " now: climated mcp reads the history read-only, without create_alert and delete_alert. With the hub running, run this again for the form that reaches it."}
+	}
 }
 
 // remoteNeedsToken: a hub beyond loopback needs the token, and so does
