@@ -171,7 +171,7 @@ func startServing(ctx context.Context, cfg Config, loc *time.Location, h *hub.Hu
 	h.Start("alerts", alert.run)
 	m.watch(h, h.Path(), srv.Sessions, run)
 	h.Start("disk watch", func(ctx context.Context) error { disk.run(ctx, diskEvery); return nil })
-	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert.dashboard, disk.Warnings, log)
+	web, err := hubFront(srv, h, run, m, token, cfg, set.simulated, alert, disk.Warnings, log)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err
@@ -302,7 +302,7 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alerts func() []dash.Alert, warnings func() []string, log *slog.Logger) (http.Handler, error) {
+func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token string, cfg Config, simulated bool, alert *alerting, warnings func() []string, log *slog.Logger) (http.Handler, error) {
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
@@ -310,7 +310,7 @@ func hubFront(srv *mcp.Server, store *hub.Hub, run *running, m *metrics, token s
 		Warnings: []func() []string{warnings},
 		Metrics:  m.handler(),
 	}, &front.Options{Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: log.With("component", "http")})
-	d, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: alerts}, &dash.Options{
+	d, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: alert.dashboard, Levels: alert.engine.Levels}, &dash.Options{
 		Simulated: simulated, Token: token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
 		Logger: log.With("component", "dashboard"),
 	})
