@@ -117,6 +117,10 @@ alerts:
 	if !strings.Contains(string(state), `"alerts":[{"zone":"Bedroom","rule":"house.co2","text":"stuffy air`) {
 		t.Errorf("/dash/state %.300s…: want the Bedroom's house.co2 alert in words", state)
 	}
+	// and marks the values past the rules' lines with the rules' own thresholds.
+	if !strings.Contains(string(state), `{"zone":"Bedroom","key":"CO2","above":true,"value":1000,"rule":"house.co2","text":"stuffy air`) {
+		t.Errorf("/dash/state %s: want the line of the configured house CO2 rule (1000 ppm) for Bedroom among the thresholds", state)
+	}
 	waitTopic := func(topic, want string) {
 		t.Helper()
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {

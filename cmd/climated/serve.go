@@ -332,7 +332,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *running) (http.Handler, error) {
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.handler(),
 	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
-	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard}, &dash.Options{
+	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard, Levels: d.alert.engine.Levels}, &dash.Options{
 		Simulated: d.sources.simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
 		Logger: d.log.With("component", "dashboard"),
 	})

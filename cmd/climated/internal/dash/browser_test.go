@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history/hub"
@@ -41,7 +40,7 @@ func TestBrowser(t *testing.T) {
 			return *a
 		}
 		return nil
-	}}
+	}, Levels: houseRules(t, "Balcony", "Bedroom", "Indoor", "Rain").Levels}
 	base := serve(t, "127.0.0.1", newDash(t, src, &dash.Options{Simulated: true}))
 	remoteBase := serve(t, "127.0.0.2", newDash(t, src, &dash.Options{Simulated: true, Token: testToken, IsLoopback: remote}))
 	dir := artifacts(t)
@@ -50,10 +49,14 @@ func TestBrowser(t *testing.T) {
 	tb.do(t, chromedp.Navigate(base+"/"))
 	waitFor(t, tb, `document.querySelectorAll('.card').length === 4 && document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
 	t.Run("cards", func(t *testing.T) { cards(t, tb, base, feed) })
+	t.Run("catalogueOrder", func(t *testing.T) { catalogueOrder(t, tb) })
+	t.Run("notStretched", func(t *testing.T) { notStretched(t, tb) })
+	t.Run("opensChart", func(t *testing.T) { opensChart(t, tb) })
+	t.Run("thresholdCue", func(t *testing.T) { thresholdCue(t, tb, store, feed) })
 	t.Run("charts", func(t *testing.T) { charts(t, tb) })
 	t.Run("zoomAndCSV", func(t *testing.T) { zoomAndCSV(t, tb) })
 	t.Run("keyboard", func(t *testing.T) { keyboard(t, tb) })
-	t.Run("screenshots", func(t *testing.T) { screenshots(t, newTab(t, bctx), base, dir) })
+	t.Run("screenshots", func(t *testing.T) { screenshots(t, newTab(t, bctx), base, dir, store, feed) })
 	t.Run("live", func(t *testing.T) { live(t, tb, store, feed) })
 	t.Run("stale", func(t *testing.T) { stale(t, tb, feed) })
 	t.Run("alerts", func(t *testing.T) { alertsShown(t, tb, &active) })
@@ -139,11 +142,13 @@ func compareCards(t *testing.T, climate map[string]map[string]json.RawMessage, d
 const firstChart = `section.chart[data-zone="Balcony"][data-m="Temperature"]`
 
 // charts: each range draws data, no more points than pixels, bands on
-// coarse tiers; rain as bars with its total; a hover read-out.
+// coarse tiers, an axis over the range; rain as bars with its total; a
+// hover read-out.
 func charts(t *testing.T, tb *tab) {
+	spans := map[string]time.Duration{"24h": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "30d": 30 * 24 * time.Hour, "1y": 365 * 24 * time.Hour}
 	for _, r := range []string{"7d", "30d", "1y", "24h"} {
-		tb.do(t, chromedp.Click(firstChart+` button[data-range="`+r+`"]`))
-		waitFor(t, tb, `(c => c.dataset.state === 'ready' && c.querySelector('[data-range="`+r+`"]').getAttribute('aria-pressed') === 'true')(document.querySelector('`+firstChart+`'))`, 20*time.Second)
+		chooseRange(t, tb, r)
+		checkAxis(t, tb, r, spans[r], spans[r]/100)
 		got := eval[[]int](t, tb, `(c => [+c.dataset.points, c.querySelector('.plot').clientWidth, c.querySelectorAll('.u-legend .u-series').length, c.querySelectorAll('canvas').length])(document.querySelector('`+firstChart+`'))`)
 		points, width, series, canvases := got[0], got[1], got[2], got[3]
 		t.Logf("%s: %d points in %d px, %d series", r, points, width, series)
@@ -154,15 +159,15 @@ func charts(t *testing.T, tb *tab) {
 			t.Errorf("%s: %d series (time, mean, min, max with a band on coarse tiers)", r, series)
 		}
 	}
-	tb.do(t, chromedp.Click(`.card[data-zone="Rain"] .value`))
+	// A click from the page itself: the cards are redrawn with every
+	// reading, so a node found by one call may be gone at the next.
+	eval[bool](t, tb, `(document.querySelector('.card[data-zone="Rain"] .value').click(), true)`)
 	rain := `section.chart[data-zone="Rain"][data-m="Rain"]`
 	waitFor(t, tb, `(c => c && c.dataset.state === 'ready')(document.querySelector('`+rain+`'))`, 20*time.Second)
 	if s := eval[string](t, tb, `document.querySelector('`+rain+` .summary').textContent`); !regexpMatch(`total [0-9.]+ mm in 24 h`, s) {
 		t.Errorf("rain summary %q, want its 24-h total", s)
 	}
-	box := eval[[]float64](t, tb, `(o => { o.scrollIntoView({block: 'center'}); const r = o.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })(document.querySelector('`+firstChart+` .u-over'))`)
-	tb.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, box[0], box[1]))
-	waitFor(t, tb, `[...document.querySelectorAll('`+firstChart+` .u-legend .u-value')].some(e => /[0-9]/.test(e.textContent))`, 5*time.Second)
+	hover(t, tb, firstChart)
 }
 
 // live: a reading recorded into the store shows on the open page, and the

@@ -12,28 +12,34 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/climated/climated/sensors"
 )
 
-// screenshots: phone and desktop, light and dark, as PNGs; one column on
-// the phone, several on the desktop. CLIMATED_README_SHOT=1 also writes
-// the README's picture into testdata.
-func screenshots(t *testing.T, tb *tab, base, dir string) {
-	views := []struct {
-		name          string
-		width, height int64
-		mobile        bool
-	}{{"phone", 390, 844, true}, {"desktop", 1440, 900, false}}
+// screenshots: phone (390 px, by device-metrics emulation) and desktop,
+// light and dark, as PNGs; one column on the phone, several on the
+// desktop. CLIMATED_README_SHOT=1 also writes them into testdata, where
+// the README shows them.
+func screenshots(t *testing.T, tb *tab, base, dir string, store storeRecorder, feed *feeder) {
 	tb.do(t, chromedp.Navigate(base+"/"))
 	waitFor(t, tb, `document.querySelector('section.chart[data-state=ready]') !== null`, 30*time.Second)
+	// The bedroom's air as on a winter night: its CO2 marked past the house rule.
+	feed.pause(true)
+	defer feed.pause(false)
+	stuffy := sensors.Reading{Zone: "Bedroom", Measurement: sensors.CO2, Value: 1480, Time: time.Now(), Source: "test"}
+	if err := store.Record(context.Background(), []sensors.Reading{stuffy}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tb, `document.querySelector('.card[data-zone="Bedroom"] .value.past') !== null`, 10*time.Second)
 	for _, v := range views {
 		for _, theme := range []string{"light", "dark"} {
-			if _, err := chromedp.Call(tb.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: v.width, Height: v.height, DeviceScaleFactor: 1, Mobile: v.mobile}); err != nil {
-				t.Fatal(err)
-			}
+			v.apply(t, tb)
 			if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
 				t.Fatal(err)
 			}
 			time.Sleep(700 * time.Millisecond) // charts redraw on resize and on a theme change
+			if w := eval[int](t, tb, `document.documentElement.clientWidth`); w != int(v.width) {
+				t.Errorf("%s: the page is %d px wide, want %d", v.name, w, v.width)
+			}
 			columns := eval[int](t, tb, `new Set([...document.querySelectorAll('.card')].map(c => c.getBoundingClientRect().left)).size`)
 			dark := eval[bool](t, tb, `(m => m.slice(0, 3).reduce((a, b) => a + +b, 0) < 200)(getComputedStyle(document.body).backgroundColor.match(/[0-9.]+/g))`)
 			overflow := eval[bool](t, tb, `document.documentElement.scrollWidth > document.documentElement.clientWidth`)
@@ -47,9 +53,10 @@ func screenshots(t *testing.T, tb *tab, base, dir string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writeArtifact(t, dir, fmt.Sprintf("dashboard-%s-%s.png", v.name, theme), png)
-			if v.name == "phone" && theme == "dark" && os.Getenv("CLIMATED_README_SHOT") == "1" {
-				writeArtifact(t, "testdata", "dashboard-phone-dark.png", png)
+			name := fmt.Sprintf("dashboard-%s-%s.png", v.name, theme)
+			writeArtifact(t, dir, name, png)
+			if os.Getenv("CLIMATED_README_SHOT") == "1" {
+				writeArtifact(t, "testdata", name, png)
 			}
 		}
 	}

@@ -67,6 +67,7 @@ type Handler struct {
 	log       *slog.Logger
 	assets    map[string]*asset
 	units     map[string]unitInfo
+	order     []string // the measurements in the catalogue's order
 	mux       *http.ServeMux
 	protected http.Handler
 	guesses   guesses
@@ -88,7 +89,7 @@ type unitInfo struct {
 
 // New returns the dashboard of src; nil opts means defaults.
 func New(src Source, opts *Options) (*Handler, error) {
-	h := &Handler{src: src, changed: make(chan struct{}), units: units()}
+	h := &Handler{src: src, changed: make(chan struct{}), units: units(), order: order()}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -154,14 +155,27 @@ func units() map[string]unitInfo {
 	return out
 }
 
-// state is what /dash/state and every event carry.
+// order lists the measurements as the catalogue does (temperature,
+// humidity, CO2 … particles by size …): the order of a card's values.
+func order() []string {
+	var out []string
+	for _, info := range sensors.Catalogue() {
+		out = append(out, string(info.Name))
+	}
+	return out
+}
+
+// state is what /dash/state and every event carry; the units and the
+// order only /dash/state.
 type state struct {
-	Simulated bool                `json:"simulated"`
-	Now       int64               `json:"now"`
-	Climate   json.RawMessage     `json:"climate"`
-	Zones     []Zone              `json:"zones"`
-	Alerts    []Alert             `json:"alerts"`
-	Units     map[string]unitInfo `json:"units,omitempty"`
+	Simulated  bool                `json:"simulated"`
+	Now        int64               `json:"now"`
+	Climate    json.RawMessage     `json:"climate"`
+	Zones      []Zone              `json:"zones"`
+	Alerts     []Alert             `json:"alerts"`
+	Thresholds []Threshold         `json:"thresholds"`
+	Units      map[string]unitInfo `json:"units,omitempty"`
+	Order      []string            `json:"order,omitempty"`
 }
 
 func (h *Handler) state(withUnits bool) []byte {
@@ -175,8 +189,14 @@ func (h *Handler) state(withUnits bool) []byte {
 	if st.Alerts == nil {
 		st.Alerts = []Alert{}
 	}
+	if th, ok := h.src.(Thresholding); ok {
+		st.Thresholds = th.Thresholds()
+	}
+	if st.Thresholds == nil {
+		st.Thresholds = []Threshold{}
+	}
 	if withUnits {
-		st.Units = h.units
+		st.Units, st.Order = h.units, h.order
 	}
 	data, err := json.Marshal(st)
 	if err != nil { // the structure is JSON already; a failure here is a bug

@@ -44,3 +44,20 @@ type Alert struct {
 type Alerting interface {
 	Alerts() []Alert
 }
+
+// Threshold is the line a level rule draws for one measurement of one
+// zone (the alert rules' own, house rules and the user's): the page marks
+// a value past it, before the rule's hold makes it an alert.
+type Threshold struct {
+	Zone  string  `json:"zone"`
+	Key   string  `json:"key"`   // the measurement
+	Above bool    `json:"above"` // past means above the value; false: below it
+	Value float64 `json:"value"` // in the measurement's unit
+	Rule  string  `json:"rule"`  // the rule's id
+	Text  string  `json:"text"`  // the rule in words
+}
+
+// Thresholding is what a Source may add: the lines of the alert rules.
+type Thresholding interface {
+	Thresholds() []Threshold
+}

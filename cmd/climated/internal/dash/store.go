@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
@@ -16,6 +17,19 @@ type StoreSource struct {
 	Store        *hub.Hub
 	StaleAfter   time.Duration  // a zone silent this long is stale; 0 means 15 minutes, as MCP
 	ActiveAlerts func() []Alert // the alerts that are on; nil: none
+	// Levels gives the alert rules' lines (alerts.Engine.Levels); nil: none.
+	Levels func() []alerts.Level
+}
+
+func (s StoreSource) Thresholds() []Threshold {
+	if s.Levels == nil {
+		return nil
+	}
+	var out []Threshold
+	for _, l := range s.Levels() {
+		out = append(out, Threshold{Zone: l.Zone, Key: string(l.Measurement), Above: l.Kind == alerts.Above, Value: l.Threshold, Rule: l.Rule, Text: l.Text})
+	}
+	return out
 }
 
 func (s StoreSource) Alerts() []Alert {

@@ -4,10 +4,15 @@
 (function () {
   const RANGES = ["24h", "7d", "30d", "1y"];
   const LABELS = { "24h": "24 h", "7d": "7 days", "30d": "30 days", "1y": "1 year" };
+  const DAY = 86400, SPANS = { "24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY, "1y": 365 * DAY };
+  // A range with fewer points than MIN_POINTS, or whose readings cover less
+  // than MIN_COVER of it, is too little to draw: a year's chart of a day's
+  // history would be a point or two.
+  const MIN_POINTS = 5, MIN_COVER = 0.02;
   const DERIVED = new Set(["When", "min_temp", "max_temp", "date_min_temp", "date_max_temp", "temp_trend",
     "pressure_trend", "sum_rain_1", "sum_rain_24"]);
   const ARROWS = { up: "↑", down: "↓", stable: "→" };
-  let units = {}, last = null, skew = 0;
+  let units = {}, order = [], thresholds = [], last = null, skew = 0;
   const charts = new Map(); // "zone\u0000m" → chart
 
   const $ = (sel, root) => (root || document).querySelector(sel);
@@ -20,7 +25,39 @@
     return e;
   }
   const now = () => Date.now() / 1000 + skew;
-  const clock = (t) => new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+  // ---- times: one format everywhere, the browser's locale, 24 h where it
+  // says so (then with two digits: 03:53).
+  const h12 = /h1[12]/.test(new Intl.DateTimeFormat(undefined, { hour: "numeric" }).resolvedOptions().hourCycle || "");
+  const HM = { hour: h12 ? "numeric" : "2-digit", minute: "2-digit" };
+  const formats = {
+    time: new Intl.DateTimeFormat(undefined, HM),
+    stamp: new Intl.DateTimeFormat(undefined, Object.assign({ day: "numeric", month: "short" }, HM)),
+    stampYear: new Intl.DateTimeFormat(undefined, Object.assign({ day: "numeric", month: "short", year: "numeric" }, HM)),
+    day: new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" }),
+    month: new Intl.DateTimeFormat(undefined, { month: "short" }),
+    monthYear: new Intl.DateTimeFormat(undefined, { month: "short", year: "numeric" }),
+    year: new Intl.DateTimeFormat(undefined, { year: "numeric" }),
+  };
+  const date = (t) => new Date(t * 1000);
+  const clock = (t) => formats.time.format(date(t));
+  // stamp is a time with its day unless it is today, and the year unless it is this one.
+  function stamp(t) {
+    const d = date(t), today = date(now());
+    if (d.toDateString() === today.toDateString()) return formats.time.format(d);
+    return (d.getFullYear() === today.getFullYear() ? formats.stamp : formats.stampYear).format(d);
+  }
+  // ticks labels a time axis by its step: times (with the day where it
+  // changes), days, months (with the year in January) or years.
+  function ticks(splits, step) {
+    return splits.map((t, i) => {
+      const d = date(t), prev = i > 0 ? date(splits[i - 1]) : null;
+      if (step >= 365 * DAY) return formats.year.format(d);
+      if (step >= 28 * DAY) return (!prev || d.getMonth() === 0 ? formats.monthYear : formats.month).format(d);
+      if (step >= DAY) return formats.day.format(d);
+      return clock(t) + (!prev || prev.getDate() !== d.getDate() ? "\n" + formats.day.format(d) : "");
+    });
+  }
   function fmt(key, v) {
     const u = units[key];
     return typeof v === "number" && u ? v.toFixed(u.decimals) : String(v);
@@ -41,8 +78,24 @@
   const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index" }[key] || key);
 
   // ---- cards
+  // past is the alert rule whose line the value is past, if any: the
+  // rules' own thresholds, served with the state.
+  function past(zone, key, v) {
+    if (typeof v !== "number") return undefined;
+    return thresholds.find((th) => th.zone === zone && th.key === key && (th.above ? v > th.value : v < th.value));
+  }
+  // chartIcon is the small line chart that says a value opens its chart.
+  function chartIcon() {
+    const ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg"), line = document.createElementNS(ns, "polyline");
+    svg.setAttribute("class", "icon");
+    svg.setAttribute("viewBox", "0 0 16 12");
+    svg.setAttribute("aria-hidden", "true");
+    line.setAttribute("points", "1,11 5,5 9,8 15,1");
+    svg.append(line);
+    return svg;
+  }
   function valueButton(zone, key, z) {
-    const u = units[key] || {};
+    const u = units[key] || {}, rule = past(zone, key, z[key]);
     const trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
     const num = el("span", { class: "num" }, el("span", { "data-key": key, "data-value": String(z[key]), text: fmt(key, z[key]) }),
       u.unit ? el("span", { class: "unit", text: u.unit }) : null,
@@ -58,19 +111,23 @@
       sub.append("1 h ", el("span", { "data-key": "sum_rain_1", "data-value": String(z.sum_rain_1), text: fmt("Rain", z.sum_rain_1) }),
         " mm · 24 h ", el("span", { "data-key": "sum_rain_24", "data-value": String(z.sum_rain_24), text: fmt("Rain", z.sum_rain_24) }), " mm");
     }
-    const b = el("button", { class: "value", type: "button", "aria-label": label(key) + " " + fmt(key, z[key]) + " " + (u.unit || "") + ": show its chart" },
-      el("span", { class: "label", text: label(key) }), num, sub);
+    if (rule) {
+      sub.prepend(el("span", { class: "flag", "data-rule": rule.rule, text: (rule.above ? "above " : "below ") + fmt(key, rule.value) + (u.unit ? " " + u.unit : "") }));
+    }
+    const b = el("button", { class: rule ? "value past" : "value", type: "button", title: rule ? rule.text : undefined,
+      "aria-label": label(key) + " " + fmt(key, z[key]) + " " + (u.unit || "") + (rule ? ", past the rule " + rule.text : "") + ": show its chart" },
+    el("span", { class: "label" }, label(key), chartIcon()), num, sub);
     b.addEventListener("click", () => openChart(zone, key, "24h", true));
     return b;
   }
-  function footer(z) {
-    const f = el("footer");
-    if ("battery_percent" in z) f.append(el("span", {}, "battery ", el("span", { "data-key": "battery_percent", "data-value": String(z.battery_percent), text: fmt("battery_percent", z.battery_percent) }), " %"));
+  function footer(zone, z) {
+    const f = el("footer"), low = past(zone, "battery_percent", z.battery_percent);
+    if ("battery_percent" in z) f.append(el("span", { class: low ? "past" : undefined, title: low ? low.text : undefined }, "battery ", el("span", { "data-key": "battery_percent", "data-value": String(z.battery_percent), text: fmt("battery_percent", z.battery_percent) }), " %"));
     if ("battery_vp" in z) f.append(el("span", {}, el("span", { "data-key": "battery_vp", "data-value": String(z.battery_vp), text: fmt("battery_vp", z.battery_vp) }), " mV"));
     for (const k of ["rf_status", "wifi_status"]) {
       if (k in z) f.append(el("span", {}, k === "rf_status" ? "radio " : "Wi-Fi ", el("span", { "data-key": k, "data-value": String(z[k]), title: "Netatmo scale, lower is better", text: fmt(k, z[k]) }), " (" + signal(k, z[k]) + ")"));
     }
-    if ("When" in z) f.append(el("span", {}, "updated ", el("time", { class: "age", "data-key": "When", "data-value": String(z.When), datetime: new Date(z.When * 1000).toISOString(), text: ago(z.When) })));
+    if ("When" in z) f.append(el("span", {}, "updated ", el("time", { class: "age", "data-key": "When", "data-value": String(z.When), datetime: date(z.When).toISOString(), title: stamp(z.When), text: ago(z.When) })));
     return f;
   }
   function card(zone, z, status) {
@@ -79,23 +136,25 @@
     if (status && status.stale) head.append(el("span", { class: "badge stale", role: "status", text: "stale" }));
     if (status && status.fault) head.append(el("span", { class: "badge fault", role: "status", title: status.fault, text: "fault" }));
     const vals = el("div", { class: "values" });
-    for (const key of Object.keys(z).sort(order)) {
+    for (const key of Object.keys(z).sort(byCatalogue)) {
       if (!DERIVED.has(key) && (units[key] || {}).kind !== "health") vals.append(valueButton(zone, key, z));
     }
-    return el("article", { class: "card", "data-zone": zone, "aria-labelledby": id }, head, vals, footer(z));
+    return el("article", { class: "card", "data-zone": zone, "aria-labelledby": id }, head, vals, footer(zone, z));
   }
-  const ORDER = ["Temperature", "Humidity", "CO2", "Pressure", "Rain"];
-  function order(a, b) {
-    const ia = ORDER.indexOf(a), ib = ORDER.indexOf(b);
-    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || (a < b ? -1 : a > b ? 1 : 0);
+  // byCatalogue orders measurements as the hub's catalogue does
+  // (temperature, humidity, CO₂ …, particles by size), served as st.order.
+  function byCatalogue(a, b) {
+    const ia = order.indexOf(a), ib = order.indexOf(b);
+    return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
   }
   function render(st) {
     last = st;
     skew = st.now - Date.now() / 1000;
+    thresholds = st.thresholds || [];
     $("#demo").hidden = !st.simulated;
     const alerts = st.alerts || [];
     $("#alerts").hidden = alerts.length === 0;
-    $("#alerts ul").replaceChildren(...alerts.map((a) => el("li", { "data-rule": a.rule, text: a.zone + ": " + a.text + " (since " + clock(a.since) + ")" })));
+    $("#alerts ul").replaceChildren(...alerts.map((a) => el("li", { "data-rule": a.rule, text: a.zone + ": " + a.text + " (since " + stamp(a.since) + ")" })));
     const status = Object.fromEntries(st.zones.map((z) => [z.name, z]));
     const cards = $("#cards");
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card .value");
@@ -160,18 +219,44 @@
       this.root.dataset.state = "error";
     }
   };
+  // columns lays the points out for uPlot, with an empty row at each end
+  // of the range where the readings do not reach it: the axis spans the
+  // chosen range, not just the readings.
   Chart.prototype.columns = function () {
-    const s = this.series, cols = s.columns || [];
-    const data = cols.map(() => []);
-    for (const p of s.points) for (let i = 0; i < cols.length; i++) data[i].push(p[i]);
-    return data.length ? data : [[], []];
+    const s = this.series, cols = s.columns && s.columns.length ? s.columns : ["t", "v"], pts = s.points;
+    const rows = pts.slice(), blank = (t) => [t].concat(cols.slice(1).map(() => null));
+    const to = Math.max(s.to, pts.length ? pts[pts.length - 1][0] : 0), from = to - SPANS[this.range];
+    if (!pts.length || pts[0][0] > from) rows.unshift(blank(from));
+    if (!pts.length || pts[pts.length - 1][0] < to) rows.push(blank(to));
+    return cols.map((_, i) => rows.map((p) => p[i]));
+  };
+  Chart.prototype.tooLittle = function () {
+    const pts = this.series.points;
+    return pts.length < MIN_POINTS || pts[pts.length - 1][0] - pts[0][0] < SPANS[this.range] * MIN_COVER;
   };
   Chart.prototype.draw = function () {
     this.destroy();
-    const s = this.series, fg = css("--fg"), line = css("--line"), accent = css("--accent");
-    const data = this.columns();
-    const coarse = !this.amount && s.tier !== "raw" && data.length === 4;
-    const series = [{}];
+    this.div.replaceChildren();
+    this.root.dataset.points = String(this.series.points.length);
+    this.describe();
+    if (this.tooLittle()) {
+      const pts = this.series.points;
+      delete this.root.dataset.xMin;
+      delete this.root.dataset.xMax;
+      this.div.append(el("p", { class: "too-little", role: "note", text: pts.length === 0 ? "No readings in the last " + LABELS[this.range] + "."
+        : "Too little history to draw " + LABELS[this.range] + " yet (" + pts.length + (pts.length === 1 ? " point" : " points") + "): a shorter range shows it." }));
+      return;
+    }
+    this.plot = new uPlot(this.options(), this.shown(this.columns()), this.div);
+    const html = document.documentElement; // the time to the first chart, for the tests' figures
+    if (!html.dataset.firstChart) html.dataset.firstChart = String(Math.round(performance.now()));
+  };
+  // coarse says whether the series has a min/max band (rollup tiers).
+  Chart.prototype.coarse = function () { return !this.amount && this.series.tier !== "raw" && (this.series.columns || []).length === 4; };
+  Chart.prototype.shown = function (data) { return this.coarse() || this.amount ? data : data.slice(0, 2); };
+  Chart.prototype.options = function () {
+    const fg = css("--fg"), line = css("--line"), accent = css("--accent"), coarse = this.coarse();
+    const series = [{ value: (u, t) => (t == null ? "–" : stamp(t)) }];
     if (this.amount) {
       series.push({ label: "rain (mm)", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
     } else {
@@ -180,39 +265,45 @@
         series.push({ label: "min", stroke: line, width: 1, points: { show: false } }, { label: "max", stroke: line, width: 1, points: { show: false } });
       }
     }
-    const shown = coarse || this.amount ? data : data.slice(0, 2);
     const axis = { stroke: fg, grid: { stroke: line, width: 1 }, ticks: { stroke: line, width: 1 } };
-    const opts = Object.assign(this.size(), {
-      series: series, axes: [axis, Object.assign({}, axis, { size: 56 })],
+    // The x axis's labels and limits are also kept on the chart, for
+    // whoever reads it without seeing the canvas (and the tests).
+    const xAxis = Object.assign({}, axis, { space: h12 ? 90 : 64, values: (u, splits, i, space, step) => {
+      const labels = ticks(splits, step);
+      this.root.dataset.axis = labels.join(" | ");
+      return labels;
+    } });
+    const limits = (u, key) => {
+      if (key === "x") Object.assign(this.root.dataset, { xMin: String(Math.round(u.scales.x.min)), xMax: String(Math.round(u.scales.x.max)) });
+    };
+    return Object.assign(this.size(), {
+      series: series, axes: [xAxis, Object.assign({}, axis, { size: 56 })],
       bands: coarse ? [{ series: [3, 2], fill: css("--band") }] : [],
-      cursor: { drag: { x: true, y: false } }, legend: { live: true },
+      cursor: { drag: { x: true, y: false } }, legend: { live: true }, hooks: { setScale: [limits] },
     });
-    this.plot = new uPlot(opts, shown, this.div);
-    this.describe();
-    this.root.dataset.points = String(data[0].length);
-    const html = document.documentElement; // the time to the first chart, for the tests' figures
-    if (!html.dataset.firstChart) html.dataset.firstChart = String(Math.round(performance.now()));
   };
   Chart.prototype.describe = function () {
     const s = this.series, u = (units[this.m] || {}).unit || "", sm = s.summary;
     let text = LABELS[this.range] + ", " + s.tier + (s.step_seconds ? ", step " + s.step : "");
     if (!sm) text += ": no readings";
     else if (this.amount) text += ": total " + sm.sum + " " + u + (this.range === "24h" ? " in 24 h" : "");
-    else text += ": min " + sm.min + " " + u + " at " + new Date(sm.min_time * 1000).toLocaleString() + ", max " + sm.max + " " + u + " at " + new Date(sm.max_time * 1000).toLocaleString();
+    else text += ": min " + sm.min + " " + u + " at " + stamp(sm.min_time) + ", max " + sm.max + " " + u + " at " + stamp(sm.max_time);
     this.summary.textContent = text;
     this.div.setAttribute("aria-label", this.root.getAttribute("aria-label") + ", " + text);
   };
-  // live appends the zone's newest value to an open 24-h chart.
+  // live appends the zone's newest value to an open 24-h chart; a chart
+  // that had too little to draw is drawn once it has enough.
   Chart.prototype.live = function (z) {
-    if (!this.plot || this.range !== "24h" || !z || !(this.m in z)) return;
+    if (!this.series || this.range !== "24h" || !z || !(this.m in z)) return;
     const pts = this.series.points, t = z.When, v = z[this.m];
     if (pts.length && pts[pts.length - 1][0] >= t) return;
     pts.push(this.amount ? [t, v] : [t, v, v, v]);
     if (this.amount && this.series.summary) this.series.summary.sum = +(this.series.summary.sum + v).toFixed(3);
-    const data = this.columns();
-    const x = this.plot.scales.x, zoomed = this.plot.data[0].length && x.max < this.plot.data[0][this.plot.data[0].length - 1];
-    this.plot.setData(this.plot.series.length === 2 ? data.slice(0, 2) : data, !zoomed);
-    this.root.dataset.points = String(data[0].length);
+    if (!this.plot) { this.draw(); return; }
+    const data = this.columns(), xs = this.plot.data[0];
+    const zoomed = xs.length && this.plot.scales.x.max < xs[xs.length - 1];
+    this.plot.setData(this.shown(data), !zoomed);
+    this.root.dataset.points = String(pts.length);
     this.describe();
   };
   // csv downloads the rows between the chart's current x limits.
@@ -245,10 +336,11 @@
       if (!res.ok) throw new Error(res.status + " " + (await res.text()));
       const st = await res.json();
       units = st.units || {};
+      order = st.order || [];
       render(st);
       const first = Object.keys(st.climate).sort()[0];
       if (first) {
-        const m = Object.keys(st.climate[first]).filter((k) => !DERIVED.has(k) && (units[k] || {}).kind !== "health").sort(order)[0];
+        const m = Object.keys(st.climate[first]).filter((k) => !DERIVED.has(k) && (units[k] || {}).kind !== "health").sort(byCatalogue)[0];
         if (m) openChart(first, m, "24h", false);
       }
     } catch (err) {
