@@ -1,13 +1,13 @@
-// Package mcp serves the house climate over the Model Context Protocol, with
-// the official go-sdk doing all JSON-RPC work. Its HTTP handler (Handler)
+// Package mcp serves the house climate over the Model Context Protocol on
+// the official go-sdk. Its HTTP handler (Handler)
 // carries the transports; the hub's HTTP front (cmd/climated/internal/front)
 // mounts it behind the Host, Origin and token checks, beside /api/climate,
-// /healthz (which asks Ready) and /metrics:
+// /healthz and /metrics:
 //
 //   - /mcp: Streamable HTTP. Protocol 2026-07-28 and server/discover are
 //     served statelessly, as that revision requires, notifications coming
 //     on subscriptions/listen streams; revisions 2025-03-26 to 2025-11-25
-//     keep their sessions (newprotocol.go), which end after an idle
+//     keep their sessions (stateless.go), which end after an idle
 //     timeout (SessionTimeout), sooner (StreamlessTimeout) when they hold
 //     no stream and no request (idle.go);
 //   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
@@ -18,17 +18,21 @@
 // Sessions and streams are bounded per client (remote address, and token)
 // and for all together, and nobody is refused: a client past its share
 // loses its own oldest, so a client that leaks streams or sessions never
-// locks others out, and Ready (/healthz) stays ok (share.go, perclient).
+// locks others out (share.go, perclient).
 //
 // Stdio serves the same MCP server on a pipe (climated mcp).
 //
-// The SDK does the JSON-RPC; this package stands before it where clients
-// could otherwise make the hub hold unbounded work or get answers they
-// cannot place: every call counts against its session's MaxInFlight (each
-// call of a batch, and an SSE call from its 202 until its answer is on the
-// stream), an unknown method gets JSON-RPC -32601 and a call before
-// initialize -32600 on every transport, and request ids come back byte for
-// byte (rpcids.go). An unknown log level, and completion for a prompt,
+// The SDK does the JSON-RPC. Before it, this package bounds the work a
+// client can make the hub hold: every call counts against its session's
+// MaxInFlight (each call of a batch, and an SSE call from its 202 until
+// its answer is on the stream). What the SDK does not do yet at the wire
+// is in internal/wire, each piece naming the SDK behaviour it waits on:
+// request ids come back as sent, an unknown method is -32601 and a call
+// before initialize -32600 on every transport. The pieces that stay here
+// name their reason too (stateless.go, idle.go, sse.go); a TestSDK… test
+// fails once the SDK does a piece's job, so that it can go then.
+//
+// An unknown log level, and completion for a prompt,
 // template or argument the hub lacks, are -32602 errors (loglevel.go,
 // completion.go). A question the history cannot answer (history.ArgError)
 // is -32602 with the valid values in its data; a failure of the history

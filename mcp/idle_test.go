@@ -3,11 +3,14 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 const pingBody = `{"jsonrpc":"2.0","id":9,"method":"ping"}`
@@ -50,15 +53,7 @@ func TestStreamlessSessionsExpireSooner(t *testing.T) {
 	srv, ts := hubWith(t, Options{Now: clock.now})
 	quiet := sessionOpened(t, ts.URL)
 	streaming := sessionOpened(t, ts.URL)
-	get, _ := http.NewRequest(http.MethodGet, ts.URL+"/mcp", nil)
-	get.Header.Set("Accept", "text/event-stream")
-	get.Header.Set(sessionHeader, streaming)
-	get.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	resp, err := http.DefaultClient.Do(get)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET stream: %v %v", resp, err)
-	}
-	defer resp.Body.Close()
+	getStream(t, ts.URL, streaming)
 
 	clock.add(DefaultStreamlessTimeout - time.Second)
 	srv.expireStreamless()
@@ -73,6 +68,20 @@ func TestStreamlessSessionsExpireSooner(t *testing.T) {
 	if code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: streaming, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != 200 {
 		t.Errorf("session with its stream open: %d %s", code, body)
 	}
+}
+
+// getStream opens the GET stream of session, closed when the test ends.
+func getStream(t *testing.T, base, session string) {
+	t.Helper()
+	get, _ := http.NewRequest(http.MethodGet, base+"/mcp", nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set(sessionHeader, session)
+	get.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(get)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %v %v", resp, err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
 }
 
 func sessionOpened(t *testing.T, base string) string {
@@ -99,4 +108,22 @@ func (c *fakeClock) add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// TestSDKSessionTimeoutIgnoresStreams: the SDK's SessionTimeout ends a
+// session whose GET stream is open, as it ends one that has gone, so
+// climated keeps its own book of streams (idle.go).
+func TestSDKSessionTimeoutIgnoresStreams(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{SessionTimeout: 200 * time.Millisecond}))
+	defer ts.Close()
+	id := sessionOpened(t, ts.URL)
+	getStream(t, ts.URL, id)
+	testutil.WaitFor(t, "the SDK ends the session with its stream open", func() bool {
+		for range srv.Sessions() {
+			return false
+		}
+		return true
+	})
 }

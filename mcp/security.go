@@ -2,13 +2,13 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/internal/wire"
 )
 
 // Defaults of the request limits.
@@ -41,16 +41,6 @@ func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}()
 		res, err = next(ctx, method, req)
-		return res, withCode(err)
+		return res, wire.Coded(err)
 	}
-}
-
-// withCode gives an error without a JSON-RPC code the code of an internal
-// error: the SDK would send it with code 0, which clients cannot place.
-func withCode(err error) error {
-	var wire *jsonrpc.Error
-	if err == nil || errors.As(err, &wire) && wire.Code != 0 {
-		return err
-	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 }

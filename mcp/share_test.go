@@ -33,7 +33,7 @@ var streamKinds = []struct {
 	open func(c *http.Client, base string) (*http.Response, error)
 }{
 	{"listen", func(c *http.Client, base string) (*http.Response, error) {
-		return send(c, http.MethodPost, base+"/mcp", listenBody, map[string]string{"Mcp-Protocol-Version": newestProtocol, "Mcp-Method": methodListen})
+		return send(c, http.MethodPost, base+"/mcp", listenBody, map[string]string{"Mcp-Protocol-Version": statelessProtocol, "Mcp-Method": methodListen})
 	}},
 	{"streamable GET", func(c *http.Client, base string) (*http.Response, error) {
 		resp, err := send(c, http.MethodPost, base+"/mcp", initBody, nil)

@@ -11,14 +11,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/internal/wire"
 )
 
 // sseHandler serves the HTTP+SSE transport (protocol 2024-11-05) with the
 // endpoint names of seed 000: GET /sse and POST /message?session_id=…. The
 // go-sdk's SSEHandler serves both on one path with a "sessionid" parameter,
-// and its SSEServerTransport neither bounds the work behind its 202 nor
-// keeps request ids; sseSession does the transport's part, the SDK all the
-// JSON-RPC.
+// and its SSEServerTransport bounds neither the work behind its 202 nor
+// the time a write to a client that does not read may take, and changes
+// request ids; sseSession does the transport's part, the SDK all the
+// JSON-RPC. TestSDKSSETransportDoesNotBoundCalls fails when the SDK's
+// transport bounds the calls behind its 202.
 type sseHandler struct {
 	server  *sdk.Server
 	maxBody int64
@@ -89,21 +93,8 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 			h.limit.give(sess.limitKey(), 1)
 		}
 	}()
-	body, ok := h.readMessage(w, r)
+	msg, call, ok := h.readMessage(w, r, sess)
 	if !ok {
-		return
-	}
-	env := envelopeOf(body)
-	call := env.isCall()
-	if call && !sess.wire.started.Load() && env.Method != methodInitialize && env.Method != methodPing {
-		h.log.Debug("call before initialize", "method", env.Method)
-		sess.event("message", errorAnswer(env.ID, jsonrpc.CodeInvalidRequest, notInitialized(env.Method)), false)
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	msg, err := sess.wire.decode(body, env)
-	if err != nil {
-		http.Error(w, "body is "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	if err := sess.accept(msg, call); err != nil {
@@ -137,22 +128,34 @@ func (h *sseHandler) sessionOf(w http.ResponseWriter, r *http.Request) *sseSessi
 }
 
 // readMessage reads the body of a message POST, one JSON-RPC 2.0 message
-// sent as application/json; when it cannot, it answers the request and
-// reports false.
-func (h *sseHandler) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+// sent as application/json, and decodes it for the SDK, its id swapped
+// where needed (wire.Session); call says whether it wants an answer. When
+// it cannot, it answers the request and reports false.
+func (h *sseHandler) readMessage(w http.ResponseWriter, r *http.Request, sess *sseSession) (msg jsonrpc.Message, call, ok bool) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		http.Error(w, fmt.Sprintf("Content-Type must be application/json, got %q", r.Header.Get("Content-Type")), http.StatusUnsupportedMediaType)
-		return nil, false
+		return nil, false, false
 	}
-	body, ok := readBody(w, r, h.maxBody)
+	data, ok := readBody(w, r, h.maxBody)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
-	if _, err := jsonrpc.DecodeMessage(body); err != nil {
+	body, err := wire.Parse(data)
+	if err == nil && body.Batch {
+		err = errors.New("a batch: send one message a POST")
+	}
+	var m wire.Message
+	if err == nil {
+		m, err = sess.rpc.In(body.Msgs[0])
+	}
+	if err == nil {
+		msg, err = jsonrpc.DecodeMessage(m.Raw)
+	}
+	if err != nil {
 		http.Error(w, fmt.Sprintf("body is not a JSON-RPC 2.0 message: %v", err), http.StatusBadRequest)
-		return nil, false
+		return nil, false, false
 	}
-	return body, true
+	return msg, m.IsCall(), true
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not

@@ -2,12 +2,17 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sseEvent is one server-sent event.
@@ -173,5 +178,55 @@ func TestSSEBadRequests(t *testing.T) {
 	}
 	if ev := stream.next(); !strings.Contains(ev.data, `"protocolVersion"`) {
 		t.Errorf("initialize response = %+v", ev)
+	}
+}
+
+// TestSDKSSETransportDoesNotBoundCalls: the SDK's HTTP+SSE transport
+// answers 202 to more calls of one session than DefaultMaxInFlight and
+// holds them all, so climated serves the flow with its own transport
+// (sse.go, sseconn.go). When this fails, the SDK's transport bounds the
+// work behind its 202: see whether it also ends a session whose client
+// stops reading (TestSSEStalledStreamEnds) before moving onto it.
+func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
+	release := make(chan struct{})
+	sdk.AddTool(srv, &sdk.Tool{Name: "hold"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &sdk.CallToolResult{}, nil, nil
+	})
+	ts := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer ts.Close()
+	defer close(release)
+	req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	endpoint := ""
+	for endpoint == "" {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: "); ok {
+			endpoint = data
+		}
+	}
+	go r.WriteTo(io.Discard) // the answers, unread
+	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	accepted := 0
+	for i := range 3 * DefaultMaxInFlight {
+		if code, _ := post(t, ts.URL+endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, 10+i)); code == http.StatusAccepted {
+			accepted++
+		}
+	}
+	if accepted <= DefaultMaxInFlight {
+		t.Errorf("the go-sdk's SSE transport accepted %d held calls of one session: it bounds them now", accepted)
 	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/internal/wire"
 )
 
 // Bounds of one SSE session.
@@ -27,18 +29,16 @@ const (
 )
 
 // sseSession is one HTTP+SSE session, both the go-sdk Transport and the
-// Connection it returns. The SDK's own SSEServerTransport queues without
-// a bound on the work behind its 202 and rewrites request ids; this one
-// writes the stream itself so that it can give every call back to the
-// limit when its answer is out, restore ids, and end a session whose
-// client stops reading.
+// Connection it returns. It writes the stream itself so that it can give
+// every call back to the limit when its answer is out, restore ids, and
+// end a session whose client stops reading.
 type sseSession struct {
 	id       string
 	endpoint string
 	w        http.ResponseWriter
 	rc       *http.ResponseController
 	in       chan jsonrpc.Message
-	wire     *wireState
+	rpc      *wire.Session // ids swapped, codes given (internal/wire)
 	limit    *callLimit
 	done     chan struct{}
 	closing  sync.Once
@@ -57,7 +57,7 @@ var (
 func newSSESession(id string, w http.ResponseWriter, limit *callLimit) *sseSession {
 	return &sseSession{
 		id: id, endpoint: "/message?" + sseSessionParam + "=" + id, w: w, rc: http.NewResponseController(w),
-		in: make(chan jsonrpc.Message, DefaultSSEQueue), wire: newWireState(), limit: limit,
+		in: make(chan jsonrpc.Message, DefaultSSEQueue), rpc: &wire.Session{}, limit: limit,
 		done: make(chan struct{}),
 	}
 }
@@ -89,11 +89,11 @@ func (s *sseSession) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write sends msg as a message event, in its wire form (wireState.encode);
+// Write sends msg as a message event, in its wire form (wire.Session.Out);
 // an answer gives its call back to the limit.
 func (s *sseSession) Write(ctx context.Context, msg jsonrpc.Message) error {
 	_, answer := msg.(*jsonrpc.Response)
-	data, err := s.wire.encode(msg)
+	data, err := s.rpc.Out(msg)
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -9,30 +9,32 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/internal/wire"
 )
 
 // Stdio is the transport for serving MCP on in and out, one JSON-RPC
 // message (or batch) a line: the go-sdk's IOTransport, with its lines
 // filtered so that request ids come back byte for byte and errors carry
-// JSON-RPC codes, as on the HTTP transports. At the end of in, the
-// session ends once every request read is answered (stdiodrain.go).
-// Neither in nor out is closed.
+// JSON-RPC codes, as on the HTTP transports (internal/wire). At the end
+// of in, the session ends once every request read is answered
+// (stdiodrain.go). Neither in nor out is closed.
 func Stdio(in io.Reader, out io.Writer) sdk.Transport {
-	st := newWireState()
+	st := &wire.Session{}
 	due := &inflight{}
 	return &sdk.IOTransport{
-		Reader: &lineIn{r: bufio.NewReader(in), wire: st, due: due},
-		Writer: &lineOut{w: out, wire: st, due: due},
+		Reader: &lineIn{r: bufio.NewReader(in), rpc: st, due: due},
+		Writer: &lineOut{w: out, rpc: st, due: due},
 	}
 }
 
-// lineIn swaps the ids of the client's lines for stand-ins where needed.
+// lineIn swaps the ids of the client's lines where needed.
 type lineIn struct {
-	r    *bufio.Reader
-	wire *wireState
-	due  *inflight
-	buf  []byte
-	err  error
+	r   *bufio.Reader
+	rpc *wire.Session
+	due *inflight
+	buf []byte
+	err error
 }
 
 func (l *lineIn) Read(p []byte) (int, error) {
@@ -59,21 +61,26 @@ func (l *lineIn) inbound(line []byte) []byte {
 	if len(line) == 0 {
 		return nil
 	}
-	out := eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
-		kept, err := l.wire.keep(m, envelopeOf(m))
-		if err == nil {
-			l.due.read(kept)
+	body, err := wire.Parse(line)
+	if err != nil {
+		return append(line, '\n')
+	}
+	for i, m := range body.Msgs {
+		if body.Msgs[i], err = l.rpc.In(m); err != nil {
+			return append(line, '\n')
 		}
-		return kept, err
-	})
-	return append(out, '\n')
+	}
+	for _, m := range body.Msgs {
+		l.due.read(m)
+	}
+	return append(body.Bytes(), '\n')
 }
 
 // lineOut gives the SDK's lines their ids as sent and their errors codes.
 type lineOut struct {
-	w    io.Writer
-	wire *wireState
-	due  *inflight
+	w   io.Writer
+	rpc *wire.Session
+	due *inflight
 
 	mu      sync.Mutex
 	pending []byte
@@ -101,30 +108,26 @@ func (l *lineOut) Write(p []byte) (int, error) {
 
 func (l *lineOut) Close() error { return nil }
 
-// outbound is one line of the SDK's in its wire form, and its messages.
+// outbound is one line of the SDK's in its wire form, and its messages;
+// the line stays as it is when it cannot be read.
 func (l *lineOut) outbound(line []byte) (out []byte, sent []jsonrpc.Message) {
-	out = eachMessage(line, func(m json.RawMessage) (json.RawMessage, error) {
-		msg, err := jsonrpc.DecodeMessage(m)
-		if err != nil {
-			return nil, err
-		}
-		sent = append(sent, msg)
-		return l.wire.encode(msg)
-	})
-	return out, sent
-}
-
-// eachMessage applies f to every message of line, one or a batch; line
-// stays as it is when it is not JSON or f fails.
-func eachMessage(line []byte, f func(json.RawMessage) (json.RawMessage, error)) []byte {
-	msgs, batch, err := splitBody(line)
-	if err != nil {
-		return line
+	msgs := [][]byte{line}
+	batch := len(line) > 0 && line[0] == '['
+	if batch && json.Unmarshal(line, &msgs) != nil {
+		return line, nil
 	}
 	for i, m := range msgs {
-		if msgs[i], err = f(m); err != nil {
-			return line
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err == nil {
+			msgs[i], err = l.rpc.Out(msg)
 		}
+		if err != nil {
+			return line, nil
+		}
+		sent = append(sent, msg)
 	}
-	return joinBody(msgs, batch)
+	if !batch {
+		return msgs[0], sent
+	}
+	return wire.Join(msgs), sent
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/climated/climated/mcp/internal/wire"
 )
 
 // The SDK's stdio transport ends the session as soon as its input ends,
@@ -32,32 +34,29 @@ func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw(
 
 // read notes what a message from the client means for the answers due: a
 // request adds one, a cancellation takes its request off.
-func (f *inflight) read(m json.RawMessage) {
-	msg, err := jsonrpc.DecodeMessage(m)
-	if err != nil {
-		return
-	}
-	req, ok := msg.(*jsonrpc.Request)
-	if !ok {
-		return
-	}
-	if req.IsCall() {
-		f.mu.Lock()
-		if f.ids == nil {
-			f.ids = make(map[string]bool)
-		}
-		f.ids[idKey(req.ID)] = true
-		f.mu.Unlock()
-		return
-	}
-	if req.Method == "notifications/cancelled" {
-		var p struct {
-			RequestID any `json:"requestId"`
-		}
-		if json.Unmarshal(req.Params, &p) == nil {
-			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-				f.done(id)
+func (f *inflight) read(m wire.Message) {
+	if m.IsCall() {
+		if id, err := m.SDKID(); err == nil {
+			f.mu.Lock()
+			if f.ids == nil {
+				f.ids = make(map[string]bool)
 			}
+			f.ids[idKey(id)] = true
+			f.mu.Unlock()
+		}
+		return
+	}
+	if m.Method != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		Params struct {
+			RequestID any `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &p) == nil {
+		if id, err := jsonrpc.MakeID(p.Params.RequestID); err == nil {
+			f.done(id)
 		}
 	}
 }
