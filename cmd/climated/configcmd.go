@@ -79,11 +79,3 @@ func checkEnvLater(unset *[]string) func(*config.Config) {
 		}
 	}
 }
-
-// plural is "1 sensor", "2 sensors".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

@@ -163,7 +163,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "exported %s\n", plural(int(n), "reading"))
+	fmt.Fprintf(stderr, "exported %s\n", config.Plural(int(n), "reading"))
 	return nil
 }
 
@@ -254,7 +254,7 @@ func reportImport(ctx context.Context, store *history.Store, res imported, stdou
 		}
 		fmt.Fprintf(stderr, "skipped %s: %v\n", file, b)
 	}
-	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", plural(int(res.Imported), "reading"), file, db, plural(len(res.Bad), "broken line"))
+	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", config.Plural(int(res.Imported), "reading"), file, db, config.Plural(len(res.Bad), "broken line"))
 	now := time.Now()
 	switch a, err := store.Ahead(ctx, now); {
 	case err != nil:

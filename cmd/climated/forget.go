@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
 )
@@ -98,7 +99,7 @@ func printForget(w io.Writer, rep history.ForgetReport, db, again string) {
 		fmt.Fprintf(w, "dry run: nothing deleted. To delete them, add --yes: climated forget %s --yes\n", again)
 		return
 	}
-	fmt.Fprintf(w, "deleted %s stamped after %s, and their summaries; everything up to then is as it was\n", plural(int(rep.Readings()), "reading"), after)
+	fmt.Fprintf(w, "deleted %s stamped after %s, and their summaries; everything up to then is as it was\n", config.Plural(int(rep.Readings()), "reading"), after)
 }
 
 func seriesLabel(zone, m string) string {
@@ -112,20 +113,20 @@ func seriesLabel(zone, m string) string {
 // readings they summarise.
 func forgetCount(r history.ForgetRows) string {
 	if r.Table == "raw" || r.Table == "recent" {
-		return plural(int(r.Rows), "reading")
+		return config.Plural(int(r.Rows), "reading")
 	}
-	return fmt.Sprintf("%s of %s", plural(int(r.Rows), "bucket"), plural(int(r.Readings), "reading"))
+	return fmt.Sprintf("%s of %s", config.Plural(int(r.Rows), "bucket"), config.Plural(int(r.Readings), "reading"))
 }
 
 // splitText is what becomes of a bucket that straddles the time.
 func splitText(b history.SplitBucket) string {
 	switch {
 	case b.Whole:
-		return fmt.Sprintf("kept whole (%s): the raw readings that would split it are past their retention", plural(int(b.Readings), "reading"))
+		return fmt.Sprintf("kept whole (%s): the raw readings that would split it are past their retention", config.Plural(int(b.Readings), "reading"))
 	case b.Kept == 0:
-		return fmt.Sprintf("deleted: its %s are all after the time", plural(int(b.Readings), "reading"))
+		return fmt.Sprintf("deleted: its %s are all after the time", config.Plural(int(b.Readings), "reading"))
 	}
-	return fmt.Sprintf("keeps %s up to the time, of %d", plural(int(b.Kept), "reading"), b.Readings)
+	return fmt.Sprintf("keeps %s up to the time, of %d", config.Plural(int(b.Kept), "reading"), b.Readings)
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

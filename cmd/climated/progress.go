@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 )
 
@@ -51,7 +52,7 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func readings(n int64) string { return plural(int(n), "reading") }
+func readings(n int64) string { return config.Plural(int(n), "reading") }
 
 // update says n is done; frac is the part of the whole (0 to 1), or
 // negative when the whole is not known.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 )
 
@@ -20,7 +21,7 @@ func AheadText(a history.Ahead, now time.Time) string {
 	}
 	return fmt.Sprintf("%s in the history %s stamped ahead of the clock (%s), from %s to %s: a clock was ahead when they were recorded or exported; "+
 		"they are kept, and are not the latest readings until the clock reaches them",
-		plural(int(a.Count), "reading"), verb, rfc3339(now), rfc3339(a.First), rfc3339(a.Last))
+		config.Plural(int(a.Count), "reading"), verb, rfc3339(now), rfc3339(a.First), rfc3339(a.Last))
 }
 
 // AheadFix says what to do: set a clock that is behind, or delete the
@@ -34,11 +35,3 @@ func AheadFix() string {
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-// plural is "1 reading", "2 readings".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

@@ -23,13 +23,13 @@ func (c Config) Summary() string {
 	var parts []string
 	parts = append(parts, "listen "+c.Listen)
 	if n := len(c.HW.Sensors); n > 0 {
-		parts = append(parts, plural(n, "sensor"))
+		parts = append(parts, Plural(n, "sensor"))
 	}
 	if c.RainGauge != nil {
 		parts = append(parts, "rain gauge on "+c.RainGauge.Pin)
 	}
 	if c.MQTT != nil {
-		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, plural(len(c.MQTT.Subscriptions), "subscription")))
+		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, Plural(len(c.MQTT.Subscriptions), "subscription")))
 	}
 	if len(c.HW.Sensors) == 0 && c.RainGauge == nil && c.MQTT == nil {
 		parts = append(parts, "no sensors: scan the I²C bus, else the demo house")
@@ -37,8 +37,8 @@ func (c Config) Summary() string {
 	return strings.Join(parts, ", ")
 }
 
-// plural is "1 sensor", "2 sensors".
-func plural(n int, noun string) string {
+// Plural is "1 sensor", "2 sensors".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
