@@ -16,7 +16,7 @@ import (
 // database holds a user rule, its firing and the state it left: the rules
 // (house and user) in words, the alert that is on and the recent history.
 func TestAlertsCommand(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg) // serve opens the history: migration 004_alerts
 	ctx := context.Background()
 	db, err := alerts.OpenDB(ctx, cfg.Database, nil)
@@ -62,7 +62,7 @@ func TestAlertsCommand(t *testing.T) {
 }
 
 func TestAlertsCommandBadInput(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	missing := filepath.Join(t.TempDir(), "none.db")
 	for _, c := range []struct {

@@ -16,7 +16,7 @@ import (
 // changes the resource list, and that zone, silent for 20 minutes, is
 // logged as stale at the level the client set.
 func TestBridgeForwardsNotifications(t *testing.T) {
-	h := startHub(t, testConfig(t))
+	h := startHub(t, demoConfig(t))
 	listChanged := make(chan struct{}, 10)
 	logged := make(chan *sdk.LoggingMessageParams, 10)
 	opts := &sdk.ClientOptions{

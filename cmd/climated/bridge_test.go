@@ -28,7 +28,7 @@ func tokenHub(t *testing.T) (url, token string, restart func()) {
 
 func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile string) {
 	t.Helper()
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	cfg.Demo.Interval = time.Second // so that a subscription sees an update soon
 	cfg.Listen = "0.0.0.0:0"
 	h, stop := runHub(t, cfg)
@@ -171,7 +171,7 @@ func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string
 // (here one that does not load, as root reads any file) does not stop
 // them, while a --config named on the command line still must load.
 func TestBridgeOnTheHubWithoutItsConfig(t *testing.T) {
-	h, _ := runHub(t, testConfig(t))
+	h, _ := runHub(t, demoConfig(t))
 	url := fmt.Sprintf("http://%s/mcp", h.Addr)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "climated.yaml")

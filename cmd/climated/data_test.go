@@ -14,7 +14,7 @@ import (
 // new database that then exports the same; an import into the hub's own
 // database is refused, naming the hub.
 func TestBackupExportImport(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	dir := t.TempDir()
 	out, err := climated("backup", "--db", cfg.Database, filepath.Join(dir, "backup.db")).CombinedOutput()
@@ -61,7 +61,7 @@ func TestBackupExportImport(t *testing.T) {
 // TestExportUnknownZone: an export of a zone the history does not have
 // fails and names the zones, as MCP does, rather than export nothing.
 func TestExportUnknownZone(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	out, errOut, code := runCLI(t, "export", "--db", cfg.Database, "--zone", "Attic")
 	if code != 2 || out != "" || !strings.Contains(errOut, `unknown zone "Attic"; the zones are `) || !strings.Contains(errOut, "Balcony") {

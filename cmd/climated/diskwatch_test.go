@@ -75,6 +75,7 @@ func TestDiskWatch(t *testing.T) {
 func TestServeWarnsBeforeTheDiskFills(t *testing.T) {
 	dir := testutil.MountSmall(t, "160m")
 	takeSpace(t, filepath.Join(dir, "filler"), 110<<20)
+	demoHistory(t, filepath.Join(dir, "climated.db"))
 	p := startServed(t, "serve", "--listen", "127.0.0.1:0", "--db", filepath.Join(dir, "climated.db"))
 	defer p.stop(t)
 	if !strings.Contains(p.logged(), `msg="disk almost full"`) {

@@ -29,6 +29,7 @@ func fakeInstall(t *testing.T, yaml string) (env, config, db string) {
 	}
 	cfg := testConfig(t)
 	cfg.Database = filepath.Join(state, "climated.db")
+	demoHistory(t, cfg.Database)
 	startHub(t, cfg)
 	return "CLIMATED_TEST_INSTALLED=" + config + string(os.PathListSeparator) + state, config, cfg.Database
 }
@@ -92,7 +93,7 @@ func TestMCPUnreadableDatabase(t *testing.T) {
 	for d := filepath.Dir(bin); d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
 		os.Chmod(d, 0o755)
 	}
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	dir := filepath.Dir(cfg.Database)
 	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {

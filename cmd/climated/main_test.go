@@ -34,7 +34,16 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// Under -race a process sleeps a second at exit (GORACE
+	// atexit_sleep_ms), for races with goroutines still running then.
+	// climated has waited for every goroutine it started before it exits,
+	// and these tests run it a few hundred times: the children skip it.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	code := m.Run()
+	if fixture.dir != "" {
+		os.RemoveAll(fixture.dir)
+	}
+	os.Exit(code)
 }
 
 func climated(args ...string) *exec.Cmd {

@@ -20,7 +20,7 @@ func metricValue(text, sample string) float64 {
 }
 
 func TestMetrics(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	cfg.Demo.Interval = time.Second
 	h := startHub(t, cfg)
 	base := "http://" + h.Addr.String()

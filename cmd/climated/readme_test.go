@@ -34,7 +34,7 @@ func TestREADMEConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	hub := startHub(t, testConfig(t))
+	hub := startHub(t, demoConfig(t))
 	_, running, _ := net.SplitHostPort(hub.Addr.String())
 	installed := map[bool]string{
 		true:  installedListening(t, running),

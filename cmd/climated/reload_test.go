@@ -51,6 +51,7 @@ func TestReload(t *testing.T) {
 		}
 	}
 	write("demo: {enabled: true}\n")
+	demoHistory(t, filepath.Join(dir, "climated.db"))
 	load := func() (config.Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
 	cfg, err := load()
 	if err != nil {
@@ -136,6 +137,7 @@ func TestSIGHUPReloads(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "climated.yaml")
 	os.WriteFile(path, []byte("listen: 127.0.0.1:0\ndatabase: "+filepath.Join(dir, "climated.db")+"\ndemo: {enabled: true}\n"), 0o600)
+	demoHistory(t, filepath.Join(dir, "climated.db"))
 	cmd := climated("serve", "--config", path)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

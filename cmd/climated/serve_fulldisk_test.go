@@ -114,6 +114,7 @@ func TestServeOnFullDisk(t *testing.T) {
 	}
 	args := []string{"serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db}
 	// A day of the demo house on disk, then the disk fills up.
+	demoHistory(t, db)
 	startServed(t, args...).stop(t)
 	fillUp(t, filler)
 

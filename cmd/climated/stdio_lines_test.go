@@ -14,7 +14,7 @@ import (
 // are not JSON-RPC among good ones: each bad line gets its error answer
 // and the session carries on to the end of stdin.
 func TestStdioMalformedLines(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	cmd := climated("mcp", "--db", cfg.Database)
 	stdin, _ := cmd.StdinPipe()

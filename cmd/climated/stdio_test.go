@@ -16,7 +16,7 @@ import (
 // as a real child process on the same database, driven by the go-sdk
 // client over the child's stdin and stdout.
 func TestStdioBesideTheDaemon(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 
 	cmd := climated("mcp", "--db", cfg.Database)
@@ -86,7 +86,7 @@ func TestStdioWithoutDatabase(t *testing.T) {
 // once, gets its answer before climated mcp exits (a notification gets
 // none), and it exits 0.
 func TestStdioAnswersWhatWasPipedBeforeTheEnd(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	startHub(t, cfg)
 	cmd := climated("mcp", "--db", cfg.Database)
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}

@@ -83,7 +83,7 @@ func (n *notifySocket) quiet(what string, d time.Duration) bool {
 // pings again once it is free.
 func TestSystemdNotifyAndWatchdog(t *testing.T) {
 	ns := listenNotify(t, 300*time.Millisecond)
-	cfg := testConfig(t)
+	cfg := demoConfig(t)
 	h := startHub(t, cfg)
 	ns.next(t, "READY=1", 5*time.Second)
 	ns.next(t, "WATCHDOG=1", 5*time.Second)
