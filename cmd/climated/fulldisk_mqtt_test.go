@@ -43,6 +43,7 @@ const (
 // Every message published must be in the history once, after the disk
 // frees and again after a SIGKILL and a restart.
 func TestMQTTFullDiskLosesNothing(t *testing.T) {
+	t.Parallel() // its own broker, disk and hub; mostly sleeps (the disk stays full 6 s)
 	broker := startMosquittoWith(t, fullDiskBrokerLimits)
 	state := testutil.MountSmall(t, "8m")
 	dir := t.TempDir()

@@ -52,6 +52,7 @@ const (
 // longer (a hub that took 9 s to start under -race on a loaded machine);
 // those are counted apart and must have a later number of their zone.
 func TestMQTTRestartsLoseNothing(t *testing.T) {
+	t.Parallel() // its own broker and hub; mostly waits between restarts
 	broker := startMosquitto(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "climated.db")

@@ -106,6 +106,7 @@ func (p *servedProcess) health(t *testing.T) (int, []string) {
 // disk is full (the log once), and once space is freed what arrived
 // meanwhile reaches the disk.
 func TestServeOnFullDisk(t *testing.T) {
+	t.Parallel() // its own disk and hub; mostly waits for the writer's retries
 	dir := testutil.MountSmall(t, "16m")
 	db, filler := filepath.Join(dir, "climated.db"), filepath.Join(dir, "filler")
 	conf := filepath.Join(t.TempDir(), "climated.yaml")
