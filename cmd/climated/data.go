@@ -15,6 +15,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/progress"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
@@ -93,7 +94,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close(context.Background())
 	t0 := time.Now()
-	stopWatch := watchBackup(stderr, cfg.Database, d.fs.Arg(0))
+	stopWatch := progress.WatchBackup(stderr, cfg.Database, d.fs.Arg(0))
 	err = store.Backup(ctx, d.fs.Arg(0))
 	stopWatch()
 	if err != nil {
@@ -125,10 +126,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	loc, _ := cfg.Location()
 	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
-	bar := newProgress(stderr, "exported", readings)
+	bar := progress.New(stderr, "exported", progress.Readings)
 	// Rows on the same terminal would tear a bar apart.
-	bar.tty = bar.tty && !isTerminal(stdout)
-	e.Progress = func(n int64) { bar.update(n, -1) }
+	if progress.IsTerminal(stdout) {
+		bar.Plain()
+	}
+	e.Progress = func(n int64) { bar.Update(n, -1) }
 	now := time.Now()
 	if *from != "" {
 		if e.From, err = timeFlag("from", *from, now, loc); err != nil {
@@ -159,7 +162,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("--zone: unknown zone %q; the zones are %s", e.Zone, strings.Join(store.Zones(), ", "))
 	}
 	n, err := store.Export(ctx, stdout, e)
-	bar.done()
+	bar.Done()
 	if err != nil {
 		return err
 	}
@@ -214,16 +217,16 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close(context.Background())
 	// How far through the file the reader is, for the bar.
-	in := &countingReader{r: f}
+	in := &progress.CountingReader{R: f}
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	bar := newProgress(stderr, "imported", readings)
+	bar := progress.New(stderr, "imported", progress.Readings)
 	res, err := store.Import(ctx, in, history.ImportOptions{SkipBad: *skipBad, Progress: func(n int64) {
-		bar.update(n, fraction(in.n.Load(), size))
+		bar.Update(n, progress.Fraction(in.N(), size))
 	}})
-	bar.done()
+	bar.Done()
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/progress"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -364,10 +365,10 @@ func fillDemoPast(ctx context.Context, cfg config.Config, store *hub.Hub, log *s
 	if term == nil {
 		term = io.Discard
 	}
-	bar := newProgress(term, "demo house: filling in a day of history", readings)
-	bar.line = func(msg string) { log.Info(msg) }
+	bar := progress.New(term, "demo house: filling in a day of history", progress.Readings)
+	bar.Line = func(msg string) { log.Info(msg) }
 	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
-	bar.done()
+	bar.Done()
 	if err != nil {
 		return fmt.Errorf("demo house: fill in history: %w", err)
 	}
@@ -414,7 +415,7 @@ func listen(addr string) (net.Listener, error) {
 // fillSink shows the demo fill's progress by the time its readings reach.
 type fillSink struct {
 	sensors.Sink
-	bar      *progress
+	bar      *progress.Bar
 	from, to time.Time
 	n        int64
 }
@@ -423,7 +424,7 @@ func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	err := f.Sink.Record(ctx, rs)
 	if len(rs) > 0 {
 		f.n += int64(len(rs))
-		f.bar.update(f.n, fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
+		f.bar.Update(f.n, progress.Fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
 	}
 	return err
 }

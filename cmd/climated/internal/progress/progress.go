@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -22,15 +22,16 @@ const (
 	barWidth  = 24
 )
 
-// progress shows how far a long job has come: on a terminal a bar redrawn
+// Bar shows how far a long job has come: on a terminal a bar redrawn
 // in place, elsewhere a plain line every few seconds.
-type progress struct {
+type Bar struct {
 	w     io.Writer
 	tty   bool
 	verb  string             // "imported"
 	count func(int64) string // "1234 readings", "12.0 MiB"
-	line  func(string)       // where plain lines go; nil: w
-	now   func() time.Time
+	// Line is where plain lines go (a log); nil is the writer.
+	Line func(string)
+	now  func() time.Time
 
 	mu    sync.Mutex
 	start time.Time
@@ -38,12 +39,18 @@ type progress struct {
 	drawn bool      // a bar is on the screen, to be ended with a newline
 }
 
-func newProgress(w io.Writer, verb string, count func(int64) string) *progress {
-	return &progress{w: w, tty: isTerminal(w), verb: verb, count: count, now: time.Now}
+// New is a bar that says verb and count(n) on w: a bar when w is a
+// terminal, plain lines otherwise.
+func New(w io.Writer, verb string, count func(int64) string) *Bar {
+	return &Bar{w: w, tty: IsTerminal(w), verb: verb, count: count, now: time.Now}
 }
 
-// isTerminal: w is a character device (a terminal), not a file or pipe.
-func isTerminal(w io.Writer) bool {
+// Plain prints plain lines even on a terminal (when what the job writes
+// goes to the same terminal, and would tear a bar apart).
+func (p *Bar) Plain() { p.tty = false }
+
+// IsTerminal: w is a character device (a terminal), not a file or pipe.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -52,11 +59,12 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func readings(n int64) string { return config.Plural(int(n), "reading") }
+// Readings is a count of readings in words.
+func Readings(n int64) string { return config.Plural(int(n), "reading") }
 
-// update says n is done; frac is the part of the whole (0 to 1), or
+// Update says n is done; frac is the part of the whole (0 to 1), or
 // negative when the whole is not known.
-func (p *progress) update(n int64, frac float64) {
+func (p *Bar) Update(n int64, frac float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -82,16 +90,16 @@ func (p *progress) update(n int64, frac float64) {
 	if frac >= 0 {
 		msg = fmt.Sprintf("%s %s, %.0f%% (%s/s)", p.verb, p.count(n), 100*min(frac, 1), p.count(int64(rate)))
 	}
-	if p.line != nil {
-		p.line(msg)
+	if p.Line != nil {
+		p.Line(msg)
 	} else {
 		fmt.Fprintln(p.w, msg)
 	}
 }
 
-// done ends a bar on the screen, so that what follows starts on a line
+// Done ends a bar on the screen, so that what follows starts on a line
 // of its own.
-func (p *progress) done() {
+func (p *Bar) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.drawn {
@@ -111,38 +119,41 @@ func bar(frac float64) string {
 	return fmt.Sprintf("[%s%s] %3.0f%% ", strings.Repeat("#", full), strings.Repeat("-", barWidth-full), 100*frac)
 }
 
-// fraction is done/total, or -1 when the total is not known.
-func fraction(done, total int64) float64 {
+// Fraction is done/total, or -1 when the total is not known.
+func Fraction(done, total int64) float64 {
 	if total <= 0 {
 		return -1
 	}
 	return float64(done) / float64(total)
 }
 
-// countingReader counts the bytes read through it, from any goroutine.
-type countingReader struct {
-	r io.Reader
+// CountingReader counts the bytes read through it, from any goroutine.
+type CountingReader struct {
+	R io.Reader
 	n atomic.Int64
 }
 
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
+func (c *CountingReader) Read(b []byte) (int, error) {
+	n, err := c.R.Read(b)
 	c.n.Add(int64(n))
 	return n, err
 }
 
-// watchBackup shows a backup's progress by the size of the copy against
+// N is how many bytes were read so far.
+func (c *CountingReader) N() int64 { return c.n.Load() }
+
+// WatchBackup shows a backup's progress by the size of the copy against
 // the database's (with its WAL): SQLite's VACUUM INTO says nothing as it
 // goes. The copy is usually smaller (it is compacted), hence at most 99%
 // until it is done. The returned func stops the watch.
-func watchBackup(w io.Writer, db, copyPath string) (stop func()) {
+func WatchBackup(w io.Writer, db, copyPath string) (stop func()) {
 	var total int64
 	for _, p := range []string{db, db + "-wal"} {
 		if fi, err := os.Stat(p); err == nil {
 			total += fi.Size()
 		}
 	}
-	bar := newProgress(w, "copied", func(n int64) string { return history.FormatBytes(uint64(max(n, 0))) })
+	bar := New(w, "copied", func(n int64) string { return history.FormatBytes(uint64(max(n, 0))) })
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -155,7 +166,7 @@ func watchBackup(w io.Writer, db, copyPath string) (stop func()) {
 				return
 			case <-t.C:
 				if fi, err := os.Stat(copyPath); err == nil {
-					bar.update(fi.Size(), min(fraction(fi.Size(), total), 0.99))
+					bar.Update(fi.Size(), min(Fraction(fi.Size(), total), 0.99))
 				}
 			}
 		}
@@ -163,6 +174,6 @@ func watchBackup(w io.Writer, db, copyPath string) (stop func()) {
 	return func() {
 		close(done)
 		<-finished
-		bar.done()
+		bar.Done()
 	}
 }
