@@ -9,6 +9,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history/hub"
 )
 
@@ -48,8 +49,8 @@ type reloader struct {
 // reload applies the configuration load returns over cur and returns the
 // configuration now in force (cur itself when the new one is refused).
 func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config {
-	notify(r.log, daemon.SdNotifyReloading)
-	defer notify(r.log, daemon.SdNotifyReady)
+	systemd.Notify(r.log, daemon.SdNotifyReloading)
+	defer systemd.Notify(r.log, daemon.SdNotifyReady)
 	next, err := r.load()
 	if err != nil {
 		r.log.Error("reload refused: the running configuration stays", "err", err)

@@ -18,9 +18,12 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/progress"
+	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
@@ -112,10 +115,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 		return err
 	}
 	m := newMetrics()
-	disk := newDiskWatch(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
+	disk := diskwatch.New(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
 		m.onFlush(d, n, err)
-		disk.flushed(err)
+		disk.Flushed(err)
 	}, log)
 	if err != nil {
 		return err
@@ -144,7 +147,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 		alert.db.Close()
 		return err
 	}
-	notify(log, daemon.SdNotifyReady)
+	systemd.Notify(log, daemon.SdNotifyReady)
 
 	logServing(log, ln.Addr(), store.Path())
 	if env.ready != nil {
@@ -153,7 +156,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 
 	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m, alert: alert}
 	runErr := rl.until(ctx, cfg, env, httpErr)
-	notify(log, daemon.SdNotifyStopping)
+	systemd.Notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)
 }
 
@@ -167,7 +170,7 @@ type hubDeps struct {
 	sources *sourceSet
 	alert   *alerting
 	metrics *metrics
-	disk    *diskWatch
+	disk    *diskwatch.Watch
 	token   string // the bearer token; "" on loopback
 	ln      net.Listener
 	log     *slog.Logger
@@ -191,7 +194,7 @@ func startServing(ctx context.Context, d hubDeps) (*running, <-chan error, error
 	// on their last events.
 	h.Start("alerts", d.alert.run)
 	d.metrics.watch(h, h.Path(), srv.Sessions, run)
-	h.Start("disk watch", func(ctx context.Context) error { d.disk.run(ctx, diskEvery); return nil })
+	h.Start("disk watch", func(ctx context.Context) error { d.disk.Run(ctx, diskwatch.Every); return nil })
 	web, err := hubFront(d, srv, run)
 	if err != nil {
 		srv.Close()
@@ -254,11 +257,11 @@ func startParts(ctx context.Context, d hubDeps, run *running, srv *mcp.Server, w
 	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
 	run.start(ctx, d.sources)
 	h.Start("watchdog", func(ctx context.Context) error {
-		watchdog(ctx, log, liveness{ping: h.Ping, addr: ln.Addr()})
+		systemd.Watchdog(ctx, log, systemd.Liveness{Ping: h.Ping, Addr: ln.Addr()})
 		return nil
 	})
 	h.Start("memory trim", func(ctx context.Context) error {
-		trimMemory(ctx, trimEvery)
+		memtrim.Run(ctx, memtrim.Every)
 		return nil
 	})
 	return httpErr

@@ -1,4 +1,4 @@
-package main
+package diskwatch
 
 import (
 	"context"
@@ -12,22 +12,22 @@ import (
 	"github.com/climated/climated/history"
 )
 
-// diskEvery is how often the running hub looks at the free space of the
+// Every is how often the running hub looks at the free space of the
 // database's disk.
-const diskEvery = time.Minute
+const Every = time.Minute
 
-// diskWatch warns before the database's disk fills: below min free (the
-// doctor's limit, defaultMinFree) the history is about to stop being
+// Watch warns before the database's disk fills: below min free (the
+// doctor's limit, doctor.DefaultMinFree) the history is about to stop being
 // written, and readings would wait in memory. It says so once when the
 // space falls below min (a warning in the log and on /healthz, which
 // stays 200: the hub still works) and once when it is back above twice
 // min, so that a disk hovering at the limit does not flood the log.
-type diskWatch struct {
+type Watch struct {
 	dir string
 	min uint64
 	log *slog.Logger
 
-	// nudge asks run to look now: a write failed, or succeeded again.
+	// nudge asks Run to look now: a write failed, or succeeded again.
 	nudge   chan struct{}
 	failing atomic.Bool // the latest flush failed
 
@@ -39,15 +39,16 @@ type diskWatch struct {
 // diskFix is what to do about a disk almost full.
 const diskFix = "free some space (old backups, logs, the journal) or shorten retention: in the configuration"
 
-func newDiskWatch(database string, min uint64, log *slog.Logger) *diskWatch {
-	return &diskWatch{dir: filepath.Dir(database), min: min, log: log, nudge: make(chan struct{}, 1)}
+// New watches the disk of database, with min bytes free as the limit.
+func New(database string, min uint64, log *slog.Logger) *Watch {
+	return &Watch{dir: filepath.Dir(database), min: min, log: log, nudge: make(chan struct{}, 1)}
 }
 
-// flushed hears of every flush of the history (its OnFlush): a failed
-// write, and the first that succeeds after, make run look at once, so
+// Flushed hears of every flush of the history (its OnFlush): a failed
+// write, and the first that succeeds after, make Run look at once, so
 // that /healthz does not tell, for up to a minute, the free space seen
 // before the disk filled (or after it was freed).
-func (d *diskWatch) flushed(err error) {
+func (d *Watch) Flushed(err error) {
 	if failed := err != nil; failed || d.failing.Load() {
 		d.failing.Store(failed)
 		select {
@@ -57,8 +58,8 @@ func (d *diskWatch) flushed(err error) {
 	}
 }
 
-// run looks now and then every interval until ctx ends.
-func (d *diskWatch) run(ctx context.Context, every time.Duration) {
+// Run looks now and then every interval until ctx ends.
+func (d *Watch) Run(ctx context.Context, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -73,7 +74,7 @@ func (d *diskWatch) run(ctx context.Context, every time.Duration) {
 }
 
 // look reads the free space and logs a crossing of the limit.
-func (d *diskWatch) look() {
+func (d *Watch) look() {
 	free, total, err := history.DiskSpace(d.dir)
 	if err != nil {
 		return // the writer's own errors say more than a statfs failure
@@ -91,7 +92,7 @@ func (d *diskWatch) look() {
 }
 
 // Warnings are what /healthz adds to a 200: the low disk, while it lasts.
-func (d *diskWatch) Warnings() []string {
+func (d *Watch) Warnings() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !d.low {

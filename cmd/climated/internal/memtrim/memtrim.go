@@ -1,4 +1,4 @@
-package main
+package memtrim
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 // minutes from 476 MB measured. On a Pi that memory belongs to the rest of
 // the house, so the hub gives it back once the burst is over.
 const (
-	// trimEvery is how often the hub looks at what it holds.
-	trimEvery = 15 * time.Second
+	// Every is how often the hub looks at what it holds.
+	Every = 15 * time.Second
 	// trimSlack is how far above its quiet level the memory the hub holds
 	// may be before it is given back.
 	trimSlack = 16 << 20
@@ -49,8 +49,8 @@ func heldMemory() uint64 {
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
-// trimMemory gives memory back after bursts, every interval until ctx ends.
-func trimMemory(ctx context.Context, every time.Duration) {
+// Run gives memory back after bursts, every interval until ctx ends.
+func Run(ctx context.Context, every time.Duration) {
 	var t trimmer
 	tick := time.NewTicker(every)
 	defer tick.Stop()

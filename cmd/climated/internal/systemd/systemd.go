@@ -1,4 +1,4 @@
-package main
+package systemd
 
 import (
 	"context"
@@ -12,31 +12,31 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 )
 
-// Under systemd (Type=notify) the hub says when it is ready and when it
-// stops, and feeds the watchdog only while its main loops answer: the
+// The watchdog is fed only while the hub's main loops answer: the
 // history writer takes a request, and the HTTP server answers a request of
 // its own. A hub stuck in either stops feeding it and systemd restarts it.
-// Outside systemd (no NOTIFY_SOCKET) all of this does nothing.
 
-func notify(log *slog.Logger, state string) {
+// Notify tells systemd the state (daemon.SdNotifyReady …); outside
+// systemd it does nothing.
+func Notify(log *slog.Logger, state string) {
 	if _, err := daemon.SdNotify(false, state); err != nil {
 		log.Warn("tell systemd", "state", state, "err", err)
 	}
 }
 
-// liveness is what the watchdog asks of the hub.
-type liveness struct {
-	ping func(context.Context) error // the history writer's round trip (no write)
-	addr net.Addr                    // the HTTP listener
+// Liveness is what the watchdog asks of the hub.
+type Liveness struct {
+	Ping func(context.Context) error // the history writer's round trip (no write)
+	Addr net.Addr                    // the HTTP listener
 }
 
 // probe fails when a main loop does not answer within ctx. An answer that
 // is an error (the disk is full) still proves the loop runs.
-func (l liveness) probe(ctx context.Context) error {
-	if err := l.ping(ctx); errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+func (l Liveness) probe(ctx context.Context) error {
+	if err := l.Ping(ctx); errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return fmt.Errorf("history writer does not answer: %w", err)
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+loopbackAddr(l.addr)+"/healthz", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+loopbackAddr(l.Addr)+"/healthz", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("HTTP server does not answer: %w", err)
@@ -55,9 +55,9 @@ func loopbackAddr(a net.Addr) string {
 	return net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
 }
 
-// watchdog feeds systemd's watchdog every third of its interval, as long
+// Watchdog feeds systemd's watchdog every third of its interval, as long
 // as the probe passes, until ctx ends.
-func watchdog(ctx context.Context, log *slog.Logger, l liveness) {
+func Watchdog(ctx context.Context, log *slog.Logger, l Liveness) {
 	interval, err := daemon.SdWatchdogEnabled(false)
 	if err != nil || interval <= 0 {
 		return
@@ -81,7 +81,7 @@ func watchdog(ctx context.Context, log *slog.Logger, l liveness) {
 				log.Info("watchdog: the hub answers again")
 				failing = false
 			}
-			notify(log, daemon.SdNotifyWatchdog)
+			Notify(log, daemon.SdNotifyWatchdog)
 		case !failing && ctx.Err() == nil:
 			log.Error("watchdog: the hub is stuck; systemd will restart it unless it recovers", "err", err, "watchdog", interval)
 			failing = true

@@ -1,4 +1,4 @@
-package main
+package memtrim
 
 import (
 	"runtime"
@@ -37,7 +37,7 @@ func TestTrimmerDecides(t *testing.T) {
 // TestTrimMemoryGivesBack: after a burst of garbage the trimmer gives the
 // memory back to the OS within a few of its rounds (the runtime alone takes
 // minutes). The rounds are taken here, one after the other, rather than by
-// trimMemory's ticker: on a loaded machine the ticker's goroutine could first
+// Run's ticker: on a loaded machine the ticker's goroutine could first
 // look only after the burst and take it for the quiet level.
 func TestTrimMemoryGivesBack(t *testing.T) {
 	runtime.GC()
