@@ -8,6 +8,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
 	"github.com/climated/climated/history/climate"
@@ -124,28 +125,28 @@ func (a *alerting) warn(last *atomic.Int64, msg string, args ...any) {
 // wire sends the events to the MCP server's clients and, when the hub
 // publishes to MQTT, to an alert publisher that runs with the sources.
 // Call it before the dispatcher runs.
-func (a *alerting) wire(srv *mcp.Server, set *sourceSet, log *slog.Logger) error {
+func (a *alerting) wire(srv *mcp.Server, set *sources.Set, log *slog.Logger) error {
 	a.srv = srv
 	return a.publishTo(set, log)
 }
 
 // publishTo adds to set, when it publishes to MQTT, an alert publisher on
 // its client, which then gets the events (a reload builds a new set).
-func (a *alerting) publishTo(set *sourceSet, log *slog.Logger) error {
-	if set.mqttPublish == nil {
+func (a *alerting) publishTo(set *sources.Set, log *slog.Logger) error {
+	if set.MQTTPublish == nil {
 		a.mq.Store(nil)
 		return nil
 	}
-	p := set.mqttPublish
-	pub, err := mqtt.NewAlertPublisher(p.client, a.engine, &mqtt.AlertOptions{
-		HomeAssistant: p.opts.HomeAssistant, DiscoveryPrefix: p.opts.DiscoveryPrefix,
+	p := set.MQTTPublish
+	pub, err := mqtt.NewAlertPublisher(p.Client, a.engine, &mqtt.AlertOptions{
+		HomeAssistant: p.Opts.HomeAssistant, DiscoveryPrefix: p.Opts.DiscoveryPrefix,
 		Version: buildVersion(), Logger: log.With("component", "mqtt-alerts"),
 	})
 	if err != nil {
 		return err
 	}
 	a.mq.Store(pub)
-	set.runners = append(set.runners, runner{"mqtt alert publisher", pub.Run})
+	set.Runners = append(set.Runners, sources.Runner{Name: "mqtt alert publisher", Run: pub.Run})
 	return nil
 }
 

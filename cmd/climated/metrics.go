@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
@@ -62,28 +63,28 @@ func (m *metrics) onFlush(d time.Duration, _ int, err error) {
 // watch adds what is read at scrape time: source ages, zone ages, the
 // database size, MCP sessions, and, once the sources include MQTT, the
 // broker connection and the ingest's counters.
-func (m *metrics) watch(store *hub.Hub, db string, sessions func() int, run *running) {
+func (m *metrics) watch(store *hub.Hub, db string, sessions func() int, run *sources.Running) {
 	m.reg.MustRegister(&stateCollector{store: store, db: db})
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "climated_history_refused_total",
 		Help: "Readings the database refused for their own sake (a constraint): dropped and logged, the rest written."},
 		func() float64 { return float64(store.Refused()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
 		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
-	m.watchMQTT(run, run.set())
+	m.watchMQTT(run, run.Set())
 }
 
 // watchMQTT registers the MQTT metrics the first time a set of sources
 // (at start-up or after a reload) has them; they follow the running set.
-func (m *metrics) watchMQTT(run *running, set *sourceSet) {
-	if set.mqttStats != nil && !m.mqttStats {
+func (m *metrics) watchMQTT(run *sources.Running, set *sources.Set) {
+	if set.MQTTStats != nil && !m.mqttStats {
 		m.mqttStats = true
-		m.reg.MustRegister(mqttCollector{run.mqttStats})
+		m.reg.MustRegister(mqttCollector{run.MQTTStats})
 	}
-	if set.mqttConnected != nil && !m.mqttUp {
+	if set.MQTTConnected != nil && !m.mqttUp {
 		m.mqttUp = true
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mqtt_connected",
 			Help: "1 while the MQTT broker is connected."}, func() float64 {
-			if run.mqttConnected() {
+			if run.MQTTConnected() {
 				return 1
 			}
 			return 0

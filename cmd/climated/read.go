@@ -36,7 +36,7 @@ func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg = full.HW
 	} else {
-		found, err := scanBus(ctx, nil, *bus)
+		found, err := hw.ScanBus(ctx, nil, *bus)
 		if err != nil {
 			return fmt.Errorf("read: %w", err)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
-	"github.com/climated/climated/history/hub"
 )
 
 // A reload (SIGHUP; systemctl reload climated) reads the configuration
@@ -39,11 +39,12 @@ type reloader struct {
 	log   *slog.Logger
 	load  func() (config.Config, error) // reads and validates the configuration as at start-up
 	level *slog.LevelVar                // the process's log level; nil leaves it alone
-	seams seams
-	store *hub.Hub
-	run   *running
-	m     *metrics
-	alert *alerting // publishes the alerts beside a new MQTT client
+	// sources builds the sources of a new configuration, for the hub
+	// the running ones feed.
+	sources sources.Deps
+	run     *sources.Running
+	m       *metrics
+	alert   *alerting // publishes the alerts beside a new MQTT client
 }
 
 // reload applies the configuration load returns over cur and returns the
@@ -68,7 +69,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
 		next.Alerts = cur.Alerts
 	}
-	set, err := buildSources(ctx, next, r.log, r.seams, r.store)
+	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {
 		err = r.alert.publishTo(set, r.log)
 	}
@@ -81,15 +82,15 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		r.level.Set(l)
 	}
 	t0 := time.Now()
-	r.run.stop()
-	if set.house != nil {
-		if err := fillDemoPast(ctx, next, r.store, r.log, nil); err != nil {
+	r.run.Stop()
+	if set.House != nil {
+		if err := sources.FillDemoPast(ctx, next, r.sources, nil); err != nil {
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}
-	r.run.start(ctx, set)
+	r.run.Start(ctx, set)
 	r.m.watchMQTT(r.run, set)
-	r.log.Info("configuration reloaded", "sources", len(set.sources), "zones", set.zones, "simulated", set.simulated,
+	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
 	return next
 }

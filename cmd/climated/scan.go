@@ -20,7 +20,7 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	found, err := scanBus(ctx, nil, *bus)
+	found, err := hw.ScanBus(ctx, nil, *bus)
 	if err != nil {
 		return fmt.Errorf("scan: %w", err)
 	}
@@ -37,26 +37,6 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stdout, l)
 	}
 	return nil
-}
-
-// scanBus opens I²C bus (with open; nil is hw.OpenBus), probes the known
-// chip addresses and closes it again. An error opening the bus is returned
-// as it is (hw.ErrNoBus when there is none); a failed scan names the bus.
-// hw.ScanConfig turns what it finds into a configuration.
-func scanBus(ctx context.Context, open hw.Opener, bus string) ([]hw.Found, error) {
-	if open == nil {
-		open = hw.OpenBus
-	}
-	b, err := open(bus)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	found, err := hw.Scan(ctx, b, bus)
-	if err != nil {
-		return nil, fmt.Errorf("bus %s: %w", bus, err)
-	}
-	return found, nil
 }
 
 // parseFlags parses a subcommand's flags, which take no other arguments.

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -22,13 +21,11 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
-	"github.com/climated/climated/cmd/climated/internal/progress"
+	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
-	"github.com/climated/climated/sensors"
-	"github.com/climated/climated/sensors/demo"
 )
 
 // Shutdown and server limits.
@@ -39,9 +36,6 @@ const (
 	writeTimeout      = 60 * time.Second
 	idleTimeout       = 2 * time.Minute
 	maxHeaderBytes    = 64 << 10
-	// The demo house fills in up to a day it missed, so that extremes,
-	// trends and rain sums mean something from the first call.
-	demoBackfill = 24 * time.Hour
 )
 
 func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
@@ -84,7 +78,7 @@ var processStart = time.Now()
 // is up, fakes for the hardware, and what a reload needs.
 type serveEnv struct {
 	ready func(served)
-	seams seams
+	seams sources.Seams
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
 	reload <-chan struct{}
@@ -127,17 +121,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	// the history after them all; on an early return it is this one.
 	defer store.Close(context.Background())
 
-	set, err := buildSources(ctx, cfg, log, env.seams, store)
+	sd := sources.Deps{Log: log, Seams: env.seams, Hub: store, Version: buildVersion()}
+	set, err := firstSources(ctx, cfg, sd, env.stderr)
 	if err != nil {
 		return err
 	}
-	if set.house != nil {
-		if err := fillDemoPast(ctx, cfg, store, log, env.stderr); err != nil {
-			return err
-		}
-	}
 
-	alert, err := openAlerting(ctx, cfg.Alerts, store, set.zones, log.With("component", "alerts"))
+	alert, err := openAlerting(ctx, cfg.Alerts, store, set.Zones, log.With("component", "alerts"))
 	if err != nil {
 		return err
 	}
@@ -151,13 +141,28 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 
 	logServing(log, ln.Addr(), store.Path())
 	if env.ready != nil {
-		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
+		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.Zones})
 	}
 
-	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m, alert: alert}
+	rl := &reloader{log: log, load: env.load, level: env.level, sources: sd, run: run, m: m, alert: alert}
 	runErr := rl.until(ctx, cfg, env, httpErr)
 	systemd.Notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)
+}
+
+// firstSources builds the sources of cfg and, when the demo house runs,
+// fills in its missed past before the hub serves (a bar on term).
+func firstSources(ctx context.Context, cfg config.Config, d sources.Deps, term io.Writer) (*sources.Set, error) {
+	set, err := sources.Build(ctx, cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	if set.House != nil {
+		if err := sources.FillDemoPast(ctx, cfg, d, term); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
 }
 
 // hubDeps are the parts of a hub that serve makes before it starts
@@ -167,7 +172,7 @@ type hubDeps struct {
 	cfg     config.Config
 	loc     *time.Location
 	hub     *hub.Hub
-	sources *sourceSet
+	sources *sources.Set
 	alert   *alerting
 	metrics *metrics
 	disk    *diskwatch.Watch
@@ -179,11 +184,11 @@ type hubDeps struct {
 // startServing starts the alerts' dispatcher, the sources, the MCP server
 // and the HTTP front, as parts of the hub d.hub; it returns the sources'
 // runner and the HTTP server's end.
-func startServing(ctx context.Context, d hubDeps) (*running, <-chan error, error) {
+func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan error, error) {
 	h, set, log := d.hub, d.sources, d.log
-	run := newRunning(log, clock.NewGuard(ctx, countingSink{h, d.metrics}, log, h), set)
+	run := sources.NewRunning(log, clock.NewGuard(ctx, countingSink{h, d.metrics}, log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
-		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: d.loc,
+		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
 		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(d.alert.engine, d.alert.db),
 	})
 	if err := d.alert.wire(srv, set, log); err != nil {
@@ -247,15 +252,15 @@ func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
 // order that Close reverses: the sources, the HTTP server (so that it
 // drains before the sources stop and the history closes), the watchdog
 // and the memory trimmer. It returns the HTTP server's end.
-func startParts(ctx context.Context, d hubDeps, run *running, srv *mcp.Server, web http.Handler) <-chan error {
+func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.Server, web http.Handler) <-chan error {
 	h, ln, log := d.hub, d.ln, d.log
 	h.Start("sources", func(ctx context.Context) error {
 		<-ctx.Done()
-		run.stop()
+		run.Stop()
 		return nil
 	})
 	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
-	run.start(ctx, d.sources)
+	run.Start(ctx, d.sources)
 	h.Start("watchdog", func(ctx context.Context) error {
 		systemd.Watchdog(ctx, log, systemd.Liveness{Ping: h.Ping, Addr: ln.Addr()})
 		return nil
@@ -327,17 +332,17 @@ func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logge
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(d hubDeps, srv *mcp.Server, run *running) (http.Handler, error) {
+func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, error) {
 	store, cfg := d.hub, d.cfg
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
-		Health:   []func() error{run.healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
+		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.handler(),
 	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
 	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard, Levels: d.alert.engine.Levels}, &dash.Options{
-		Simulated: d.sources.simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
+		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
 		Logger: d.log.With("component", "dashboard"),
 	})
 	if err != nil {
@@ -346,60 +351,6 @@ func hubFront(d hubDeps, srv *mcp.Server, run *running) (http.Handler, error) {
 	f.Mount("GET /{$}", dsh)
 	f.Mount("/dash/", dsh)
 	return f, nil
-}
-
-// fillDemoPast fills the gap since the last run before serving, so that
-// the first get_climate already has its extremes, trends and rain sums.
-// The past is filled at one reading a minute whatever the live interval:
-// the house is a pure function of time, so a second house with the same
-// seed gives the same values.
-// A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg config.Config, store *hub.Hub, log *slog.Logger, term io.Writer) error {
-	loc, _ := cfg.Location() // validated at start-up
-	now := time.Now()
-	from := backfillFrom(store.Latest(), now)
-	if !from.Before(now) {
-		return nil
-	}
-	t0 := time.Now()
-	past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
-	// A Pi Zero takes a while over a day of readings: show it, as a bar
-	// on a terminal and as log lines (only if it is slow) elsewhere.
-	if term == nil {
-		term = io.Discard
-	}
-	bar := progress.New(term, "demo house: filling in a day of history", progress.Readings)
-	bar.Line = func(msg string) { log.Info(msg) }
-	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
-	bar.Done()
-	if err != nil {
-		return fmt.Errorf("demo house: fill in history: %w", err)
-	}
-	// On disk before serving, so that readers beside the daemon (climated
-	// mcp) see it too. A disk that refuses it (full) does not keep the hub
-	// from serving: the readings wait in the writer, which retries.
-	if err := store.Flush(ctx); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("demo house: write history: %w", err)
-		}
-		log.Warn("demo house: history filled in, not on disk yet; the writer retries", "err", err)
-	}
-	log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
-	// The fill is a one-off burst of garbage: give its memory back now
-	// rather than let the hub sit on it.
-	debug.FreeOSMemory()
-	return nil
-}
-
-// backfillFrom is where the demo house starts filling in: just after the
-// newest recorded reading (recording it again would add its rain twice),
-// and at most a day back.
-func backfillFrom(latest, now time.Time) time.Time {
-	from := now.Add(-demoBackfill)
-	if latest.After(from) {
-		from = latest.Add(time.Second)
-	}
-	return from
 }
 
 // listen opens the hub's port, with a hint at the usual cause when it is
@@ -413,23 +364,6 @@ func listen(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	return ln, nil
-}
-
-// fillSink shows the demo fill's progress by the time its readings reach.
-type fillSink struct {
-	sensors.Sink
-	bar      *progress.Bar
-	from, to time.Time
-	n        int64
-}
-
-func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := f.Sink.Record(ctx, rs)
-	if len(rs) > 0 {
-		f.n += int64(len(rs))
-		f.bar.Update(f.n, progress.Fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
-	}
-	return err
 }
 
 // logServing says where the hub serves: its URLs from this machine and,

@@ -1,4 +1,4 @@
-package main
+package sources
 
 import (
 	"context"
@@ -17,61 +17,74 @@ import (
 	"github.com/climated/climated/sensors/raingauge"
 )
 
-// sourceSet is what feeds the hub.
-type sourceSet struct {
-	sources   []sensors.Source
-	zones     []string
-	house     *demo.House // nil unless the demo house runs
-	simulated bool
-	// runners are the other long-running parts (the MQTT client and
-	// publisher): they start with the sources and stop with them.
-	runners []runner
-	health  []func() error
-	// mqttConnected reports the broker connection and mqttStats the
+// Set is what feeds the hub.
+type Set struct {
+	Sources   []sensors.Source
+	Zones     []string
+	House     *demo.House // nil unless the demo house runs
+	Simulated bool
+	// Runners are the other long-running parts (the MQTT client and
+	// publishers): they start with the sources and stop with them.
+	Runners []Runner
+	Health  []func() error
+	// MQTTConnected reports the broker connection and MQTTStats the
 	// ingest's counters; nil without MQTT (or without subscriptions).
-	mqttConnected func() bool
-	mqttStats     func() mqtt.Stats
-	// mqttPublish is the client and its options when the hub publishes
+	MQTTConnected func() bool
+	MQTTStats     func() mqtt.Stats
+	// MQTTPublish is the client and its options when the hub publishes
 	// (the alerts are published beside the zones); nil otherwise.
-	mqttPublish *mqttPublish
+	MQTTPublish *MQTTPublish
 }
 
-type mqttPublish struct {
-	client *mqtt.Client
-	opts   mqtt.PublishOptions
+// MQTTPublish is the MQTT client the hub publishes on, and how.
+type MQTTPublish struct {
+	Client *mqtt.Client
+	Opts   mqtt.PublishOptions
 }
 
-type runner struct {
-	name string
-	run  func(context.Context) error
+// Runner is a long-running part that starts and stops with the sources.
+type Runner struct {
+	Name string
+	Run  func(context.Context) error
 }
 
-// seams lets tests put fakes where the hardware would be.
-type seams struct {
-	openBus hw.Opener
-	openPin raingauge.PinOpener
+// Seams lets tests put fakes where the hardware would be.
+type Seams struct {
+	OpenBus hw.Opener
+	OpenPin raingauge.PinOpener
 }
 
-// buildSources turns the configuration into sources. When it names no
+// Deps are what sources are built with.
+type Deps struct {
+	Log   *slog.Logger
+	Seams Seams
+	// Hub is the hub the sources feed: MQTT asks it what it has recorded
+	// and publishes its zones; nil in tests of the configuration alone.
+	Hub     *hub.Hub
+	Version string // the hub's version, in what MQTT publishes
+}
+
+// Build turns the configuration into sources. When it names no
 // source at all (no sensors, rain gauge or MQTT subscriptions, as with no
 // file), the chips a scan of the default I²C bus finds become the main
 // zone's sensors; when there is no bus or nothing answers, the demo house
 // runs, and the log says why.
-func buildSources(ctx context.Context, cfg config.Config, log *slog.Logger, sm seams, store *hub.Hub) (*sourceSet, error) {
-	set := &sourceSet{}
+func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
+	log, sm := d.Log, d.Seams
+	set := &Set{}
 	hwCfg := cfg.HW
 	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
-		hwCfg = autodetect(ctx, hwCfg, log, sm.openBus)
+		hwCfg = autodetect(ctx, hwCfg, log, sm.OpenBus)
 	}
 	if len(hwCfg.Sensors) > 0 {
-		src, err := hw.New(hwCfg, &hw.Options{Logger: log.With("source", "i2c"), Open: sm.openBus})
+		src, err := hw.New(hwCfg, &hw.Options{Logger: log.With("source", "i2c"), Open: sm.OpenBus})
 		if err != nil {
 			return nil, fmt.Errorf("sensors: %w", err)
 		}
 		set.add(src, src.Zones())
 	}
 	if cfg.RainGauge != nil {
-		g, err := raingauge.New(*cfg.RainGauge, &raingauge.Options{Logger: log.With("source", "rain-gauge"), Open: sm.openPin})
+		g, err := raingauge.New(*cfg.RainGauge, &raingauge.Options{Logger: log.With("source", "rain-gauge"), Open: sm.OpenPin})
 		if err != nil {
 			return nil, fmt.Errorf("rain_gauge: %w", err)
 		}
@@ -84,7 +97,7 @@ func buildSources(ctx context.Context, cfg config.Config, log *slog.Logger, sm s
 			// database holds, and a hub is its database.
 			m.Options.SessionFile = cfg.Database + ".mqtt"
 		}
-		if err := addMQTT(set, m, cfg.HW.Altitude, log, store); err != nil {
+		if err := addMQTT(set, m, cfg.HW.Altitude, d); err != nil {
 			return nil, err
 		}
 	}
@@ -95,36 +108,37 @@ func buildSources(ctx context.Context, cfg config.Config, log *slog.Logger, sm s
 // addDemo adds the demo house as demo: enabled says: unset, when no other
 // source runs; true, always; false, never (and the log says the hub has
 // no zone when nothing else runs).
-func addDemo(set *sourceSet, cfg config.Config, log *slog.Logger) {
+func addDemo(set *Set, cfg config.Config, log *slog.Logger) {
 	on := cfg.Demo.Enabled
 	switch {
 	case on != nil && !*on:
-		if len(set.sources) == 0 {
+		if len(set.Sources) == 0 {
 			log.Warn("no sensors configured or found, and demo: enabled: false: the hub has no zone until sensors:, rain_gauge: or mqtt: give it some (climated scan lists the chips on the bus)")
 		}
 		return
-	case on == nil && len(set.sources) > 0:
+	case on == nil && len(set.Sources) > 0:
 		return
-	case len(set.sources) == 0:
+	case len(set.Sources) == 0:
 		log.Info("no sensors configured or found: running the demo house (simulated data)")
 	}
-	set.house = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
+	set.House = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
 		Logger: log.With("source", "demo")})
-	set.add(set.house, set.house.Zones())
-	set.simulated = true
+	set.add(set.House, set.House.Zones())
+	set.Simulated = true
 }
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger, store *hub.Hub) error {
+func addMQTT(set *Set, cfg mqtt.Config, altitude float64, d Deps) error {
+	log, store := d.Log, d.Hub
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
 	if err != nil {
 		return fmt.Errorf("mqtt: %w", err)
 	}
-	set.runners = append(set.runners, runner{"mqtt client", client.Run})
-	set.mqttConnected = client.Connected
-	set.health = append(set.health, func() error {
+	set.Runners = append(set.Runners, Runner{Name: "mqtt client", Run: client.Run})
+	set.MQTTConnected = client.Connected
+	set.Health = append(set.Health, func() error {
 		if err := client.Health(); err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
@@ -154,26 +168,26 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger
 		slices.Sort(zones)
 		set.add(ingest, slices.Compact(zones))
 		cfg.Publish.Skip = ingest.PublishSkip(cfg.Publish.DeviceZones) // not other hubs' zones; devices' only if asked
-		set.mqttStats = ingest.Stats
+		set.MQTTStats = ingest.Stats
 	}
 	if cfg.Publish.Enabled {
-		cfg.Publish.Version = buildVersion()
+		cfg.Publish.Version = d.Version
 		cfg.Publish.Logger = log.With("component", "mqtt-publish")
 		pub, err := mqtt.NewPublisher(client, store, &cfg.Publish)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
-		set.runners = append(set.runners, runner{"mqtt publisher", pub.Run})
-		set.mqttPublish = &mqttPublish{client, cfg.Publish}
+		set.Runners = append(set.Runners, Runner{Name: "mqtt publisher", Run: pub.Run})
+		set.MQTTPublish = &MQTTPublish{Client: client, Opts: cfg.Publish}
 	}
 	return nil
 }
 
-func (s *sourceSet) add(src sensors.Source, zones []string) {
-	s.sources = append(s.sources, src)
+func (s *Set) add(src sensors.Source, zones []string) {
+	s.Sources = append(s.Sources, src)
 	for _, z := range zones {
-		if !slices.Contains(s.zones, z) {
-			s.zones = append(s.zones, z)
+		if !slices.Contains(s.Zones, z) {
+			s.Zones = append(s.Zones, z)
 		}
 	}
 }
@@ -182,7 +196,7 @@ func (s *sourceSet) add(src sensors.Source, zones []string) {
 // zone.
 func autodetect(ctx context.Context, cfg hw.Config, log *slog.Logger, open hw.Opener) hw.Config {
 	bus := cfg.WithDefaults().Bus
-	found, err := scanBus(ctx, open, bus)
+	found, err := hw.ScanBus(ctx, open, bus)
 	if errors.Is(err, hw.ErrNoBus) {
 		log.Info("no I²C bus to scan", "bus", bus)
 		return cfg

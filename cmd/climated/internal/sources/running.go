@@ -1,4 +1,4 @@
-package main
+package sources
 
 import (
 	"context"
@@ -14,40 +14,41 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// running owns the sources and runners of the current configuration: it
+// Running owns the sources and runners of the current configuration: it
 // starts a set, and stops it (waiting for every goroutine it started)
 // before a reload starts the next one. Health, metrics and the MCP server
 // read the current set through it, so a reload reaches them too.
-type running struct {
+type Running struct {
 	log  *slog.Logger
 	sink sensors.Sink
 
-	cur    atomic.Pointer[sourceSet]
+	cur    atomic.Pointer[Set]
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
-func newRunning(log *slog.Logger, sink sensors.Sink, set *sourceSet) *running {
-	r := &running{log: log, sink: sink}
+// NewRunning is the runner of set, whose sources record into sink.
+func NewRunning(log *slog.Logger, sink sensors.Sink, set *Set) *Running {
+	r := &Running{log: log, sink: sink}
 	r.cur.Store(set)
 	return r
 }
 
-// set is the set that runs now.
-func (r *running) set() *sourceSet { return r.cur.Load() }
+// Set is the set that runs now.
+func (r *Running) Set() *Set { return r.cur.Load() }
 
-// start runs set's runners and sources until ctx ends or stop.
-func (r *running) start(ctx context.Context, set *sourceSet) {
+// Start runs set's runners and sources until ctx ends or Stop.
+func (r *Running) Start(ctx context.Context, set *Set) {
 	r.cur.Store(set)
 	ctx, r.cancel = context.WithCancel(ctx)
-	for _, rn := range set.runners {
+	for _, rn := range set.Runners {
 		r.wg.Go(func() {
-			if err := rn.run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				r.log.Error("stopped", "part", rn.name, "err", err)
+			if err := rn.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				r.log.Error("stopped", "part", rn.Name, "err", err)
 			}
 		})
 	}
-	for _, src := range set.sources {
+	for _, src := range set.Sources {
 		r.wg.Go(func() {
 			if err := src.Run(ctx, r.sink); err != nil && !errors.Is(err, context.Canceled) {
 				r.log.Error("source stopped", "source", src.Name(), "err", err)
@@ -56,21 +57,21 @@ func (r *running) start(ctx context.Context, set *sourceSet) {
 	}
 }
 
-// stop ends what start started and waits for it.
-func (r *running) stop() {
+// Stop ends what Start started and waits for it.
+func (r *Running) Stop() {
 	if r.cancel != nil {
 		r.cancel()
 	}
 	r.wg.Wait()
 }
 
-// healthy reports every part that is not working: the history writer,
+// Healthy reports every part that is not working: the history writer,
 // the MQTT connection, and each source whose latest status is an error
 // (a sensor that fails or is stale, a device that reports offline).
-func (r *running) healthy(store *hub.Hub) func() error {
+func (r *Running) Healthy(store *hub.Hub) func() error {
 	return func() error {
 		errs := []error{store.Health()}
-		for _, h := range r.set().health {
+		for _, h := range r.Set().Health {
 			errs = append(errs, h())
 		}
 		sts := store.Statuses()
@@ -84,17 +85,17 @@ func (r *running) healthy(store *hub.Hub) func() error {
 	}
 }
 
-// mqttConnected and mqttStats follow the current set; false and zero
+// MQTTConnected and MQTTStats follow the current set; false and zero
 // without MQTT.
-func (r *running) mqttConnected() bool {
-	if f := r.set().mqttConnected; f != nil {
+func (r *Running) MQTTConnected() bool {
+	if f := r.Set().MQTTConnected; f != nil {
 		return f()
 	}
 	return false
 }
 
-func (r *running) mqttStats() mqtt.Stats {
-	if f := r.set().mqttStats; f != nil {
+func (r *Running) MQTTStats() mqtt.Stats {
+	if f := r.Set().MQTTStats; f != nil {
 		return f()
 	}
 	return mqtt.Stats{}
