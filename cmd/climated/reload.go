@@ -9,6 +9,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 )
@@ -43,7 +44,7 @@ type reloader struct {
 	// the running ones feed.
 	sources sources.Deps
 	run     *sources.Running
-	m       *metrics
+	m       *metrics.Metrics
 	alert   *alerting // publishes the alerts beside a new MQTT client
 }
 
@@ -89,8 +90,14 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		}
 	}
 	r.run.Start(ctx, set)
-	r.m.watchMQTT(r.run, set)
+	watchMQTT(r.m, r.run, set)
 	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
 	return next
+}
+
+// watchMQTT has m follow the MQTT state of run when set, the set that
+// runs now, has MQTT.
+func watchMQTT(m *metrics.Metrics, run *sources.Running, set *sources.Set) {
+	m.WatchMQTT(run, set.MQTTConnected != nil, set.MQTTStats != nil)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
+	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history"
@@ -108,10 +109,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	m := newMetrics()
+	m := metrics.New()
 	disk := diskwatch.New(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
-		m.onFlush(d, n, err)
+		m.OnFlush(d, n, err)
 		disk.Flushed(err)
 	}, log)
 	if err != nil {
@@ -174,7 +175,7 @@ type hubDeps struct {
 	hub     *hub.Hub
 	sources *sources.Set
 	alert   *alerting
-	metrics *metrics
+	metrics *metrics.Metrics
 	disk    *diskwatch.Watch
 	token   string // the bearer token; "" on loopback
 	ln      net.Listener
@@ -186,7 +187,7 @@ type hubDeps struct {
 // runner and the HTTP server's end.
 func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan error, error) {
 	h, set, log := d.hub, d.sources, d.log
-	run := sources.NewRunning(log, clock.NewGuard(ctx, countingSink{h, d.metrics}, log, h), set)
+	run := sources.NewRunning(log, clock.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
 		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(d.alert.engine, d.alert.db),
@@ -198,14 +199,15 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 	// Started before the sources, so that it stops after them and hands
 	// on their last events.
 	h.Start("alerts", d.alert.run)
-	d.metrics.watch(h, h.Path(), srv.Sessions, run)
+	d.metrics.Watch(h, srv.Sessions)
+	watchMQTT(d.metrics, run, set)
 	h.Start("disk watch", func(ctx context.Context) error { d.disk.Run(ctx, diskwatch.Every); return nil })
 	web, err := hubFront(d, srv, run)
 	if err != nil {
 		srv.Close()
 		return nil, nil, err
 	}
-	return run, startParts(ctx, d, run, srv, d.metrics.instrument(web)), nil
+	return run, startParts(ctx, d, run, srv, d.metrics.Instrument(web)), nil
 }
 
 // stopHub closes the hub: the watchdog and the HTTP server stop first
@@ -339,7 +341,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Climate:  func() []byte { return store.Snapshot().JSON },
 		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
 		Warnings: []func() []string{d.disk.Warnings},
-		Metrics:  d.metrics.handler(),
+		Metrics:  d.metrics.Handler(),
 	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
 	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard, Levels: d.alert.engine.Levels}, &dash.Options{
 		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,

@@ -1,4 +1,4 @@
-package main
+package metrics
 
 import (
 	"context"
@@ -13,15 +13,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 )
 
-// metrics are the hub's Prometheus metrics, on a registry of its own.
-type metrics struct {
+// Metrics are the hub's Prometheus metrics, on a registry of its own.
+type Metrics struct {
 	reg          *prometheus.Registry
 	readings     *prometheus.CounterVec
 	readErrors   *prometheus.CounterVec
@@ -30,11 +29,12 @@ type metrics struct {
 	httpRequests *prometheus.CounterVec
 	httpSeconds  *prometheus.HistogramVec
 
-	mqttUp, mqttStats bool // their metrics are registered (watchMQTT)
+	mqttUp, mqttStats bool // their metrics are registered (WatchMQTT)
 }
 
-func newMetrics() *metrics {
-	m := &metrics{reg: prometheus.NewRegistry()}
+// New makes the metrics, the Go runtime's and the process's among them.
+func New() *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.readings = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "climated_readings_total",
 		Help: "Readings taken in, per source."}, []string{"source"})
 	m.readErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "climated_read_errors_total",
@@ -52,35 +52,42 @@ func newMetrics() *metrics {
 	return m
 }
 
-// onFlush feeds the history writer's timings in.
-func (m *metrics) onFlush(d time.Duration, _ int, err error) {
+// OnFlush feeds the history writer's timings in.
+func (m *Metrics) OnFlush(d time.Duration, _ int, err error) {
 	m.writes.Observe(d.Seconds())
 	if err != nil {
 		m.writeErrors.Inc()
 	}
 }
 
-// watch adds what is read at scrape time: source ages, zone ages, the
-// database size, MCP sessions, and, once the sources include MQTT, the
-// broker connection and the ingest's counters.
-func (m *metrics) watch(store *hub.Hub, db string, sessions func() int, run *sources.Running) {
-	m.reg.MustRegister(&stateCollector{store: store, db: db})
+// Watch adds what is read at scrape time: source ages, zone ages, the
+// database size and the MCP sessions.
+func (m *Metrics) Watch(store *hub.Hub, sessions func() int) {
+	m.reg.MustRegister(&stateCollector{store: store, db: store.Path()})
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "climated_history_refused_total",
 		Help: "Readings the database refused for their own sake (a constraint): dropped and logged, the rest written."},
 		func() float64 { return float64(store.Refused()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mcp_sessions",
 		Help: "Open MCP sessions, all transports."}, func() float64 { return float64(sessions()) }))
-	m.watchMQTT(run, run.Set())
 }
 
-// watchMQTT registers the MQTT metrics the first time a set of sources
-// (at start-up or after a reload) has them; they follow the running set.
-func (m *metrics) watchMQTT(run *sources.Running, set *sources.Set) {
-	if set.MQTTStats != nil && !m.mqttStats {
+// MQTT is the MQTT state of the sources that run now, read at scrape
+// time.
+type MQTT interface {
+	MQTTConnected() bool
+	MQTTStats() mqtt.Stats
+}
+
+// WatchMQTT registers the MQTT metrics the first time a set of sources
+// (at start-up or after a reload) has them: the broker connection
+// (connection) and the ingest's counters (stats). They follow run, the
+// set that runs now.
+func (m *Metrics) WatchMQTT(run MQTT, connection, stats bool) {
+	if stats && !m.mqttStats {
 		m.mqttStats = true
 		m.reg.MustRegister(mqttCollector{run.MQTTStats})
 	}
-	if set.MQTTConnected != nil && !m.mqttUp {
+	if connection && !m.mqttUp {
 		m.mqttUp = true
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "climated_mqtt_connected",
 			Help: "1 while the MQTT broker is connected."}, func() float64 {
@@ -92,12 +99,13 @@ func (m *metrics) watchMQTT(run *sources.Running, set *sources.Set) {
 	}
 }
 
-func (m *metrics) handler() http.Handler {
+// Handler serves /metrics.
+func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// instrument counts and times every request, per known endpoint.
-func (m *metrics) instrument(next http.Handler) http.Handler {
+// Instrument counts and times every request, per known endpoint.
+func (m *Metrics) Instrument(next http.Handler) http.Handler {
 	known := map[string]bool{"/mcp": true, "/sse": true, "/message": true, "/api/climate": true, "/healthz": true, "/metrics": true}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := r.URL.Path
@@ -173,13 +181,17 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// countingSink counts what sources hand the history.
-type countingSink struct {
+// Counting is sink, counting the readings sources hand it and the
+// errors they report.
+func (m *Metrics) Counting(sink sensors.Sink) CountingSink { return CountingSink{sink, m} }
+
+// CountingSink counts what sources hand the history.
+type CountingSink struct {
 	sensors.Sink
-	m *metrics
+	m *Metrics
 }
 
-func (c countingSink) Record(ctx context.Context, rs []sensors.Reading) error {
+func (c CountingSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	err := c.Sink.Record(ctx, rs)
 	if errors.Is(err, sensors.ErrStopped) || errors.Is(err, history.ErrReadOnly) || ctx.Err() != nil {
 		return err // nothing was taken
@@ -196,14 +208,14 @@ func (c countingSink) Record(ctx context.Context, rs []sensors.Reading) error {
 
 // Flush lets the MQTT ingest acknowledge messages once their readings
 // are committed.
-func (c countingSink) Flush(ctx context.Context) error {
+func (c CountingSink) Flush(ctx context.Context) error {
 	if f, ok := c.Sink.(interface{ Flush(context.Context) error }); ok {
 		return f.Flush(ctx)
 	}
 	return nil
 }
 
-func (c countingSink) Report(st sensors.Status) {
+func (c CountingSink) Report(st sensors.Status) {
 	if st.Err != nil {
 		c.m.readErrors.WithLabelValues(st.Source).Inc()
 	}
