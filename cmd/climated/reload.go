@@ -8,10 +8,12 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/alerting"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
+	"github.com/climated/climated/mqtt"
 )
 
 // A reload (SIGHUP; systemctl reload climated) reads the configuration
@@ -45,7 +47,7 @@ type reloader struct {
 	sources sources.Deps
 	run     *sources.Running
 	m       *metrics.Metrics
-	alert   *alerting // publishes the alerts beside a new MQTT client
+	alert   *alerting.Alerter // publishes the alerts beside a new MQTT client
 }
 
 // reload applies the configuration load returns over cur and returns the
@@ -72,7 +74,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 	}
 	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {
-		err = r.alert.publishTo(set, r.log)
+		err = publishAlerts(r.alert, set, r.log)
 	}
 	if err != nil {
 		r.log.Error("reload refused: the running configuration stays", "err", err)
@@ -100,4 +102,21 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 // runs now, has MQTT.
 func watchMQTT(m *metrics.Metrics, run *sources.Running, set *sources.Set) {
 	m.WatchMQTT(run, set.MQTTConnected != nil, set.MQTTStats != nil)
+}
+
+// publishAlerts adds to set, when it publishes to MQTT, an alert
+// publisher on its client, which runs with the set's sources (a reload
+// builds a new set, and with it a new publisher).
+func publishAlerts(a *alerting.Alerter, set *sources.Set, log *slog.Logger) error {
+	var client *mqtt.Client
+	var opts mqtt.PublishOptions
+	if p := set.MQTTPublish; p != nil {
+		client, opts = p.Client, p.Opts
+	}
+	pub, err := a.PublishOn(client, opts, log)
+	if err != nil || pub == nil {
+		return err
+	}
+	set.Runners = append(set.Runners, sources.Runner{Name: "mqtt alert publisher", Run: pub.Run})
+	return nil
 }

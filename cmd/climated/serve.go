@@ -14,6 +14,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/alerting"
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
@@ -25,6 +26,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
 )
@@ -128,14 +130,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 		return err
 	}
 
-	alert, err := openAlerting(ctx, cfg.Alerts, store, set.Zones, log.With("component", "alerts"))
+	alert, err := alerting.Open(ctx, alerting.Deps{Config: cfg.Alerts, Hub: store, Zones: set.Zones, Log: log.With("component", "alerts"), Version: sd.Version})
 	if err != nil {
 		return err
 	}
 	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
-		alert.db.Close()
+		alert.Close()
 		return err
 	}
 	systemd.Notify(log, daemon.SdNotifyReady)
@@ -174,7 +176,7 @@ type hubDeps struct {
 	loc     *time.Location
 	hub     *hub.Hub
 	sources *sources.Set
-	alert   *alerting
+	alert   *alerting.Alerter
 	metrics *metrics.Metrics
 	disk    *diskwatch.Watch
 	token   string // the bearer token; "" on loopback
@@ -190,15 +192,16 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 	run := sources.NewRunning(log, clock.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
-		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(d.alert.engine, d.alert.db),
+		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(),
 	})
-	if err := d.alert.wire(srv, set, log); err != nil {
+	d.alert.SendTo(srv)
+	if err := publishAlerts(d.alert, set, log); err != nil {
 		srv.Close()
 		return nil, nil, err
 	}
 	// Started before the sources, so that it stops after them and hands
 	// on their last events.
-	h.Start("alerts", d.alert.run)
+	h.Start("alerts", d.alert.Run)
 	d.metrics.Watch(h, srv.Sessions)
 	watchMQTT(d.metrics, run, set)
 	h.Start("disk watch", func(ctx context.Context) error { d.disk.Run(ctx, diskwatch.Every); return nil })
@@ -343,7 +346,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
 	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
-	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard, Levels: d.alert.engine.Levels}, &dash.Options{
+	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, &dash.Options{
 		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
 		Logger: d.log.With("component", "dashboard"),
 	})
@@ -379,4 +382,26 @@ func logServing(log *slog.Logger, addr net.Addr, database string) {
 		}
 	}
 	log.Info("serving MCP", attrs...)
+}
+
+// dashAlerts lists the alerts of e that are on, for the dashboard: each
+// with its rule in words.
+func dashAlerts(e *alerts.Engine) func() []dash.Alert {
+	return func() []dash.Alert { return activeAlerts(e) }
+}
+
+func activeAlerts(e *alerts.Engine) []dash.Alert {
+	active := e.Active()
+	if len(active) == 0 {
+		return nil
+	}
+	words := map[string]string{}
+	for _, r := range e.Rules() {
+		words[r.ID] = r.Describe()
+	}
+	out := make([]dash.Alert, 0, len(active))
+	for _, st := range active {
+		out = append(out, dash.Alert{Zone: st.Zone, Rule: st.Rule, Text: words[st.Rule], Since: st.FiredAt.Unix(), Value: st.Value})
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package main
+package alerting
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/cmd/climated/internal/dash"
-	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
 	"github.com/climated/climated/history/climate"
@@ -34,28 +32,41 @@ const (
 	alertPrime = 3 * time.Hour
 )
 
-// alerting runs the alert engine of a hub: readings reach it through
-// sink, and one goroutine (run, a part of the hub) hands its events to
-// the MCP clients, MQTT and the webhook without ever holding up ingest.
-type alerting struct {
+// Alerter runs the alert engine of a hub: readings reach it as the hub
+// records them, and one goroutine (Run, a part of the hub) hands its
+// events to the MCP clients, MQTT and the webhook without ever holding up
+// ingest.
+type Alerter struct {
 	engine   *alerts.Engine
 	db       *alerts.DB
 	notifier *webhook.Notifier // nil without a webhook
 	events   chan []alerts.Event
 	dropped  atomic.Int64 // batches of events dropped (the queue was full)
 	log      *slog.Logger
+	version  string
 
 	droppedLog, storeFailed atomic.Int64 // when each warning was last logged (Unix ns)
 
-	// Set before run starts: where events go.
+	// Set before Run starts: where events go.
 	srv *mcp.Server
 	mq  atomic.Pointer[mqtt.AlertPublisher] // the MQTT alert publisher; nil without (a reload replaces it)
 }
 
-// openAlerting opens the engine on the hub's database (its rules, states
-// and history), with the configured house rules, and fills its windows
-// from the history's recent past.
-func openAlerting(ctx context.Context, cfg config.AlertsConfig, h *hub.Hub, zones []string, log *slog.Logger) (*alerting, error) {
+// Deps are what an Alerter is opened with.
+type Deps struct {
+	Config config.AlertsConfig
+	Hub    *hub.Hub // whose database holds the alerts, and whose readings they judge
+	Zones  []string // the house's zones
+	Log    *slog.Logger
+	// Version is the hub's version, in what the alerts publish to MQTT.
+	Version string
+}
+
+// Open opens the engine on the hub's database (its rules, states and
+// history), with the configured house rules, and fills its windows from
+// the history's recent past.
+func Open(ctx context.Context, d Deps) (*Alerter, error) {
+	cfg, h, zones, log := d.Config, d.Hub, d.Zones, d.Log
 	db, err := alerts.OpenDB(ctx, h.Path(), nil)
 	if err != nil {
 		return nil, err
@@ -69,7 +80,7 @@ func openAlerting(ctx context.Context, cfg config.AlertsConfig, h *hub.Hub, zone
 		db.Close()
 		return nil, err
 	}
-	a := &alerting{engine: engine, db: db, events: make(chan []alerts.Event, alertQueue), log: log}
+	a := &Alerter{engine: engine, db: db, events: make(chan []alerts.Event, alertQueue), log: log, version: d.Version}
 	if cfg.Webhook != nil {
 		if a.notifier, err = webhook.New(*cfg.Webhook, &webhook.Options{Logger: log.With("component", "webhook")}); err != nil {
 			db.Close()
@@ -90,7 +101,7 @@ func openAlerting(ctx context.Context, cfg config.AlertsConfig, h *hub.Hub, zone
 
 // observe has the engine judge a batch the hub recorded (hub.OnRecord)
 // and queues its events for the dispatcher.
-func (a *alerting) observe(ctx context.Context, rs []sensors.Reading) {
+func (a *Alerter) observe(ctx context.Context, rs []sensors.Reading) {
 	evs, err := a.engine.Observe(ctx, rs)
 	if err != nil {
 		a.warn(&a.storeFailed, "alerts: cannot store the alerts' states", "err", err)
@@ -99,7 +110,7 @@ func (a *alerting) observe(ctx context.Context, rs []sensors.Reading) {
 }
 
 // hand queues events for the dispatcher, never blocking.
-func (a *alerting) hand(evs []alerts.Event) {
+func (a *Alerter) hand(evs []alerts.Event) {
 	if len(evs) == 0 {
 		return
 	}
@@ -114,7 +125,7 @@ func (a *alerting) hand(evs []alerts.Event) {
 // warn logs msg at most once per alertLogEvery for the kind last stands
 // for, so that a database or a dispatcher in trouble costs a line a
 // minute, not one per reading.
-func (a *alerting) warn(last *atomic.Int64, msg string, args ...any) {
+func (a *Alerter) warn(last *atomic.Int64, msg string, args ...any) {
 	now := time.Now().UnixNano()
 	if prev := last.Load(); now-prev < int64(alertLogEvery) || !last.CompareAndSwap(prev, now) {
 		return
@@ -122,37 +133,43 @@ func (a *alerting) warn(last *atomic.Int64, msg string, args ...any) {
 	a.log.Warn(msg, args...)
 }
 
-// wire sends the events to the MCP server's clients and, when the hub
-// publishes to MQTT, to an alert publisher that runs with the sources.
-// Call it before the dispatcher runs.
-func (a *alerting) wire(srv *mcp.Server, set *sources.Set, log *slog.Logger) error {
-	a.srv = srv
-	return a.publishTo(set, log)
-}
+// SendTo sends the events to the MCP server's clients. Call it before
+// the dispatcher runs.
+func (a *Alerter) SendTo(srv *mcp.Server) { a.srv = srv }
 
-// publishTo adds to set, when it publishes to MQTT, an alert publisher on
-// its client, which then gets the events (a reload builds a new set).
-func (a *alerting) publishTo(set *sources.Set, log *slog.Logger) error {
-	if set.MQTTPublish == nil {
+// PublishOn makes an alert publisher on client, which then gets the
+// events, and returns it to run with the client; a nil client (the hub
+// does not publish, or no longer after a reload) publishes none.
+func (a *Alerter) PublishOn(client *mqtt.Client, opts mqtt.PublishOptions, log *slog.Logger) (*mqtt.AlertPublisher, error) {
+	if client == nil {
 		a.mq.Store(nil)
-		return nil
+		return nil, nil
 	}
-	p := set.MQTTPublish
-	pub, err := mqtt.NewAlertPublisher(p.Client, a.engine, &mqtt.AlertOptions{
-		HomeAssistant: p.Opts.HomeAssistant, DiscoveryPrefix: p.Opts.DiscoveryPrefix,
-		Version: buildVersion(), Logger: log.With("component", "mqtt-alerts"),
+	pub, err := mqtt.NewAlertPublisher(client, a.engine, &mqtt.AlertOptions{
+		HomeAssistant: opts.HomeAssistant, DiscoveryPrefix: opts.DiscoveryPrefix,
+		Version: a.version, Logger: log.With("component", "mqtt-alerts"),
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	a.mq.Store(pub)
-	set.Runners = append(set.Runners, sources.Runner{Name: "mqtt alert publisher", Run: pub.Run})
-	return nil
+	return pub, nil
 }
 
-// run is the dispatcher: it ticks the silence rules and hands every event
+// MCP is the alerts as the MCP server serves them: the engine's, with
+// its rules, states and history.
+func (a *Alerter) MCP() mcp.Alerts { return mcp.NewAlerts(a.engine, a.db) }
+
+// Engine is the alert engine.
+func (a *Alerter) Engine() *alerts.Engine { return a.engine }
+
+// Close closes the engine's database, for a hub that stops before Run
+// started (Run closes it otherwise).
+func (a *Alerter) Close() error { return a.db.Close() }
+
+// Run is the dispatcher: it ticks the silence rules and hands every event
 // on until ctx ends, then closes the engine's database.
-func (a *alerting) run(ctx context.Context) error {
+func (a *Alerter) Run(ctx context.Context) error {
 	defer a.db.Close()
 	if a.notifier != nil {
 		done := make(chan struct{})
@@ -178,7 +195,7 @@ func (a *alerting) run(ctx context.Context) error {
 }
 
 // dispatch tells the assistants, MQTT and the phone of evs.
-func (a *alerting) dispatch(ctx context.Context, evs []alerts.Event) {
+func (a *Alerter) dispatch(ctx context.Context, evs []alerts.Event) {
 	if len(evs) == 0 {
 		return
 	}
@@ -194,24 +211,6 @@ func (a *alerting) dispatch(ctx context.Context, evs []alerts.Event) {
 	if a.srv != nil {
 		a.srv.AlertEvent(ctx, evs)
 	}
-}
-
-// dashboard lists the alerts that are on for the dashboard: each with
-// its rule in words.
-func (a *alerting) dashboard() []dash.Alert {
-	active := a.engine.Active()
-	if len(active) == 0 {
-		return nil
-	}
-	words := map[string]string{}
-	for _, r := range a.engine.Rules() {
-		words[r.ID] = r.Describe()
-	}
-	out := make([]dash.Alert, 0, len(active))
-	for _, st := range active {
-		out = append(out, dash.Alert{Zone: st.Zone, Rule: st.Rule, Text: words[st.Rule], Since: st.FiredAt.Unix(), Value: st.Value})
-	}
-	return out
 }
 
 // windowReadings turns the history's recent windows into readings.
