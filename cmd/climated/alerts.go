@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/mcp"
@@ -31,17 +32,17 @@ type alertRuleLine struct {
 // runAlerts is `climated alerts`: the rules, the alerts that are on and
 // the recent ones, read from the database beside a running hub.
 func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("alerts", stdout, stderr)
-	since := d.fs.String("since", "7d", "recent alerts from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
-	limit := d.fs.Int("limit", 20, "at most `N` recent alerts")
-	asJSON := d.fs.Bool("json", false, "print JSON")
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("alerts", stdout, stderr)
+	since := d.FS.String("since", "7d", "recent alerts from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
+	limit := d.FS.Int("limit", 20, "at most `N` recent alerts")
+	asJSON := d.FS.Bool("json", false, "print JSON")
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() > 0 {
-		fmt.Fprint(stderr, usageLine("alerts"))
-		return errUsage
+	if d.FS.NArg() > 0 {
+		fmt.Fprint(stderr, cli.UsageLine("alerts"))
+		return cli.ErrUsage
 	}
 	loc, _ := cfg.Location()
 	from, err := history.ParseTime(*since, time.Now(), loc)

@@ -8,22 +8,23 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
 // runConfig is `climated config check [FILE]` and `climated config example [--starter]`.
 func runConfig(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageLine("config"))
-		return errUsage
+		fmt.Fprint(stderr, cli.UsageLine("config"))
+		return cli.ErrUsage
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		return printHelp(stdout, "config", nil)
+		return cli.PrintHelp(stdout, "config", nil)
 	case "example":
-		fs := newFlagSet("config example", stderr)
+		fs := cli.NewFlagSet("config example", stderr)
 		starter := fs.Bool("starter", false, "print the short starter file instead")
-		if err := parseFlags(fs, args[1:], stdout, stderr); err != nil {
+		if err := cli.ParseFlags(fs, args[1:], stdout, stderr); err != nil {
 			return err
 		}
 		if *starter {
@@ -33,12 +34,12 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(config.Example)
 		return err
 	case "check":
-		if wantsHelp(args[1:]) {
-			return printHelp(stdout, "config check", nil)
+		if cli.WantsHelp(args[1:]) {
+			return cli.PrintHelp(stdout, "config check", nil)
 		}
 		if len(args) > 2 {
-			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], usageLine("config check"))
-			return errUsage
+			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], cli.UsageLine("config check"))
+			return cli.ErrUsage
 		}
 		path := config.Installed.Config
 		if len(args) > 1 {
@@ -58,8 +59,8 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n%s", args[0], usageLine("config"))
-	return errUsage
+	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n%s", args[0], cli.UsageLine("config"))
+	return cli.ErrUsage
 }
 
 // checkEnvLater lets config check pass a file whose password_env names a

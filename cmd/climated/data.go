@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/progress"
@@ -21,72 +19,17 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// dataFlags are the flags every data command takes to find the database.
-type dataFlags struct {
-	fs         *flag.FlagSet
-	stdout     io.Writer // where --help goes
-	configPath *string
-	db         *string
-	// broker: the command connects to the MQTT broker (doctor), so the
-	// password's environment variable must be set; the others do not, and
-	// run where the service's environment is not.
-	broker bool
-}
-
-func newDataFlags(name string, stdout, stderr io.Writer) dataFlags {
-	fs := newFlagSet(name, stderr)
-	return dataFlags{fs: fs, stdout: stdout, configPath: fs.String("config", "", "YAML configuration `FILE`"), db: fs.String("db", "", "SQLite database `FILE`")}
-}
-
-// config parses args and returns the configuration they name: --config,
-// else the installed hub's file when there is one, so that a command run
-// on the hub reads the database the service writes.
-func (d dataFlags) config(args []string, stderr io.Writer) (config.Config, error) {
-	cfg := config.Default()
-	if err := parseArgs(d.fs, args, d.stdout); err != nil {
-		return cfg, err
-	}
-	path := *d.configPath
-	// A file we may not even see (/etc/climated is 0750) is there all the
-	// same: reading it fails with advice on access, rather than this
-	// falling back to a database of the user's own.
-	if _, err := os.Lstat(config.Installed.Config); path == "" && (err == nil || errors.Is(err, fs.ErrPermission)) {
-		path = config.Installed.Config
-	}
-	if path != "" {
-		if config.Installed.IsInstalledConfig(path) && os.Getenv("STATE_DIRECTORY") == "" {
-			// The service finds its database in its StateDirectory.
-			cfg.Database = filepath.Join(config.Installed.State, "climated.db")
-		}
-	}
-	cfg, err := config.Load(path, cfg, d.override)
-	if err != nil && path != "" {
-		return cfg, config.ExplainAccess(path, strings.TrimSpace("climated "+d.fs.Name()+" "+strings.Join(args, " ")), err)
-	}
-	return cfg, err
-}
-
-// override puts the flags over the file.
-func (d dataFlags) override(c *config.Config) {
-	if *d.db != "" {
-		c.Database = *d.db
-	}
-	if c.MQTT != nil && !d.broker {
-		c.MQTT.Options.LookupEnv = func(string) (string, bool) { return "", true }
-	}
-}
-
 // runBackup is `climated backup FILE`: a consistent copy of the database,
 // taken beside a running hub.
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("backup", stdout, stderr)
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("backup", stdout, stderr)
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() != 1 {
-		fmt.Fprint(stderr, usageLine("backup"))
-		return errUsage
+	if d.FS.NArg() != 1 {
+		fmt.Fprint(stderr, cli.UsageLine("backup"))
+		return cli.ErrUsage
 	}
 	store, err := history.OpenReadOnly(ctx, cfg.Database, nil)
 	if err != nil {
@@ -94,35 +37,35 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer store.Close(context.Background())
 	t0 := time.Now()
-	stopWatch := progress.WatchBackup(stderr, cfg.Database, d.fs.Arg(0))
-	err = store.Backup(ctx, d.fs.Arg(0))
+	stopWatch := progress.WatchBackup(stderr, cfg.Database, d.FS.Arg(0))
+	err = store.Backup(ctx, d.FS.Arg(0))
 	stopWatch()
 	if err != nil {
 		return err
 	}
-	fi, err := os.Stat(d.fs.Arg(0))
+	fi, err := os.Stat(d.FS.Arg(0))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s: %d bytes in %s\n", cfg.Database, d.fs.Arg(0), fi.Size(), time.Since(t0).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "backed up %s to %s: %d bytes in %s\n", cfg.Database, d.FS.Arg(0), fi.Size(), time.Since(t0).Round(time.Millisecond))
 	return nil
 }
 
 // runExport is `climated export`: raw readings as CSV or JSON on stdout.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("export", stdout, stderr)
-	zone := d.fs.String("zone", "", "only this `ZONE`")
-	measurement := d.fs.String("measurement", "", "only this `MEASUREMENT` (Temperature, Rain …)")
-	from := d.fs.String("from", "", "from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
-	to := d.fs.String("to", "", "until this `TIME` (exclusive)")
-	format := d.fs.String("format", "csv", "csv or json")
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("export", stdout, stderr)
+	zone := d.FS.String("zone", "", "only this `ZONE`")
+	measurement := d.FS.String("measurement", "", "only this `MEASUREMENT` (Temperature, Rain …)")
+	from := d.FS.String("from", "", "from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
+	to := d.FS.String("to", "", "until this `TIME` (exclusive)")
+	format := d.FS.String("format", "csv", "csv or json")
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated export: unexpected argument %q (it writes to stdout)\n", d.fs.Arg(0))
-		return errUsage
+	if d.FS.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated export: unexpected argument %q (it writes to stdout)\n", d.FS.Arg(0))
+		return cli.ErrUsage
 	}
 	loc, _ := cfg.Location()
 	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
@@ -195,17 +138,17 @@ func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*histor
 
 // runImport is `climated import FILE`: readings in export's CSV.
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("import", stdout, stderr)
-	skipBad := d.fs.Bool("skip-bad", false, "import the good lines of a file with broken ones")
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("import", stdout, stderr)
+	skipBad := d.FS.Bool("skip-bad", false, "import the good lines of a file with broken ones")
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() != 1 {
-		fmt.Fprint(stderr, usageLine("import"))
-		return errUsage
+	if d.FS.NArg() != 1 {
+		fmt.Fprint(stderr, cli.UsageLine("import"))
+		return cli.ErrUsage
 	}
-	f, err := os.Open(d.fs.Arg(0))
+	f, err := os.Open(d.FS.Arg(0))
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -235,7 +178,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := store.Compact(ctx); err != nil {
 		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
 	}
-	reportImport(ctx, store, imported{ImportResult: res, file: d.fs.Arg(0), db: cfg.Database}, stdout, stderr)
+	reportImport(ctx, store, imported{ImportResult: res, file: d.FS.Arg(0), db: cfg.Database}, stdout, stderr)
 	return nil
 }
 

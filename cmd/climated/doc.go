@@ -18,7 +18,7 @@
 //	climated version
 //	climated help [COMMAND]
 //
-// serve is the default command. The list and its usage lines come from commands.go; "climated help"
+// serve is the default command. The list and its usage lines come from internal/cli; "climated help"
 // prints them with a line on each.
 //
 // With no configuration and no hardware it runs the demo house, a simulated

@@ -5,21 +5,22 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
 // runDoctor is `climated doctor [--json]`.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("doctor", stdout, stderr)
-	d.broker = true
-	asJSON := d.fs.Bool("json", false, "print the findings as JSON, for scripts")
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("doctor", stdout, stderr)
+	d.Broker = true
+	asJSON := d.FS.Bool("json", false, "print the findings as JSON, for scripts")
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated doctor: unexpected argument %q\n%s", d.fs.Arg(0), usageLine("doctor"))
-		return errUsage
+	if d.FS.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated doctor: unexpected argument %q\n%s", d.FS.Arg(0), cli.UsageLine("doctor"))
+		return cli.ErrUsage
 	}
 	return doctor.Run(ctx, cfg, doctor.Env{}, *asJSON, stdout)
 }

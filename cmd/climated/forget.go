@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
@@ -21,17 +22,17 @@ import (
 // every tier of the history (history.Forget), with the hub stopped. Without --yes it says what would go and deletes
 // nothing.
 func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("forget", stdout, stderr)
-	after := d.fs.String("after", "", "delete the readings stamped after this `TIME` (2026-11-30T08:15:00Z, a date, 24h …)")
-	ahead := d.fs.Bool("ahead", false, "delete the readings stamped ahead of the clock as it is now (after it plus 15 minutes)")
-	yes := d.fs.Bool("yes", false, "delete them; without it, only say what would be deleted")
-	cfg, err := d.config(args, stderr)
+	d := cli.NewDataFlags("forget", stdout, stderr)
+	after := d.FS.String("after", "", "delete the readings stamped after this `TIME` (2026-11-30T08:15:00Z, a date, 24h …)")
+	ahead := d.FS.Bool("ahead", false, "delete the readings stamped ahead of the clock as it is now (after it plus 15 minutes)")
+	yes := d.FS.Bool("yes", false, "delete them; without it, only say what would be deleted")
+	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	if d.fs.NArg() > 0 || (*after == "") == !*ahead {
-		fmt.Fprintf(stderr, "climated forget: --after TIME or --ahead is required (one of them), and nothing else\n%s", usageLine("forget"))
-		return errUsage
+	if d.FS.NArg() > 0 || (*after == "") == !*ahead {
+		fmt.Fprintf(stderr, "climated forget: --after TIME or --ahead is required (one of them), and nothing else\n%s", cli.UsageLine("forget"))
+		return cli.ErrUsage
 	}
 	loc, _ := cfg.Location()
 	t, err := forgetTime(*after, *ahead, time.Now(), loc)

@@ -13,6 +13,7 @@ import (
 
 	_ "time/tzdata" // a hub image may lack /usr/share/zoneinfo
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
@@ -21,7 +22,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
 		if errors.Is(err, doctor.ErrUnhealthy) {
@@ -31,12 +32,10 @@ func main() {
 	}
 }
 
-var errUsage = errors.New("usage")
-
 // run dispatches a subcommand; "serve" is the default. A command's help,
 // asked for in any of the usual ways, is success.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, errHelp) {
+	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, cli.ErrHelp) {
 		return err
 	}
 	return nil
@@ -96,15 +95,15 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "help", "-h", "--help", "-help":
 		return runHelp(ctx, args, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, topUsage())
-		return errUsage
+		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, cli.TopUsage())
+		return cli.ErrUsage
 	}
 }
 
 // runVersion is `climated version`.
 func runVersion(args []string, stdout io.Writer) error {
-	if wantsHelp(args) {
-		return printHelp(stdout, "version", nil)
+	if cli.WantsHelp(args) {
+		return cli.PrintHelp(stdout, "version", nil)
 	}
 	printVersion(stdout)
 	return nil
@@ -122,11 +121,11 @@ func isHelpOrVersion(arg string) bool {
 // command's own --help.
 func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, topUsage())
+		fmt.Fprint(stdout, cli.TopUsage())
 		return nil
 	}
-	if wantsHelp(args) || args[0] == "help" {
-		return printHelp(stdout, "help", nil)
+	if cli.WantsHelp(args) || args[0] == "help" {
+		return cli.PrintHelp(stdout, "help", nil)
 	}
 	return dispatch(ctx, append(append([]string{}, args...), "--help"), stdout, stderr)
 }

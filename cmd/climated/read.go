@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
@@ -21,11 +22,11 @@ import (
 // what a scan of the bus finds, as the hub's default does. Faults go to
 // stderr, one per sensor, and make the exit status non-zero.
 func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("read", stderr)
+	fs := cli.NewFlagSet("read", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` to scan when there is no configuration")
 	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` of the chips a scan finds")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	var cfg hw.Config

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/sensors/hw"
 )
 
@@ -14,10 +14,10 @@ import (
 // chip addresses of an I²C bus, says what answers, and prints the
 // configuration lines that read those chips.
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("scan", stderr)
+	fs := cli.NewFlagSet("scan", stderr)
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` (/dev/i2c-N)")
 	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` for the configuration lines")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	found, err := hw.ScanBus(ctx, nil, *bus)
@@ -35,18 +35,6 @@ func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintln(stdout, "# configuration lines:")
 	for _, l := range hw.ConfigLines(found, *zone) {
 		fmt.Fprintln(stdout, l)
-	}
-	return nil
-}
-
-// parseFlags parses a subcommand's flags, which take no other arguments.
-func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
-	if err := parseArgs(fs, args, stdout); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "climated %s: unexpected argument %q\n%s", fs.Name(), fs.Arg(0), usageLine(fs.Name()))
-		return errUsage
 	}
 	return nil
 }

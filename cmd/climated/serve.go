@@ -15,6 +15,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/climated/climated/cmd/climated/internal/alerting"
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
@@ -43,12 +44,12 @@ const (
 
 func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
 	cfg := config.Default()
-	fs := newFlagSet("serve", stderr)
+	fs := cli.NewFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+config.DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
 	return config.Load(*configPath, cfg, func(c *config.Config) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/stdio"
 	"github.com/climated/climated/history"
@@ -20,10 +21,10 @@ import (
 // run "ssh hub climated mcp". Nothing but protocol goes to stdout. With
 // --remote it is instead a bridge to a hub's Streamable HTTP endpoint.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
-	d := newDataFlags("mcp", stdout, stderr)
-	remote := d.fs.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
-	tokenFile := d.fs.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+bridge.TokenEnv+", else "+bridge.UserTokenFile()+")")
-	cfg, err := configUnlessRemote(d, remote, args, stderr)
+	d := cli.NewDataFlags("mcp", stdout, stderr)
+	remote := d.FS.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	tokenFile := d.FS.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+bridge.TokenEnv+", else "+bridge.UserTokenFile()+")")
+	cfg, err := d.ConfigUnlessRemote(remote, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -80,20 +81,4 @@ func simulated(s *hub.Hub) bool {
 		}
 	}
 	return false
-}
-
-// configUnlessRemote is d.config, except that with --remote and no
-// --config the installed configuration is optional: a bridge to a hub
-// needs nothing of this machine's hub, and a user on the hub may not read
-// its file (/etc/climated is root:climated 0750). The README's recipe for
-// an assistant on the hub is climated mcp --remote http://127.0.0.1:8473/mcp.
-func configUnlessRemote(d dataFlags, remote *string, args []string, stderr io.Writer) (config.Config, error) {
-	if err := parseArgs(d.fs, args, d.stdout); err != nil {
-		return config.Default(), err
-	}
-	cfg, err := d.config(args, stderr)
-	if err != nil && *remote != "" && *d.configPath == "" {
-		return config.Default(), nil
-	}
-	return cfg, err
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
@@ -51,7 +52,7 @@ func loadOrCreateToken(path string) (string, error) {
 
 // runToken prints the bearer token, creating it if needed.
 func runToken(args []string, stdout, stderr io.Writer) error {
-	cfg, err := newDataFlags("token", stdout, stderr).config(args, stderr)
+	cfg, err := cli.NewDataFlags("token", stdout, stderr).Config(args, stderr)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -11,16 +11,16 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/connect"
 )
 
-// command is one thing climated does, as its help shows it.
-type command struct {
-	name    string // "config check"
-	args    string // what follows the name on the usage line
-	summary string // one line: what it is for
+// Command is one thing climated does, as its help shows it.
+type Command struct {
+	Name    string // "config check"
+	Args    string // what follows the name on the usage line
+	Summary string // one line: what it is for
 }
 
-// commands lists every command, in the order the top-level help shows
+// Commands lists every command, in the order the top-level help shows
 // them; the usage lines of the help and of wrong use come from here.
-var commands = []command{
+var Commands = []Command{
 	{"serve", "[--config FILE] [--listen HOST:PORT] [--db FILE] [--demo]", "run the hub: read the sensors, record them, serve MCP (the default command)"},
 	{"scan", "[--bus N] [--zone NAME]", "probe the I²C bus and print configuration lines for the chips that answer"},
 	{"read", "[--config FILE] [--bus N] [--zone NAME]", "one reading of every sensor, printed as JSON"},
@@ -40,40 +40,46 @@ var commands = []command{
 	{"help", "[COMMAND]", "this list, or a command's usage and flags"},
 }
 
-// errHelp: a command printed its help as asked; run turns it into success.
-var errHelp = errors.New("help printed")
+var (
+	// ErrHelp: a command printed its help as asked; climated turns it
+	// into success.
+	ErrHelp = errors.New("help printed")
+	// ErrUsage: a command was used wrongly, and said so with its usage
+	// line; climated exits 2 without saying more.
+	ErrUsage = errors.New("usage")
+)
 
-func lookupCommand(name string) (command, bool) {
-	for _, c := range commands {
-		if c.name == name {
+func lookupCommand(name string) (Command, bool) {
+	for _, c := range Commands {
+		if c.Name == name {
 			return c, true
 		}
 	}
-	return command{}, false
+	return Command{}, false
 }
 
-// topUsage is the top-level help: every command, one line each (the
+// TopUsage is the top-level help: every command, one line each (the
 // subcommands of config are in its own help).
-func topUsage() string {
+func TopUsage() string {
 	var b strings.Builder
 	b.WriteString("usage: climated COMMAND [FLAGS] [ARGS]   (serve when no command is given)\n\ncommands:\n")
-	for _, c := range commands {
-		if !strings.Contains(c.name, " ") {
-			fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	for _, c := range Commands {
+		if !strings.Contains(c.Name, " ") {
+			fmt.Fprintf(&b, "  %-8s %s\n", c.Name, c.Summary)
 		}
 	}
 	b.WriteString("\n\"climated help COMMAND\" or \"climated COMMAND --help\" shows a command's usage and flags.\n\"climated --version\" prints the version.\n")
 	return b.String()
 }
 
-// usageLine is "usage: climated NAME ARGS".
-func usageLine(name string) string {
+// UsageLine is "usage: climated NAME ARGS".
+func UsageLine(name string) string {
 	c, _ := lookupCommand(name)
-	return strings.TrimSpace("usage: climated "+name+" "+c.args) + "\n"
+	return strings.TrimSpace("usage: climated "+name+" "+c.Args) + "\n"
 }
 
-// wantsHelp: -h, -help or --help among the arguments (before a "--").
-func wantsHelp(args []string) bool {
+// WantsHelp: -h, -help or --help among the arguments (before a "--").
+func WantsHelp(args []string) bool {
 	for _, a := range args {
 		switch a {
 		case "--":
@@ -85,15 +91,15 @@ func wantsHelp(args []string) bool {
 	return false
 }
 
-// printHelp prints a command's usage, summary and flags (fs may be nil).
-func printHelp(w io.Writer, name string, fs *flag.FlagSet) error {
+// PrintHelp prints a command's usage, summary and flags (fs may be nil).
+func PrintHelp(w io.Writer, name string, fs *flag.FlagSet) error {
 	c, _ := lookupCommand(name)
-	fmt.Fprintf(w, "%s\n%s.\n", usageLine(name), upperFirst(c.summary))
+	fmt.Fprintf(w, "%s\n%s.\n", UsageLine(name), upperFirst(c.Summary))
 	if name == "config" {
 		fmt.Fprintln(w, "\nsubcommands:")
-		for _, s := range commands {
-			if sub, ok := strings.CutPrefix(s.name, "config "); ok {
-				fmt.Fprintf(w, "  %-8s %s\n", sub, s.summary)
+		for _, s := range Commands {
+			if sub, ok := strings.CutPrefix(s.Name, "config "); ok {
+				fmt.Fprintf(w, "  %-8s %s\n", sub, s.Summary)
 			}
 		}
 	}
@@ -104,7 +110,7 @@ func printHelp(w io.Writer, name string, fs *flag.FlagSet) error {
 		fs.PrintDefaults()
 		fs.SetOutput(out)
 	}
-	return errHelp
+	return ErrHelp
 }
 
 func hasFlags(fs *flag.FlagSet) bool {
@@ -120,26 +126,38 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// newFlagSet is a command's flag set: wrong use prints the usage line and
+// NewFlagSet is a command's flag set: wrong use prints the usage line and
 // the flags on stderr.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usageLine(name))
+		fmt.Fprint(fs.Output(), UsageLine(name))
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parseArgs parses a command's flags; a request for help prints it on
-// stdout and returns errHelp.
-func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	if wantsHelp(args) {
-		return printHelp(stdout, fs.Name(), fs)
+// ParseArgs parses a command's flags; a request for help prints it on
+// stdout and returns ErrHelp.
+func ParseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if WantsHelp(args) {
+		return PrintHelp(stdout, fs.Name(), fs)
 	}
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return ErrUsage
+	}
+	return nil
+}
+
+// ParseFlags parses a command's flags, which take no other arguments.
+func ParseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	if err := ParseArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "climated %s: unexpected argument %q\n%s", fs.Name(), fs.Arg(0), UsageLine(fs.Name()))
+		return ErrUsage
 	}
 	return nil
 }
