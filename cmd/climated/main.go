@@ -15,7 +15,9 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/datacmd"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
+	"github.com/climated/climated/cmd/climated/internal/hwcmd"
 )
 
 func main() {
@@ -69,19 +71,19 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "config":
 		return runConfig(args, stdout, stderr)
 	case "backup":
-		return runBackup(ctx, args, stdout, stderr)
+		return datacmd.Backup(ctx, args, stdout, stderr)
 	case "export":
-		return runExport(ctx, args, stdout, stderr)
+		return datacmd.Export(ctx, args, stdout, stderr)
 	case "import":
-		return runImport(ctx, args, stdout, stderr)
+		return datacmd.Import(ctx, args, stdout, stderr)
 	case "forget":
-		return runForget(ctx, args, stdout, stderr)
+		return datacmd.Forget(ctx, args, stdout, stderr)
 	case "alerts":
-		return runAlerts(ctx, args, stdout, stderr)
+		return datacmd.Alerts(ctx, args, stdout, stderr)
 	case "scan":
-		return runScan(ctx, args, stdout, stderr)
+		return hwcmd.Scan(ctx, args, stdout, stderr)
 	case "read":
-		return runRead(ctx, args, stdout, stderr)
+		return hwcmd.Read(ctx, args, stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args, os.Stdin, stdout, stderr)
 	case "token":

@@ -1,4 +1,4 @@
-package main
+package hwcmd
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 	"github.com/climated/climated/sensors/hw"
 )
 
-// runRead is `climated read [--config FILE] [--bus N] [--zone NAME]`: one
+// Read is `climated read [--config FILE] [--bus N] [--zone NAME]`: one
 // reading of every configured sensor, printed as the nested structure
 // (zone → measurement → value, and When). Without a configuration it reads
 // what a scan of the bus finds, as the hub's default does. Faults go to
 // stderr, one per sensor, and make the exit status non-zero.
-func runRead(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Read(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("read", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` to scan when there is no configuration")

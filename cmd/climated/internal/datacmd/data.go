@@ -1,4 +1,4 @@
-package main
+package datacmd
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// runBackup is `climated backup FILE`: a consistent copy of the database,
+// Backup is `climated backup FILE`: a consistent copy of the database,
 // taken beside a running hub.
-func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Backup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("backup", stdout, stderr)
 	cfg, err := d.Config(args, stderr)
 	if err != nil {
@@ -51,8 +51,8 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// runExport is `climated export`: raw readings as CSV or JSON on stdout.
-func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Export is `climated export`: raw readings as CSV or JSON on stdout.
+func Export(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("export", stdout, stderr)
 	zone := d.FS.String("zone", "", "only this `ZONE`")
 	measurement := d.FS.String("measurement", "", "only this `MEASUREMENT` (Temperature, Rain …)")
@@ -136,8 +136,8 @@ func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*histor
 	return store, err
 }
 
-// runImport is `climated import FILE`: readings in export's CSV.
-func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Import is `climated import FILE`: readings in export's CSV.
+func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("import", stdout, stderr)
 	skipBad := d.FS.Bool("skip-bad", false, "import the good lines of a file with broken ones")
 	cfg, err := d.Config(args, stderr)

@@ -1,4 +1,4 @@
-package main
+package datacmd
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"github.com/climated/climated/history/climate"
 )
 
-// runForget is `climated forget --after TIME|--ahead [--yes]`: the
+// Forget is `climated forget --after TIME|--ahead [--yes]`: the
 // readings stamped after TIME (with --ahead, ahead of the clock now) leave
 // every tier of the history (history.Forget), with the hub stopped. Without --yes it says what would go and deletes
 // nothing.
-func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Forget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("forget", stdout, stderr)
 	after := d.FS.String("after", "", "delete the readings stamped after this `TIME` (2026-11-30T08:15:00Z, a date, 24h …)")
 	ahead := d.FS.Bool("ahead", false, "delete the readings stamped ahead of the clock as it is now (after it plus 15 minutes)")

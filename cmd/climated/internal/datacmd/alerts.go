@@ -1,4 +1,4 @@
-package main
+package datacmd
 
 import (
 	"context"
@@ -17,21 +17,22 @@ import (
 	"github.com/climated/climated/mcp"
 )
 
-// alertsReport is what `climated alerts` shows.
-type alertsReport struct {
-	Rules  []alertRuleLine `json:"rules"`
+// AlertsReport is what `climated alerts` shows (its --json).
+type AlertsReport struct {
+	Rules  []AlertRuleLine `json:"rules"`
 	Active []alerts.State  `json:"active"`
 	Recent []alerts.Event  `json:"recent"`
 }
 
-type alertRuleLine struct {
+// AlertRuleLine is a rule and what it says in words.
+type AlertRuleLine struct {
 	ID   string `json:"id"`
 	Text string `json:"text"`
 }
 
-// runAlerts is `climated alerts`: the rules, the alerts that are on and
+// Alerts is `climated alerts`: the rules, the alerts that are on and
 // the recent ones, read from the database beside a running hub.
-func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Alerts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("alerts", stdout, stderr)
 	since := d.FS.String("since", "7d", "recent alerts from this `TIME` (24h, 7d, 2026-11-01, RFC 3339)")
 	limit := d.FS.Int("limit", 20, "at most `N` recent alerts")
@@ -67,8 +68,8 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // readAlerts reads the house rules (as the configuration sets them), the
 // user rules, the active alerts and the recent history of db.
-func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, since time.Time, limit int) (alertsReport, error) {
-	var rep alertsReport
+func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, since time.Time, limit int) (AlertsReport, error) {
+	var rep AlertsReport
 	if _, err := os.Stat(db); err != nil {
 		return rep, fmt.Errorf("database %s: %w", db, err)
 	}
@@ -89,9 +90,9 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 	if err != nil {
 		return rep, err
 	}
-	rep.Rules = []alertRuleLine{}
+	rep.Rules = []AlertRuleLine{}
 	for _, r := range rules {
-		rep.Rules = append(rep.Rules, alertRuleLine{ID: r.ID, Text: r.Describe()})
+		rep.Rules = append(rep.Rules, AlertRuleLine{ID: r.ID, Text: r.Describe()})
 	}
 	if rep.Active, err = view.Active(ctx); err != nil {
 		return rep, err
@@ -106,7 +107,7 @@ func readAlerts(ctx context.Context, db string, houseCfg alerts.HouseConfig, sin
 }
 
 // printAlerts prints rep; since is the period in words (sinceWords).
-func printAlerts(w io.Writer, rep alertsReport, since string, loc *time.Location) {
+func printAlerts(w io.Writer, rep AlertsReport, since string, loc *time.Location) {
 	stamp := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") }
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "Rules (%d; house rules as the configuration sets them):\n", len(rep.Rules))

@@ -1,4 +1,4 @@
-package main
+package hwcmd
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"github.com/climated/climated/sensors/hw"
 )
 
-// runScan is `climated scan [--bus N] [--zone NAME]`: it probes the known
+// Scan is `climated scan [--bus N] [--zone NAME]`: it probes the known
 // chip addresses of an I²C bus, says what answers, and prints the
 // configuration lines that read those chips.
-func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func Scan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("scan", stderr)
 	bus := fs.String("bus", hw.DefaultBus, "I²C bus `N` (/dev/i2c-N)")
 	zone := fs.String("zone", hw.DefaultZone, "zone `NAME` for the configuration lines")
