@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
+	tokenfile "github.com/climated/climated/cmd/climated/internal/token"
 )
 
 // tokenHub runs a demo hub that needs its bearer token (it listens beyond
@@ -34,7 +35,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 	h, stop := runHub(t, cfg)
 	port := h.Addr.(*net.TCPAddr).Port
 	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart
-	token, err := loadOrCreateToken(cfg.TokenPath())
+	token, err := tokenfile.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}

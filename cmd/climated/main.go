@@ -18,6 +18,8 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/datacmd"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/hwcmd"
+	"github.com/climated/climated/cmd/climated/internal/mcpcmd"
+	"github.com/climated/climated/cmd/climated/internal/token"
 )
 
 func main() {
@@ -85,9 +87,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "read":
 		return hwcmd.Read(ctx, args, stdout, stderr)
 	case "mcp":
-		return runMCP(ctx, args, os.Stdin, stdout, stderr)
+		return mcpcmd.Run(ctx, args, mcpcmd.Deps{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, NewLogger: processLogger, Version: buildVersion()})
 	case "token":
-		return runToken(args, stdout, stderr)
+		return token.Command(args, stdout, stderr)
 	case "connect":
 		return runConnect(args, stdout, stderr)
 	case "doctor":
@@ -147,6 +149,9 @@ func forward(ctx context.Context, sig <-chan os.Signal, to chan<- struct{}) {
 		}
 	}
 }
+
+// processLogger is newLogger at a level that no reload changes.
+func processLogger(w io.Writer, level string) (*slog.Logger, error) { return newLogger(w, level, nil) }
 
 // newLogger builds the one log handler of the process: key=value text on
 // stderr. Under systemd (JOURNAL_STREAM is set) the time is left out, as

@@ -26,6 +26,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
+	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
@@ -246,12 +247,12 @@ func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
 	if !cfg.NeedsToken() {
 		return "", nil
 	}
-	token, err := loadOrCreateToken(cfg.TokenPath())
+	secret, err := token.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		return "", err
 	}
 	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.TokenPath(), "print_it_with", "climated token")
-	return token, nil
+	return secret, nil
 }
 
 // startParts starts the parts of the running hub, each owned by h, in an

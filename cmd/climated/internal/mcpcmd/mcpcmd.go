@@ -1,10 +1,11 @@
-package main
+package mcpcmd
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
@@ -16,19 +17,29 @@ import (
 	"github.com/climated/climated/mcp"
 )
 
-// runMCP serves the MCP surface on stdin and stdout from the database that
+// Deps are what climated mcp needs of the process.
+type Deps struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// NewLogger is the process's log handler on w at level.
+	NewLogger func(w io.Writer, level string) (*slog.Logger, error)
+	Version   string // the hub's version, as the server names itself
+}
+
+// Run serves the MCP surface on stdin and stdout from the database that
 // climated serve writes, read-only beside it, so that a desktop client can
 // run "ssh hub climated mcp". Nothing but protocol goes to stdout. With
 // --remote it is instead a bridge to a hub's Streamable HTTP endpoint.
-func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) error {
-	d := cli.NewDataFlags("mcp", stdout, stderr)
-	remote := d.FS.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
-	tokenFile := d.FS.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+bridge.TokenEnv+", else "+bridge.UserTokenFile()+")")
-	cfg, err := d.ConfigUnlessRemote(remote, args, stderr)
+func Run(ctx context.Context, args []string, d Deps) error {
+	stdin, stdout, stderr := d.Stdin, d.Stdout, d.Stderr
+	f := cli.NewDataFlags("mcp", stdout, stderr)
+	remote := f.FS.String("remote", "", "bridge stdio to the hub at this Streamable HTTP `URL` (http://hub.local:8473/mcp)")
+	tokenFile := f.FS.String("token-file", "", "with --remote: read the bearer token from `FILE` (else $"+bridge.TokenEnv+", else "+bridge.UserTokenFile()+")")
+	cfg, err := f.ConfigUnlessRemote(remote, args, stderr)
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(stderr, cfg.LogLevel, nil)
+	log, err := d.NewLogger(stderr, cfg.LogLevel)
 	if err != nil {
 		return err
 	}
@@ -50,7 +61,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	al := openStdioAlerts(ctx, cfg.Database, cfg.Alerts.House, log.With("component", "alerts"))
 	defer al.close()
 	srv := mcp.New(ctx, store, &mcp.Options{
-		Version:   buildVersion(),
+		Version:   d.Version,
 		Zones:     store.Zones(),
 		Simulated: simulated(store),
 		Location:  loc,

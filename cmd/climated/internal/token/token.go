@@ -1,4 +1,4 @@
-package main
+package token
 
 import (
 	"crypto/rand"
@@ -14,9 +14,9 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
-// loadOrCreateToken reads the token file, creating it with a new random
+// LoadOrCreate reads the token file, creating it with a new random
 // token (mode 0600) on first use. A file that others can read is refused.
-func loadOrCreateToken(path string) (string, error) {
+func LoadOrCreate(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
@@ -50,13 +50,14 @@ func loadOrCreateToken(path string) (string, error) {
 	return token, nil
 }
 
-// runToken prints the bearer token, creating it if needed.
-func runToken(args []string, stdout, stderr io.Writer) error {
+// Command is `climated token`: it prints the bearer token, creating it
+// if needed.
+func Command(args []string, stdout, stderr io.Writer) error {
 	cfg, err := cli.NewDataFlags("token", stdout, stderr).Config(args, stderr)
 	if err != nil {
 		return err
 	}
-	token, err := loadOrCreateToken(cfg.TokenPath())
+	token, err := LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		// On an installed hub the token is the service user's.
 		return config.ExplainAccess(cfg.TokenPath(), "climated token", err)
