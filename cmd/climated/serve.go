@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -22,6 +21,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/httpserve"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
@@ -33,15 +33,9 @@ import (
 	"github.com/climated/climated/mcp"
 )
 
-// Shutdown and server limits.
-const (
-	shutdownTimeout   = 10 * time.Second
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
-)
+// shutdownTimeout bounds the hub's close: its parts stopping and the
+// history's last flush.
+const shutdownTimeout = 10 * time.Second
 
 func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
 	cfg := config.Default()
@@ -102,7 +96,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	loc, _ := cfg.Location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
-	ln, err := listen(cfg.Listen)
+	ln, err := httpserve.Listen(cfg.Listen)
 	if err != nil {
 		return err
 	}
@@ -266,7 +260,7 @@ func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.S
 		run.Stop()
 		return nil
 	})
-	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
+	httpErr := h.Start("http", httpserve.Server{Listener: ln, Handler: web, Closing: srv.Close, Log: log}.Run)
 	run.Start(ctx, d.sources)
 	h.Start("watchdog", func(ctx context.Context) error {
 		systemd.Watchdog(ctx, log, systemd.Liveness{Ping: h.Ping, Addr: ln.Addr()})
@@ -299,43 +293,6 @@ func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, h
 	}
 }
 
-// serveHTTP is the HTTP server as a part of the hub: it serves on ln until
-// its context ends, then closes the MCP sessions, ends every request's
-// context (so that event streams clients hold open do not hold up the
-// shutdown) and waits for the requests in flight.
-func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logger) func(context.Context) error {
-	return func(ctx context.Context) error {
-		baseCtx, cancelRequests := context.WithCancel(context.Background())
-		defer cancelRequests()
-		httpSrv := &http.Server{
-			BaseContext:       func(net.Listener) context.Context { return baseCtx },
-			Handler:           h,
-			ReadHeaderTimeout: readHeaderTimeout,
-			ReadTimeout:       readTimeout,
-			WriteTimeout:      writeTimeout,
-			IdleTimeout:       idleTimeout,
-			MaxHeaderBytes:    maxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		}
-		served := make(chan error, 1)
-		go func() { served <- httpSrv.Serve(ln) }()
-		select {
-		case err := <-served:
-			return err
-		case <-ctx.Done():
-		}
-		srv.Close()
-		cancelRequests()
-		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-		defer cancel()
-		if err := httpSrv.Shutdown(sctx); err != nil {
-			log.Warn("http shutdown", "err", err)
-		}
-		<-served
-		return nil
-	}
-}
-
 // hubFront is the listener's handler: the MCP transports, /api/climate,
 // /healthz and /metrics, behind the checks of who may call, and the
 // dashboard at / and /dash/, which makes its own (a login for browsers).
@@ -360,26 +317,13 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	return f, nil
 }
 
-// listen opens the hub's port, with a hint at the usual cause when it is
-// taken.
-func listen(addr string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return nil, fmt.Errorf("listen on %s: %w: another climated running? (systemctl status climated) Stop it, or choose another address with --listen HOST:PORT or listen: in the configuration", addr, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	return ln, nil
-}
-
 // logServing says where the hub serves: its URLs from this machine and,
 // for a listener on every address, those of the machine's networks.
 func logServing(log *slog.Logger, addr net.Addr, database string) {
-	base := servedBase(addr)
+	base := httpserve.BaseURL(addr)
 	attrs := []any{"startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base + "/mcp", "sse", base + "/sse", "api", base + "/api/climate", "dashboard", base + "/", "database", database}
 	if addrs, err := net.InterfaceAddrs(); err == nil {
-		if bases := networkBases(addr, addrs); len(bases) > 0 {
+		if bases := httpserve.NetworkURLs(addr, addrs); len(bases) > 0 {
 			attrs = append(attrs, "network", strings.Join(bases, "/mcp ")+"/mcp")
 		}
 	}

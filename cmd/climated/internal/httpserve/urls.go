@@ -1,4 +1,4 @@
-package main
+package httpserve
 
 import (
 	"net"
@@ -8,11 +8,11 @@ import (
 // maxNetworkURLs bounds the addresses the start-up log lists.
 const maxNetworkURLs = 4
 
-// servedBase is the base URL the start-up log gives for the listener's
+// BaseURL is the base URL the start-up log gives for the listener's
 // address: the address itself, or loopback for an unspecified one (listen
 // ":8473", "0.0.0.0:8473", "[::]:8473"), which reaches it from this
 // machine; "http://[::]:8473" is not a URL a client can use.
-func servedBase(addr net.Addr) string {
+func BaseURL(addr net.Addr) string {
 	ta, ok := addr.(*net.TCPAddr)
 	if !ok || !ta.IP.IsUnspecified() {
 		return "http://" + addr.String()
@@ -20,11 +20,11 @@ func servedBase(addr net.Addr) string {
 	return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port))
 }
 
-// networkBases are the base URLs other machines reach an unspecified
+// NetworkURLs are the base URLs other machines reach an unspecified
 // listener at: one per address of this machine's interfaces that are up,
 // loopback and link-local left out, IPv4 first, at most maxNetworkURLs;
 // none for a listener on one address.
-func networkBases(addr net.Addr, addrs []net.Addr) []string {
+func NetworkURLs(addr net.Addr, addrs []net.Addr) []string {
 	ta, ok := addr.(*net.TCPAddr)
 	if !ok || !ta.IP.IsUnspecified() {
 		return nil
