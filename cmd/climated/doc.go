@@ -23,4 +23,14 @@
 //
 // With no configuration and no hardware it runs the demo house, a simulated
 // home, so that an assistant has something to ask about at once.
+//
+// This package is the wiring: main.go turns the command line into a
+// command, and serve.go, parts.go and reload.go connect the parts of a
+// running hub. Each job has its package under internal/: the command line
+// (cli), the configuration (config), the sources (sources), the alerts
+// (alerting), /metrics (metrics), the HTTP server (httpserve) and what it
+// serves (front, dash), the disk watch (diskwatch), the memory trim
+// (memtrim), systemd's notify and watchdog (systemd), the token file
+// (token), and the other commands (datacmd, hwcmd, mcpcmd, bridge,
+// connect, doctor).
 package main

@@ -93,7 +93,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "connect":
 		return runConnect(args, stdout, stderr)
 	case "doctor":
-		return runDoctor(ctx, args, stdout, stderr)
+		return doctor.Command(ctx, args, stdout, stderr)
 	case "version", "--version", "-version":
 		return runVersion(args, stdout)
 	case "help", "-h", "--help", "-help":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"time"
@@ -13,7 +14,6 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
-	"github.com/climated/climated/mqtt"
 )
 
 // A reload (SIGHUP; systemctl reload climated) reads the configuration
@@ -48,6 +48,26 @@ type reloader struct {
 	run     *sources.Running
 	m       *metrics.Metrics
 	alert   *alerting.Alerter // publishes the alerts beside a new MQTT client
+}
+
+// until serves reloads until ctx ends or the HTTP server fails, and
+// returns the failure.
+func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, httpErr <-chan error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			r.log.Info("shutting down")
+			return nil
+		case err := <-httpErr:
+			return fmt.Errorf("http server: %w", err)
+		case <-env.reload:
+			if env.load == nil {
+				r.log.Warn("reload: no configuration to read again (started without one); nothing changed")
+				continue
+			}
+			cfg = r.reload(ctx, cfg)
+		}
+	}
 }
 
 // reload applies the configuration load returns over cur and returns the
@@ -96,27 +116,4 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
 	return next
-}
-
-// watchMQTT has m follow the MQTT state of run when set, the set that
-// runs now, has MQTT.
-func watchMQTT(m *metrics.Metrics, run *sources.Running, set *sources.Set) {
-	m.WatchMQTT(run, set.MQTTConnected != nil, set.MQTTStats != nil)
-}
-
-// publishAlerts adds to set, when it publishes to MQTT, an alert
-// publisher on its client, which runs with the set's sources (a reload
-// builds a new set, and with it a new publisher).
-func publishAlerts(a *alerting.Alerter, set *sources.Set, log *slog.Logger) error {
-	var client *mqtt.Client
-	var opts mqtt.PublishOptions
-	if p := set.MQTTPublish; p != nil {
-		client, opts = p.Client, p.Opts
-	}
-	pub, err := a.PublishOn(client, opts, log)
-	if err != nil || pub == nil {
-		return err
-	}
-	set.Runners = append(set.Runners, sources.Runner{Name: "mqtt alert publisher", Run: pub.Run})
-	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -6,11 +6,10 @@ import (
 	"io"
 
 	"github.com/climated/climated/cmd/climated/internal/cli"
-	"github.com/climated/climated/cmd/climated/internal/doctor"
 )
 
-// runDoctor is `climated doctor [--json]`.
-func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Command is `climated doctor [--json]`.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("doctor", stdout, stderr)
 	d.Broker = true
 	asJSON := d.FS.Bool("json", false, "print the findings as JSON, for scripts")
@@ -22,5 +21,5 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "climated doctor: unexpected argument %q\n%s", d.FS.Arg(0), cli.UsageLine("doctor"))
 		return cli.ErrUsage
 	}
-	return doctor.Run(ctx, cfg, doctor.Env{}, *asJSON, stdout)
+	return Run(ctx, cfg, Env{}, *asJSON, stdout)
 }
