@@ -69,7 +69,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	loc, _ := cfg.Location()
 	e := history.Export{Zone: *zone, Measurement: sensors.Measurement(*measurement), Format: *format}
-	bar := progress.New(stderr, "exported", progress.Readings)
+	bar := progress.New(stderr, "exported", readings)
 	// Rows on the same terminal would tear a bar apart.
 	if progress.IsTerminal(stdout) {
 		bar.Plain()
@@ -165,7 +165,7 @@ func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	bar := progress.New(stderr, "imported", progress.Readings)
+	bar := progress.New(stderr, "imported", readings)
 	res, err := store.Import(ctx, in, history.ImportOptions{SkipBad: *skipBad, Progress: func(n int64) {
 		bar.Update(n, progress.Fraction(in.N(), size))
 	}})
@@ -209,3 +209,6 @@ func reportImport(ctx context.Context, store *history.Store, res imported, stdou
 		fmt.Fprintf(stdout, "%s\n%s\n", clock.AheadText(a, now), clock.AheadFix())
 	}
 }
+
+// readings is a count of readings in words, for a progress bar.
+func readings(n int64) string { return config.Plural(int(n), "reading") }

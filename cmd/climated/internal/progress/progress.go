@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 )
 
@@ -58,9 +57,6 @@ func IsTerminal(w io.Writer) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
-
-// Readings is a count of readings in words.
-func Readings(n int64) string { return config.Plural(int(n), "reading") }
 
 // Update says n is done; frac is the part of the whole (0 to 1), or
 // negative when the whole is not known.

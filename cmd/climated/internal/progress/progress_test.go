@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/cmd/climated/internal/config"
 )
+
+// readings counts as the commands do: "25 readings".
+func readings(n int64) string { return config.Plural(int(n), "reading") }
 
 // clockAt is a clock that the test moves.
 type clockAt struct{ t time.Time }
@@ -17,7 +22,7 @@ func (c *clockAt) now() time.Time { return c.t }
 func TestProgress(t *testing.T) {
 	clock := &clockAt{time.Unix(1_800_000_000, 0)}
 	var plain bytes.Buffer
-	p := &Bar{w: &plain, verb: "imported", count: Readings, now: clock.now}
+	p := &Bar{w: &plain, verb: "imported", count: readings, now: clock.now}
 	for _, step := range []struct {
 		after time.Duration
 		n     int64
@@ -32,7 +37,7 @@ func TestProgress(t *testing.T) {
 	}
 
 	var tty bytes.Buffer
-	p = &Bar{w: &tty, tty: true, verb: "imported", count: Readings, now: clock.now}
+	p = &Bar{w: &tty, tty: true, verb: "imported", count: readings, now: clock.now}
 	p.Update(0, 0)
 	clock.t = clock.t.Add(150 * time.Millisecond)
 	p.Update(15, 0.25)

@@ -38,7 +38,7 @@ func FillDemoPast(ctx context.Context, cfg config.Config, d Deps, term io.Writer
 	if term == nil {
 		term = io.Discard
 	}
-	bar := progress.New(term, "demo house: filling in a day of history", progress.Readings)
+	bar := progress.New(term, "demo house: filling in a day of history", readings)
 	bar.Line = func(msg string) { log.Info(msg) }
 	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
 	bar.Done()
@@ -88,3 +88,6 @@ func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	}
 	return err
 }
+
+// readings is a count of readings in words, for a progress bar.
+func readings(n int64) string { return config.Plural(int(n), "reading") }
