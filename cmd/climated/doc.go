@@ -31,6 +31,8 @@
 // (alerting), /metrics (metrics), the HTTP server (httpserve) and what it
 // serves (front, dash), the disk watch (diskwatch), the memory trim
 // (memtrim), systemd's notify and watchdog (systemd), the token file
-// (token), and the other commands (datacmd, hwcmd, mcpcmd, bridge,
-// connect, doctor).
+// (token), and the other commands (configcmd, datacmd, hwcmd, mcpcmd,
+// bridge, connect, doctor). connect_cmd.go is the flags of climated
+// connect: package connect cannot take them itself, as cli names its
+// clients in the help.
 package main

@@ -15,6 +15,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/configcmd"
 	"github.com/climated/climated/cmd/climated/internal/datacmd"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/hwcmd"
@@ -71,7 +72,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		load := func() (config.Config, error) { return parseServe(args, io.Discard, io.Discard) }
 		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
 	case "config":
-		return runConfig(args, stdout, stderr)
+		return configcmd.Run(args, stdout, stderr)
 	case "backup":
 		return datacmd.Backup(ctx, args, stdout, stderr)
 	case "export":

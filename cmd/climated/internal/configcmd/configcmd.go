@@ -1,4 +1,4 @@
-package main
+package configcmd
 
 import (
 	_ "embed"
@@ -12,8 +12,8 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/config"
 )
 
-// runConfig is `climated config check [FILE]` and `climated config example [--starter]`.
-func runConfig(args []string, stdout, stderr io.Writer) error {
+// Run is `climated config check [FILE]` and `climated config example [--starter]`.
+func Run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, cli.UsageLine("config"))
 		return cli.ErrUsage
