@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
@@ -100,7 +99,7 @@ func loadSubscriptions(t testing.TB, path string) []Mapping {
 // corpusHub is a running ingest on its own mosquitto, recording into a history.
 type corpusHub struct {
 	in    *Ingest
-	store *hub.Hub
+	store *storeSink
 	log   *logBuffer
 	// publishRaw sends as a device does.
 	publishRaw func(t *testing.T, topic string, payload []byte, retained bool)

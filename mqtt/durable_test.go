@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
@@ -23,7 +22,7 @@ var counterMapping = Mapping{Topic: "sensors/+", Format: "generic", AutoZone: tr
 
 // gatedStore is the history with a Flush that waits for the gate to open.
 type gatedStore struct {
-	*hub.Hub
+	*storeSink
 	gate    chan struct{}
 	flushes atomic.Int32
 }
@@ -35,7 +34,7 @@ func (s *gatedStore) Flush(ctx context.Context) error {
 		return ctx.Err()
 	}
 	s.flushes.Add(1)
-	return s.Hub.Flush(ctx)
+	return s.storeSink.Flush(ctx)
 }
 
 func sessionOptions(t *testing.T, broker, prefix string) Options {
@@ -51,7 +50,7 @@ func sessionOptions(t *testing.T, broker, prefix string) Options {
 func TestMosquittoAckAfterFlush(t *testing.T) {
 	m := newMosquitto(t, "max_inflight_messages 4")
 	m.start()
-	sink := &gatedStore{Hub: openStore(t), gate: make(chan struct{})}
+	sink := &gatedStore{storeSink: openStore(t), gate: make(chan struct{})}
 	c := newClient(t, sessionOptions(t, m.url(), "climated/ack"))
 	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
@@ -124,13 +123,13 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 // cuttingStore cuts the network right after the history's first commit,
 // before the acknowledgements can go out.
 type cuttingStore struct {
-	*hub.Hub
+	*storeSink
 	cut  func()
 	once sync.Once
 }
 
 func (s *cuttingStore) Flush(ctx context.Context) error {
-	err := s.Hub.Flush(ctx)
+	err := s.storeSink.Flush(ctx)
 	s.once.Do(s.cut)
 	return err
 }
@@ -151,7 +150,7 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	runClient(t, c)
-	runIngest(t, in, &cuttingStore{Hub: store, cut: p.cut})
+	runIngest(t, in, &cuttingStore{storeSink: store, cut: p.cut})
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
 	dev := testDevice(t, m.url())
 	for i := range 3 {

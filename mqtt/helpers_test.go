@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -80,18 +78,8 @@ func runIngest(t testing.TB, in *Ingest, sink sensors.Sink) {
 	runUntilCleanup(t, "ingest Run", func(ctx context.Context) error { return in.Run(ctx, sink) })
 }
 
-func openStore(t testing.TB) *hub.Hub {
-	t.Helper()
-	s, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(context.Background()) })
-	return s
-}
-
-// value reads zone's key from the store's get_climate structure.
-func value(s *hub.Hub, zone, key string) (any, bool) {
+// value reads zone's key from the sink's get_climate structure.
+func value(s *storeSink, zone, key string) (any, bool) {
 	z, ok := s.Snapshot().Climate[zone]
 	if !ok {
 		return nil, false
