@@ -176,7 +176,7 @@ func TestAlertEventNeverBlocks(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("Event blocked")
 	}
 	if p.Dropped() != 10 {

@@ -94,7 +94,7 @@ func BenchmarkBrokerIngest(b *testing.B) {
 		toks = append(toks, dev.Publish(m.Topic, 1, false, m.Payload))
 		if len(toks) == 1000 || i == b.N-1 {
 			for _, tok := range toks {
-				if !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+				if !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 					b.Fatalf("publish: %v", tok.Error())
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/eclipse/paho.mqtt.golang/packets"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // A reload stops the old client whenever it comes, also while it waits
@@ -16,10 +18,10 @@ import (
 // planned, and no error (issue 26 saw four "mqtt: subscribe failed …
 // context canceled" ERROR lines at every reload).
 func TestStopWhileSubscribingLogsNoError(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
-	p := newSubackDropper(t, strings.TrimPrefix(m.url(), "tcp://"))
-	log := &logBuffer{}
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	p := newSubackDropper(t, strings.TrimPrefix(m.URL(), "tcp://"))
+	log := &testutil.Buffer{}
 	opts := fastOptions(p.url(), "climated/stopsub")
 	opts.Logger = slog.New(slog.NewTextHandler(multiWriter{log, tWriter{t}}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := newClient(t, opts)
@@ -33,7 +35,7 @@ func TestStopWhileSubscribingLogsNoError(t *testing.T) {
 	go func() { done <- c.Run(ctx) }()
 	select {
 	case <-p.subscribing:
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("the client sent no SUBSCRIBE")
 	}
 	cancel()
@@ -42,7 +44,7 @@ func TestStopWhileSubscribingLogsNoError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("Run did not return after its context ended")
 	}
 	for _, line := range strings.Split(log.String(), "\n") {

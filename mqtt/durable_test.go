@@ -48,10 +48,10 @@ func sessionOptions(t *testing.T, broker, prefix string) Options {
 // 4) sends no more; once it is done, the rest follows, a commit per
 // window, not per message.
 func TestMosquittoAckAfterFlush(t *testing.T) {
-	m := newMosquitto(t, "max_inflight_messages 4")
-	m.start()
+	m := testutil.NewMosquitto(t, "max_inflight_messages 4")
+	m.Start()
 	sink := &gatedStore{storeSink: openStore(t), gate: make(chan struct{})}
-	c := newClient(t, sessionOptions(t, m.url(), "climated/ack"))
+	c := newClient(t, sessionOptions(t, m.URL(), "climated/ack"))
 	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	runClient(t, c)
 	runIngest(t, in, sink)
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.url())
+	dev := testDevice(t, m.URL())
 	const n = 12
 	for i := range n {
 		publish(t, dev, fmt.Sprintf("sensors/s%d", i), 1, false, fmt.Sprintf(`{"n":%d}`, 400+i))
@@ -80,11 +80,11 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 // the hub is away (stopped cleanly here) is queued by the broker and
 // recorded at the next start, under the same client id.
 func TestMosquittoQueuedWhileAway(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
+	m := testutil.NewMosquitto(t)
+	m.Start()
 	store := openStore(t)
-	opts := sessionOptions(t, m.url(), "climated/away")
-	dev := testDevice(t, m.url())
+	opts := sessionOptions(t, m.URL(), "climated/away")
+	dev := testDevice(t, m.URL())
 	start := func() (*Client, *Ingest, func()) {
 		c := newClient(t, opts)
 		in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
@@ -138,9 +138,9 @@ func (s *cuttingStore) Flush(ctx context.Context) error {
 // the two) come again, with DUP, when the session resumes: the journal
 // knows them and they are not recorded twice (the rain would count twice).
 func TestMosquittoRedeliveryAfterCut(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
-	p := newProxy(t, strings.TrimPrefix(m.url(), "tcp://"))
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	p := newProxy(t, strings.TrimPrefix(m.URL(), "tcp://"))
 	store := openStore(t)
 	c := newClient(t, sessionOptions(t, p.url(), "climated/cut"))
 	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
@@ -152,7 +152,7 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 	runClient(t, c)
 	runIngest(t, in, &cuttingStore{storeSink: store, cut: p.cut})
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.url())
+	dev := testDevice(t, m.URL())
 	for i := range 3 {
 		publish(t, dev, fmt.Sprintf("sensors/r%d", i), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, 600+i))
 	}

@@ -12,12 +12,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
-
-// waitTimeout bounds every wait of these tests; waits poll and end as soon
-// as what they wait for is there.
-const waitTimeout = 10 * time.Second
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
@@ -94,7 +91,7 @@ func testDevice(t testing.TB, broker string) paho.Client {
 	o := paho.NewClientOptions().AddBroker(broker).SetClientID(fmt.Sprintf("device-%d", time.Now().UnixNano())).
 		SetConnectTimeout(2 * time.Second).SetMaxReconnectInterval(50 * time.Millisecond)
 	c := paho.NewClient(o)
-	if tok := c.Connect(); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if tok := c.Connect(); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("device connect to %s: %v", broker, tok.Error())
 	}
 	t.Cleanup(func() { c.Disconnect(50) })
@@ -103,7 +100,7 @@ func testDevice(t testing.TB, broker string) paho.Client {
 
 func publish(t testing.TB, c paho.Client, topic string, qos byte, retained bool, payload string) {
 	t.Helper()
-	if tok := c.Publish(topic, qos, retained, payload); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if tok := c.Publish(topic, qos, retained, payload); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("publish %s: %v", topic, tok.Error())
 	}
 }
@@ -119,13 +116,13 @@ func wantErr(t *testing.T, err error, want string) {
 	}
 }
 
-// recv takes the next message from ch, or fails after waitTimeout.
+// recv takes the next message from ch, or fails after testutil.Patience.
 func recv(t testing.TB, ch <-chan Message) Message {
 	t.Helper()
 	select {
 	case m := <-ch:
 		return m
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("timed out waiting for a message")
 		return Message{}
 	}

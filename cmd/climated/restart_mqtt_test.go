@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,39 +276,12 @@ func startMosquitto(t *testing.T) string {
 }
 
 // startMosquittoWith starts mosquitto with limits, lines of its
-// configuration.
+// configuration, and returns its URL.
 func startMosquittoWith(t *testing.T, limits string) string {
 	t.Helper()
-	const bin = "/usr/sbin/mosquitto"
-	if _, err := os.Stat(bin); err != nil {
-		testutil.RequireInCI(t, "this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, port, _ := net.SplitHostPort(addr)
-	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
-	os.WriteFile(conf, []byte("listener "+port+" 127.0.0.1\nallow_anonymous true\npersistence false\n"+limits), 0o600)
-	cmd := exec.Command(bin, "-c", conf)
-	var out bytes.Buffer
-	cmd.Stderr = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-			c.Close()
-			return "tcp://" + addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto does not accept connections: %s", strings.TrimSpace(out.String()))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	m := testutil.NewMosquitto(t, limits)
+	m.Start()
+	return m.URL()
 }
 
 // mqttClient is a plain paho client: a device or an observer.

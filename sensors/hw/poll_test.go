@@ -12,6 +12,7 @@ import (
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 	"github.com/climated/climated/sensors/internal/sinktest"
@@ -59,8 +60,8 @@ func TestRunIntervals(t *testing.T) {
 func TestRunBackoffAndStaleness(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m, open := mux(nil) // nothing answers
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "bme280"}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "bme280"}}}, open, logTo(&logs))
 		sk := &sinktest.Sink{}
 		start := time.Now()
 		stop := sinktest.Start(s, sk)
@@ -110,8 +111,8 @@ func TestRunBackoffAndStaleness(t *testing.T) {
 func TestRunRateLimitsLogs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		_, open := mux(nil)
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x", Interval: 10 * time.Second}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x", Interval: 10 * time.Second}}}, open, logTo(&logs))
 		stop := sinktest.Start(s, &sinktest.Sink{})
 		time.Sleep(time.Hour)
 		stop()
@@ -127,8 +128,8 @@ func TestRunRecovers(t *testing.T) {
 		b := chip(0x44, concat([]i2ctest.IO{w(0xF3, 0x2D), w(0xF3, 0x2D)}, sht3xReads(1))...)
 		b.Faults = map[int]error{0: i2cfake.NACK, 1: i2cfake.NACK}
 		m, open := mux(map[uint16]*i2cfake.Bus{0x44: b})
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, logTo(&logs))
 		sk := &sinktest.Sink{}
 		stop := sinktest.Start(s, sk)
 		time.Sleep(30 * time.Second)
@@ -255,10 +256,7 @@ func TestRunRecordsAndReports(t *testing.T) {
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- s.Run(rctx, store) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for rs, _ := store.Snapshot(); len(rs) < 2 && time.Now().Before(deadline); rs, _ = store.Snapshot() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.Eventually(func() bool { rs, _ := store.Snapshot(); return len(rs) >= 2 })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/sinktest"
 )
@@ -234,14 +235,11 @@ func TestRunRecordsTheTips(t *testing.T) {
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- g.Run(rctx, store) }()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	testutil.Eventually(func() bool { // the gauge watches the pin
 		p.mu.Lock()
-		watching := len(p.timeouts) > 0
-		p.mu.Unlock()
-		if watching || time.Now().After(deadline) {
-			break
-		}
-	}
+		defer p.mu.Unlock()
+		return len(p.timeouts) > 0
+	})
 	for range 3 {
 		p.EdgesChan <- gpio.Low
 		time.Sleep(20 * time.Millisecond)
