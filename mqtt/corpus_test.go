@@ -131,7 +131,10 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	}
 	h.sessions = c.Sessions
 	runClient(t, c)
-	runIngest(t, h.in, h.store)
+	// Without Flush: each reading is acknowledged once recorded rather than
+	// batched for up to ackDelay, which made this test wait 0.2 s a
+	// message; acknowledging after the commit is TestMosquittoAckAfterFlush's.
+	runIngest(t, h.in, struct{ sensors.Sink }{h.store})
 	// Subscribed once the broker acknowledged every filter.
 	testutil.WaitFor(t, "the subscriptions", func() bool {
 		for _, m := range ms {
