@@ -82,7 +82,7 @@ func BenchmarkBrokerIngest(b *testing.B) {
 	}
 	runClient(b, c)
 	runIngest(b, in, store)
-	dev := testDevice(b, broker)
+	dev := testutil.MQTTClient(b, broker, "")
 	testutil.WaitFor(b, "the subscription", c.Connected)
 	time.Sleep(50 * time.Millisecond) // the subscription follows the connection
 	msgs := zigbeeMessages(1000)

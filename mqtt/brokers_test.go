@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	pahopk "github.com/eclipse/paho.mqtt.golang/packets"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
 
@@ -13,7 +14,8 @@ import (
 )
 
 // The brokers of the tests: mochi in process, mosquitto as a process of
-// its own, and a TCP proxy that can break connections.
+// its own (both of testutil), and a TCP proxy that can break connections
+// or drop packets.
 
 // startMochi runs an in-process broker on a free loopback port and
 // returns it with its URL.
@@ -81,17 +83,27 @@ func waitSubscribed(t testing.TB, srv *mochi.Server, topic string) {
 type proxy struct {
 	ln     net.Listener
 	target string
-	mu     sync.Mutex
-	conns  []net.Conn
+	// keep, when set, makes the proxy read whole MQTT packets and pass on
+	// those it keeps; up says the packet goes from the client to the
+	// broker.
+	keep  func(up bool, cp pahopk.ControlPacket) bool
+	mu    sync.Mutex
+	conns []net.Conn
 }
 
 func newProxy(t testing.TB, target string) *proxy {
+	t.Helper()
+	return newFilterProxy(t, target, nil)
+}
+
+// newFilterProxy is a proxy that passes on only the packets keep keeps.
+func newFilterProxy(t testing.TB, target string, keep func(up bool, cp pahopk.ControlPacket) bool) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: target}
+	p := &proxy{ln: ln, target: target, keep: keep}
 	go p.serve()
 	t.Cleanup(func() { ln.Close(); p.cut() })
 	return p
@@ -113,8 +125,30 @@ func (p *proxy) serve() {
 		p.mu.Lock()
 		p.conns = append(p.conns, in, out)
 		p.mu.Unlock()
-		go func() { io.Copy(out, in); out.Close() }()
-		go func() { io.Copy(in, out); in.Close() }()
+		go p.pass(in, out, true)
+		go p.pass(out, in, false)
+	}
+}
+
+// pass copies src to dst until either side closes: all of it, or the
+// packets that p.keep keeps.
+func (p *proxy) pass(src, dst net.Conn, up bool) {
+	defer src.Close()
+	defer dst.Close()
+	if p.keep == nil {
+		io.Copy(dst, src)
+		return
+	}
+	for {
+		cp, err := pahopk.ReadPacket(src)
+		if err != nil {
+			return
+		}
+		if p.keep(up, cp) {
+			if err := cp.Write(dst); err != nil {
+				return
+			}
+		}
 	}
 }
 

@@ -144,7 +144,7 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 		}
 		return true
 	})
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	h.publishRaw = func(t *testing.T, topic string, payload []byte, retained bool) {
 		t.Helper()
 		if tok := dev.Publish(topic, 1, retained, payload); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {

@@ -59,7 +59,7 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	runClient(t, c)
 	runIngest(t, in, sink)
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	const n = 12
 	for i := range n {
 		publish(t, dev, fmt.Sprintf("sensors/s%d", i), 1, false, fmt.Sprintf(`{"n":%d}`, 400+i))
@@ -84,7 +84,7 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 	m.Start()
 	store := openStore(t)
 	opts := sessionOptions(t, m.URL(), "climated/away")
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	start := func() (*Client, *Ingest, func()) {
 		c := newClient(t, opts)
 		in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
@@ -152,7 +152,7 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 	runClient(t, c)
 	runIngest(t, in, &cuttingStore{storeSink: store, cut: p.cut})
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	for i := range 3 {
 		publish(t, dev, fmt.Sprintf("sensors/r%d", i), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, 600+i))
 	}

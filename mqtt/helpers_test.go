@@ -3,7 +3,6 @@ package mqtt
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -83,19 +82,6 @@ func value(s *storeSink, zone, key string) (any, bool) {
 	}
 	v, ok := z[key]
 	return v, ok
-}
-
-// testDevice is a test device: a plain paho client that publishes payloads.
-func testDevice(t testing.TB, broker string) paho.Client {
-	t.Helper()
-	o := paho.NewClientOptions().AddBroker(broker).SetClientID(fmt.Sprintf("device-%d", time.Now().UnixNano())).
-		SetConnectTimeout(2 * time.Second).SetMaxReconnectInterval(50 * time.Millisecond)
-	c := paho.NewClient(o)
-	if tok := c.Connect(); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
-		t.Fatalf("device connect to %s: %v", broker, tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(50) })
-	return c
 }
 
 func publish(t testing.TB, c paho.Client, topic string, qos byte, retained bool, payload string) {

@@ -165,7 +165,7 @@ func TestOversizedMessageIsNeverHeld(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	rawPublish(t, m.URL(), "zigbee2mqtt/study", size)
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":21.5}`)
 	testutil.WaitFor(t, "the reading after the oversized message", func() bool { v, _ := value(store, "study", "Temperature"); return v == 21.5 })
 	runtime.ReadMemStats(&after)

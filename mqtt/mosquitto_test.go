@@ -31,8 +31,8 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 
 	m.Start()
 	testutil.WaitFor(t, "the first connection", func() bool { return c.Sessions() == 1 && c.Connected() })
-	dev := testDevice(t, m.URL())
-	observer := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
+	observer := testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":20.0,"humidity":45}`)
 	testutil.WaitFor(t, "the first reading", func() bool { v, _ := value(store, "study", "Temperature"); return v == 20.0 })
 
@@ -55,7 +55,7 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 	// The subscription is back (Sessions counts after subscribing): a
 	// new reading arrives. (A device of its own: paho's resume after a
 	// reconnect races with a QoS 1 publish, paho.mqtt.golang issue 703.)
-	dev = testDevice(t, m.URL())
+	dev = testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":22.5}`)
 	testutil.WaitFor(t, "the reading after the restart", func() bool {
 		v, _ := value(store, "study", "Temperature")
@@ -74,7 +74,7 @@ func TestMosquittoAvailabilityAndWill(t *testing.T) {
 	m.Start()
 	p := newProxy(t, strings.TrimPrefix(m.URL(), "tcp://"))
 	c := newClient(t, fastOptions(p.url(), "climated/will"))
-	observer := testDevice(t, m.URL())
+	observer := testutil.MQTTClient(t, m.URL(), "")
 	got := make(chan string, 16)
 	observer.Subscribe("climated/will/status", 1, func(_ paho.Client, pm paho.Message) { got <- string(pm.Payload()) }).WaitTimeout(testutil.Patience)
 

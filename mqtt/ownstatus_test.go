@@ -24,7 +24,7 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	m := testutil.NewMosquitto(t)
 	m.Start()
 	const topic = "climated/own/status"
-	observer := testDevice(t, m.URL())
+	observer := testutil.MQTTClient(t, m.URL(), "")
 	var mu sync.Mutex
 	var seen []string
 	observed := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(seen) }

@@ -40,7 +40,7 @@ func TestMosquittoStaleSubscriptionDropped(t *testing.T) {
 	run(counterMapping, old)
 	run(counterMapping) // "old/+" left the configuration
 
-	dev := testDevice(t, m.URL())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "old/x", 1, false, `{"n":1}`)
 	publish(t, dev, "sensors/y", 1, false, `{"n":2}`)
 	// The session as the broker keeps it: only sensors/y was queued.

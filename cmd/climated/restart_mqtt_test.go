@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	paho "github.com/eclipse/paho.mqtt.golang"
-
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
@@ -55,7 +53,7 @@ func TestMQTTRestartsLoseNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "climated.db")
 	h, online := seqHub(t, broker, "climated/restarts", db, dir, "  ingest: {max_auto_zones: 300}\n")
-	_, stopPublishing := publishSequence(t, mqttClient(t, broker, "seq-device"), seqRate, seqSeries)
+	_, stopPublishing := publishSequence(t, testutil.MQTTClient(t, broker, "seq-device"), seqRate, seqSeries)
 
 	kills := map[syscall.Signal]int{}
 	for i := range restarts {
@@ -282,15 +280,4 @@ func startMosquittoWith(t *testing.T, limits string) string {
 	m := testutil.NewMosquitto(t, limits)
 	m.Start()
 	return m.URL()
-}
-
-// mqttClient is a plain paho client: a device or an observer.
-func mqttClient(t *testing.T, broker, id string) paho.Client {
-	t.Helper()
-	c := paho.NewClient(paho.NewClientOptions().AddBroker(broker).SetClientID(id).SetConnectTimeout(5 * time.Second))
-	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		t.Fatalf("connect %s: %v", id, tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(50) })
-	return c
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -142,4 +143,22 @@ func (m *Mosquitto) Stop() {
 		<-m.exited
 	}
 	m.cmd = nil
+}
+
+// MQTTClient connects a plain paho client (a device, an observer) to
+// broker as id, a fresh one when "", and disconnects it at the end of the
+// test.
+func MQTTClient(t testing.TB, broker, id string) paho.Client {
+	t.Helper()
+	if id == "" {
+		id = fmt.Sprintf("device-%d", time.Now().UnixNano())
+	}
+	o := paho.NewClientOptions().AddBroker(broker).SetClientID(id).
+		SetConnectTimeout(5 * time.Second).SetMaxReconnectInterval(50 * time.Millisecond)
+	c := paho.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(Patience) || tok.Error() != nil {
+		t.Fatalf("connect %s to %s: %v", id, broker, tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	return c
 }
