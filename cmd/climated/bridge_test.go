@@ -53,7 +53,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 // without the client noticing.
 func TestBridgeTypeScriptClient(t *testing.T) {
 	t.Parallel() // its own hub, bridge and Node; beside the log budget's minute
-	node := nodeBinary(t)
+	node := testutil.Node(t, mcpClients)
 	sdkDir, err := filepath.Abs(filepath.Join(mcpClients, "node_modules/@modelcontextprotocol/sdk"))
 	if err != nil {
 		t.Fatal(err)
