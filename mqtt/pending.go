@@ -7,7 +7,7 @@ import (
 )
 
 // maxPending bounds the devices whose battery or signal values wait for a
-// zone; beyond it the one heard of first is forgotten.
+// zone; beyond it the one heard of first is dropped.
 const maxPending = 256
 
 // pending keeps, for each device that auto_zone has not placed yet

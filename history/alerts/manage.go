@@ -43,7 +43,7 @@ func (e *Engine) Create(ctx context.Context, r Rule) (Rule, error) {
 	return r, nil
 }
 
-// Delete forgets a user rule, its states (an active alert of it ends
+// Delete deletes a user rule, its states (an active alert of it ends
 // without a cleared event) but not its history. House rules are turned off
 // in the configuration instead.
 func (e *Engine) Delete(ctx context.Context, id string) error {
