@@ -249,33 +249,25 @@ func TestRunSinkStopped(t *testing.T) {
 // TestRunRecordsAndReports: one poll of an SHT31 records its two values
 // in its zone and reports the chip healthy.
 func TestRunRecordsAndReports(t *testing.T) {
-	ctx := context.Background()
-	store := &sinktest.Sink{}
-	m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
-	s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- s.Run(rctx, store) }()
-	testutil.Eventually(func() bool { rs, _ := store.Snapshot(); return len(rs) >= 2 })
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	rs, sts := store.Snapshot()
-	got := map[sensors.Measurement]float64{}
-	for _, r := range rs {
-		if r.Zone != "Indoor" {
-			t.Errorf("reading %+v, want zone Indoor", r)
+	synctest.Test(t, func(t *testing.T) {
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
+		rs, sts, _ := runFor(t, s, time.Second)
+		got := map[sensors.Measurement]float64{}
+		for _, r := range rs {
+			if r.Zone != "Indoor" {
+				t.Errorf("reading %+v, want zone Indoor", r)
+			}
+			got[r.Measurement] = r.Value
 		}
-		got[r.Measurement] = r.Value
-	}
-	if got[sensors.Temperature] != 25.0 || got[sensors.Humidity] != 50.0 {
-		t.Errorf("Indoor = %v, want 25 °C and 50 %%", got)
-	}
-	if len(sts) == 0 || sts[len(sts)-1].Err != nil || sts[len(sts)-1].Source != "i2c1/0x44 sht3x" {
-		t.Errorf("statuses = %+v", sts)
-	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
+		if got[sensors.Temperature] != 25.0 || got[sensors.Humidity] != 50.0 {
+			t.Errorf("Indoor = %v, want 25 °C and 50 %%", got)
+		}
+		if len(sts) == 0 || sts[len(sts)-1].Err != nil || sts[len(sts)-1].Source != "i2c1/0x44 sht3x" {
+			t.Errorf("statuses = %+v", sts)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
