@@ -9,7 +9,7 @@ import (
 )
 
 // What waits for a zone is bounded: beyond maxPending devices the one
-// heard of first is forgotten; a device's newer value of a measurement
+// heard of first is dropped; a device's newer value of a measurement
 // replaces the older, stamped with when it came.
 func TestPendingIsBounded(t *testing.T) {
 	var p pending
@@ -31,6 +31,6 @@ func TestPendingIsBounded(t *testing.T) {
 		t.Errorf("device 44 gives %+v, want its latest rf_status 60 and battery 90 at t0+1m", vs)
 	}
 	if len(p.vals) != maxPending-1 || len(p.order) != maxPending-1 || p.pop(k) != nil {
-		t.Errorf("a device taken still waits: %d, %d", len(p.vals), len(p.order))
+		t.Errorf("a device popped still waits: %d, %d", len(p.vals), len(p.order))
 	}
 }
