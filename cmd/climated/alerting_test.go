@@ -14,6 +14,8 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // An alert, end to end through a running hub and a real mosquitto: a device's CO2 reading over
@@ -24,13 +26,13 @@ func TestServeAlertsEndToEnd(t *testing.T) {
 	broker := startMosquitto(t) // Debian's, a process of its own
 	var mu sync.Mutex
 	seen := map[string]string{}
-	observer := mqttClient(t, broker, "alerts-observer")
+	observer := testutil.MQTTClient(t, broker, "alerts-observer")
 	observer.Subscribe("#", 1, func(_ paho.Client, m paho.Message) {
 		mu.Lock()
 		seen[m.Topic()] = string(m.Payload())
 		mu.Unlock()
 	}).WaitTimeout(5 * time.Second)
-	device := mqttClient(t, broker, "bedroom-co2")
+	device := testutil.MQTTClient(t, broker, "bedroom-co2")
 	hooked := make(chan string, 8)
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/fakebus"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
 )
@@ -118,7 +118,7 @@ func TestServeRecordsAnI2CSensor(t *testing.T) {
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: sources.Seams{OpenBus: testutil.OpenSHT31}})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: sources.Seams{OpenBus: fakebus.OpenSHT31}})
 	}()
 	var h served
 	select {

@@ -1,4 +1,6 @@
-package testutil
+// Package fakebus is an I²C bus for tests above the sensors (cmd's),
+// which cannot use sensors/internal/i2cfake: it answers as an SHT31 does.
+package fakebus
 
 import (
 	"errors"
