@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,30 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
-
-// logBuf is a log the writer goroutine writes while the test reads it.
-type logBuf struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // recordedThenFull records three hours of history into a database on a
 // tmpfs of its own of size, closes it and fills the file system to the last
@@ -71,9 +52,9 @@ func recordedThenFull(t *testing.T, size string) (path, filler string, past []se
 
 // openFull opens the database at path on its full disk, with retries
 // 50 ms after a failure (doubling), and the log it writes.
-func openFull(t *testing.T, path string) (*Store, *logBuf) {
+func openFull(t *testing.T, path string) (*Store, *testutil.Buffer) {
 	t.Helper()
-	logs := &logBuf{}
+	logs := &testutil.Buffer{}
 	s, err := Open(context.Background(), path, &Options{FlushInterval: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatalf("open on a full disk: %v", err)
@@ -191,7 +172,7 @@ func TestFullDiskPendingBound(t *testing.T) {
 func TestFullDiskFlushAnswersAtOnceAndResumes(t *testing.T) {
 	path, filler, past := recordedThenFull(t, "4m")
 	ctx := context.Background()
-	logs := &logBuf{}
+	logs := &testutil.Buffer{}
 	// Retries only every DefaultMaxRetryInterval: the tick and the
 	// back-off cannot be what writes here within the test's deadlines.
 	s, err := Open(ctx, path, &Options{FlushInterval: DefaultMaxRetryInterval, Logger: slog.New(slog.NewTextHandler(logs, nil))})

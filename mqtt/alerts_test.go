@@ -108,7 +108,7 @@ func TestAlertPublisher(t *testing.T) {
 	testutil.WaitFor(t, "state OFF", func() bool { s, _ := got.last(base + "/state"); return string(s.Payload) == "OFF" })
 
 	announced := got.count(config)
-	publish(t, testDevice(t, broker), "homeassistant/status", 1, false, "online")
+	publish(t, testutil.MQTTClient(t, broker, ""), "homeassistant/status", 1, false, "online")
 	testutil.WaitFor(t, "discovery again when HA comes online", func() bool { return got.count(config) > announced })
 
 	if err := e.Delete(context.Background(), r.ID); err != nil {
@@ -176,7 +176,7 @@ func TestAlertEventNeverBlocks(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("Event blocked")
 	}
 	if p.Dropped() != 10 {

@@ -34,7 +34,7 @@ type amountLog struct {
 
 // amountLogs returns the logs of zone's amounts among keys, for the day
 // before when; nil when the zone has none.
-func amountLogs(house Snapshots, zone string, keys map[string]any, when int64) map[string]amountLog {
+func amountLogs(hub Snapshots, zone string, keys map[string]any, when int64) map[string]amountLog {
 	var logs map[string]amountLog
 	from := when - int64(amountWindow/time.Second)
 	for _, m := range sensors.Measurements() {
@@ -42,7 +42,7 @@ func amountLogs(house Snapshots, zone string, keys map[string]any, when int64) m
 		if _, ok := keys[string(m)]; !ok || info.Kind != sensors.Amount {
 			continue
 		}
-		pts := coalesce(nonzero(house.Points(zone, m, from)), from, maxAmountEntries, info.Resolution)
+		pts := coalesce(nonzero(hub.Points(zone, m, from)), from, maxAmountEntries, info.Resolution)
 		l := amountLog{From: from, Log: make([][2]float64, len(pts))}
 		for i, p := range pts {
 			l.Log[i] = [2]float64{float64(p.T), p.V}

@@ -11,16 +11,15 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
 // startIngestAt runs, until stop, a hub on the database at path that
 // takes another hub's states (filter) and publishes nothing.
-func startIngestAt(t *testing.T, broker, prefix, filter, path string) (h *hub.Hub, stop func()) {
+func startIngestAt(t *testing.T, broker, prefix, filter, path string) (h *storeSink, stop func()) {
 	t.Helper()
-	h, err := hub.Open(context.Background(), path, nil)
+	h, err := openStoreAt(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +44,7 @@ func startIngestAt(t *testing.T, broker, prefix, filter, path string) (h *hub.Hu
 
 // rainOf is what store holds of zone's rain over the last day and a
 // half: the total, and the number of readings (the dry ones included).
-func rainOf(t *testing.T, h *hub.Hub, zone string, now time.Time) (sum float64, n int) {
+func rainOf(t *testing.T, h *storeSink, zone string, now time.Time) (sum float64, n int) {
 	t.Helper()
 	if err := h.Flush(context.Background()); err != nil {
 		t.Fatal(err)

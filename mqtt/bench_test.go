@@ -82,7 +82,7 @@ func BenchmarkBrokerIngest(b *testing.B) {
 	}
 	runClient(b, c)
 	runIngest(b, in, store)
-	dev := testDevice(b, broker)
+	dev := testutil.MQTTClient(b, broker, "")
 	testutil.WaitFor(b, "the subscription", c.Connected)
 	time.Sleep(50 * time.Millisecond) // the subscription follows the connection
 	msgs := zigbeeMessages(1000)
@@ -94,7 +94,7 @@ func BenchmarkBrokerIngest(b *testing.B) {
 		toks = append(toks, dev.Publish(m.Topic, 1, false, m.Payload))
 		if len(toks) == 1000 || i == b.N-1 {
 			for _, tok := range toks {
-				if !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+				if !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 					b.Fatalf("publish: %v", tok.Error())
 				}
 			}

@@ -1,7 +1,6 @@
 package mqtt
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -23,7 +22,7 @@ func TestClientPassword(t *testing.T) {
 }
 
 func TestClientWebSocket(t *testing.T) {
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	addr := "127.0.0.1:" + testutil.FreePort(t)
 	testutil.Broker(t, listeners.NewWebsocket(listeners.Config{ID: "ws", Address: addr}), new(auth.AllowHook), nil)
 	c := newClient(t, fastOptions("ws://"+addr+"/mqtt", "climated/ws"))
 	runClient(t, c)

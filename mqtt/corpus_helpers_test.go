@@ -6,9 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // corpusCase is one upstream payload of testdata/corpus/<project>.json,
@@ -92,29 +93,11 @@ func (c corpusCase) msg() Message {
 	return Message{Topic: c.Topic, Payload: []byte(c.Payload), Retained: c.Retained}
 }
 
-// logBuffer collects log lines for tests that check what was logged.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // capturingIngest is an ingest without a client whose log (also shown
 // through t) is kept for the test to read.
-func capturingIngest(t *testing.T, opts IngestOptions, ms ...Mapping) (*Ingest, *logBuffer) {
+func capturingIngest(t *testing.T, opts IngestOptions, ms ...Mapping) (*Ingest, *testutil.Buffer) {
 	t.Helper()
-	buf := &logBuffer{}
+	buf := &testutil.Buffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(multiWriter{buf, tWriter{t}}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return t0 }
@@ -127,7 +110,7 @@ func capturingIngest(t *testing.T, opts IngestOptions, ms ...Mapping) (*Ingest, 
 }
 
 type multiWriter struct {
-	a *logBuffer
+	a *testutil.Buffer
 	b tWriter
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
@@ -58,11 +57,7 @@ func TestCorpusThroughMosquitto(t *testing.T) {
 				n++
 				h.publish(t, c.Topic, bad, false)
 				// The counters move just before the line is written.
-				deadline := time.Now().Add(waitTimeout)
-				for !h.logged(c.Topic, bad) && time.Now().Before(deadline) {
-					time.Sleep(5 * time.Millisecond)
-				}
-				if !h.logged(c.Topic, bad) {
+				if !testutil.Eventually(func() bool { return h.logged(c.Topic, bad) }) {
 					t.Errorf("%s/%s: no warning names topic %s and the payload %q:\n%s", c.Format, c.Name, c.Topic, bad, h.log.String())
 				}
 			}
@@ -100,8 +95,8 @@ func loadSubscriptions(t testing.TB, path string) []Mapping {
 // corpusHub is a running ingest on its own mosquitto, recording into a history.
 type corpusHub struct {
 	in    *Ingest
-	store *hub.Hub
-	log   *logBuffer
+	store *storeSink
+	log   *testutil.Buffer
 	// publishRaw sends as a device does.
 	publishRaw func(t *testing.T, topic string, payload []byte, retained bool)
 	sessions   func() uint64 // the hub's connections so far
@@ -109,12 +104,12 @@ type corpusHub struct {
 
 func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	t.Helper()
-	m := newMosquitto(t)
-	m.start()
-	h := &corpusHub{store: openStore(t), log: &logBuffer{}}
-	opts := fastOptions(m.url(), "climated/corpus")
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	h := &corpusHub{store: openStore(t), log: &testutil.Buffer{}}
+	opts := fastOptions(m.URL(), "climated/corpus")
 	opts.KeepAlive = 30 * time.Second // no reconnection on a loaded machine
-	clientLog := &logBuffer{}
+	clientLog := &testutil.Buffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(clientLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := newClient(t, opts)
 	// One second per message, so that no two rain amounts share a second
@@ -136,7 +131,10 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	}
 	h.sessions = c.Sessions
 	runClient(t, c)
-	runIngest(t, h.in, h.store)
+	// Without Flush: each reading is acknowledged once recorded rather than
+	// batched for up to ackDelay, which made this test wait 0.2 s a
+	// message; acknowledging after the commit is TestMosquittoAckAfterFlush's.
+	runIngest(t, h.in, struct{ sensors.Sink }{h.store})
 	// Subscribed once the broker acknowledged every filter.
 	testutil.WaitFor(t, "the subscriptions", func() bool {
 		for _, m := range ms {
@@ -146,10 +144,10 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 		}
 		return true
 	})
-	dev := testDevice(t, m.url())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	h.publishRaw = func(t *testing.T, topic string, payload []byte, retained bool) {
 		t.Helper()
-		if tok := dev.Publish(topic, 1, retained, payload); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+		if tok := dev.Publish(topic, 1, retained, payload); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 			t.Fatalf("publish %s: %v", topic, tok.Error())
 		}
 	}
@@ -172,12 +170,8 @@ func (h *corpusHub) publish(t *testing.T, topic string, payload []byte, retained
 	for attempt := 0; ; attempt++ {
 		sessions := h.sessions()
 		h.publishRaw(t, topic, payload, retained)
-		deadline := time.Now().Add(waitTimeout)
-		for processed() <= base && time.Now().Before(deadline) {
-			time.Sleep(2 * time.Millisecond)
-		}
 		switch {
-		case processed() > base:
+		case testutil.Eventually(func() bool { return processed() > base }):
 			return
 		case h.sessions() != sessions && attempt < 2:
 			// The hub reconnected meanwhile (a keep-alive missed on a
@@ -200,11 +194,7 @@ func (h *corpusHub) check(t *testing.T, c corpusCase) {
 				v, present := zone(name)[key].(float64)
 				return present && near(key, v, w)
 			}
-			deadline := time.Now().Add(waitTimeout)
-			for !ok() && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if !ok() {
+			if !testutil.Eventually(ok) {
 				t.Errorf("zone %q: %s = %v, want %v (%s; %s)", name, key, zone(name)[key], w, c.Source, c.Note)
 			}
 		}

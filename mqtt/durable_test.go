@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
@@ -23,7 +22,7 @@ var counterMapping = Mapping{Topic: "sensors/+", Format: "generic", AutoZone: tr
 
 // gatedStore is the history with a Flush that waits for the gate to open.
 type gatedStore struct {
-	*hub.Hub
+	*storeSink
 	gate    chan struct{}
 	flushes atomic.Int32
 }
@@ -35,7 +34,7 @@ func (s *gatedStore) Flush(ctx context.Context) error {
 		return ctx.Err()
 	}
 	s.flushes.Add(1)
-	return s.Hub.Flush(ctx)
+	return s.storeSink.Flush(ctx)
 }
 
 func sessionOptions(t *testing.T, broker, prefix string) Options {
@@ -49,10 +48,10 @@ func sessionOptions(t *testing.T, broker, prefix string) Options {
 // 4) sends no more; once it is done, the rest follows, a commit per
 // window, not per message.
 func TestMosquittoAckAfterFlush(t *testing.T) {
-	m := newMosquitto(t, "max_inflight_messages 4")
-	m.start()
-	sink := &gatedStore{Hub: openStore(t), gate: make(chan struct{})}
-	c := newClient(t, sessionOptions(t, m.url(), "climated/ack"))
+	m := testutil.NewMosquitto(t, "max_inflight_messages 4")
+	m.Start()
+	sink := &gatedStore{storeSink: openStore(t), gate: make(chan struct{})}
+	c := newClient(t, sessionOptions(t, m.URL(), "climated/ack"))
 	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +59,7 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	runClient(t, c)
 	runIngest(t, in, sink)
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.url())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	const n = 12
 	for i := range n {
 		publish(t, dev, fmt.Sprintf("sensors/s%d", i), 1, false, fmt.Sprintf(`{"n":%d}`, 400+i))
@@ -81,11 +80,11 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 // the hub is away (stopped cleanly here) is queued by the broker and
 // recorded at the next start, under the same client id.
 func TestMosquittoQueuedWhileAway(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
+	m := testutil.NewMosquitto(t)
+	m.Start()
 	store := openStore(t)
-	opts := sessionOptions(t, m.url(), "climated/away")
-	dev := testDevice(t, m.url())
+	opts := sessionOptions(t, m.URL(), "climated/away")
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	start := func() (*Client, *Ingest, func()) {
 		c := newClient(t, opts)
 		in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t)})
@@ -124,13 +123,13 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 // cuttingStore cuts the network right after the history's first commit,
 // before the acknowledgements can go out.
 type cuttingStore struct {
-	*hub.Hub
+	*storeSink
 	cut  func()
 	once sync.Once
 }
 
 func (s *cuttingStore) Flush(ctx context.Context) error {
-	err := s.Hub.Flush(ctx)
+	err := s.storeSink.Flush(ctx)
 	s.once.Do(s.cut)
 	return err
 }
@@ -139,9 +138,9 @@ func (s *cuttingStore) Flush(ctx context.Context) error {
 // the two) come again, with DUP, when the session resumes: the journal
 // knows them and they are not recorded twice (the rain would count twice).
 func TestMosquittoRedeliveryAfterCut(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
-	p := newProxy(t, strings.TrimPrefix(m.url(), "tcp://"))
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	p := newProxy(t, strings.TrimPrefix(m.URL(), "tcp://"))
 	store := openStore(t)
 	c := newClient(t, sessionOptions(t, p.url(), "climated/cut"))
 	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
@@ -151,9 +150,9 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	runClient(t, c)
-	runIngest(t, in, &cuttingStore{Hub: store, cut: p.cut})
+	runIngest(t, in, &cuttingStore{storeSink: store, cut: p.cut})
 	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
-	dev := testDevice(t, m.url())
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	for i := range 3 {
 		publish(t, dev, fmt.Sprintf("sensors/r%d", i), 1, false, fmt.Sprintf(`{"n":%d,"rain":1}`, 600+i))
 	}

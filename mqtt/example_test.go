@@ -6,9 +6,17 @@ import (
 	"os"
 	"sync"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/sensors"
 )
+
+// store is the hub that cmd/climated opens (history/hub.Hub, above this
+// package): the sink the ingest records into, and the structure the
+// publisher publishes.
+var store interface {
+	sensors.Sink
+	mqtt.Snapshots
+}
 
 // How cmd/climated wires the MQTT part: one client, the ingest as a
 // source, the publisher of the hub's own zones, all under one context.
@@ -16,11 +24,6 @@ func Example() {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	store, err := hub.Open(ctx, "/var/lib/climated/climated.db", nil)
-	if err != nil {
-		return
-	}
-	defer store.Close(context.Background())
 
 	cfg := mqtt.Config{ // decoded from the mqtt: section of the YAML file
 		Options: mqtt.Options{Broker: "tcp://127.0.0.1:1883", Prefix: "climated/house", PasswordEnv: "CLIMATED_MQTT_PASSWORD"},

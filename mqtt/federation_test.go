@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
@@ -16,7 +15,7 @@ import (
 // I²C chips would), a client, an ingest of the other hub's states and a
 // publisher of its own zones.
 type peer struct {
-	store  *hub.Hub
+	store  *storeSink
 	client *Client
 	ingest *Ingest
 	// stop stops the ingest and then the client, which says offline, as
@@ -133,7 +132,7 @@ func TestTwoHubsFederate(t *testing.T) {
 }
 
 // keyOf is zone's key in the store's structure, nil when absent.
-func keyOf(s *hub.Hub, zone, key string) any { v, _ := value(s, zone, key); return v }
+func keyOf(s *storeSink, zone, key string) any { v, _ := value(s, zone, key); return v }
 
 // Each measurement reaches the other hub with its own time, not the zone's
 // When: rain of 70 minutes ago published with a temperature of 5 minutes

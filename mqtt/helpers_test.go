@@ -3,23 +3,17 @@ package mqtt
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
-
-// waitTimeout bounds every wait of these tests; waits poll and end as soon
-// as what they wait for is there.
-const waitTimeout = 10 * time.Second
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
@@ -80,18 +74,8 @@ func runIngest(t testing.TB, in *Ingest, sink sensors.Sink) {
 	runUntilCleanup(t, "ingest Run", func(ctx context.Context) error { return in.Run(ctx, sink) })
 }
 
-func openStore(t testing.TB) *hub.Hub {
-	t.Helper()
-	s, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(context.Background()) })
-	return s
-}
-
-// value reads zone's key from the store's get_climate structure.
-func value(s *hub.Hub, zone, key string) (any, bool) {
+// value reads zone's key from the sink's get_climate structure.
+func value(s *storeSink, zone, key string) (any, bool) {
 	z, ok := s.Snapshot().Climate[zone]
 	if !ok {
 		return nil, false
@@ -100,22 +84,9 @@ func value(s *hub.Hub, zone, key string) (any, bool) {
 	return v, ok
 }
 
-// testDevice is a test device: a plain paho client that publishes payloads.
-func testDevice(t testing.TB, broker string) paho.Client {
-	t.Helper()
-	o := paho.NewClientOptions().AddBroker(broker).SetClientID(fmt.Sprintf("device-%d", time.Now().UnixNano())).
-		SetConnectTimeout(2 * time.Second).SetMaxReconnectInterval(50 * time.Millisecond)
-	c := paho.NewClient(o)
-	if tok := c.Connect(); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
-		t.Fatalf("device connect to %s: %v", broker, tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(50) })
-	return c
-}
-
 func publish(t testing.TB, c paho.Client, topic string, qos byte, retained bool, payload string) {
 	t.Helper()
-	if tok := c.Publish(topic, qos, retained, payload); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if tok := c.Publish(topic, qos, retained, payload); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("publish %s: %v", topic, tok.Error())
 	}
 }
@@ -131,13 +102,13 @@ func wantErr(t *testing.T, err error, want string) {
 	}
 }
 
-// recv takes the next message from ch, or fails after waitTimeout.
+// recv takes the next message from ch, or fails after testutil.Patience.
 func recv(t testing.TB, ch <-chan Message) Message {
 	t.Helper()
 	select {
 	case m := <-ch:
 		return m
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.Patience):
 		t.Fatal("timed out waiting for a message")
 		return Message{}
 	}

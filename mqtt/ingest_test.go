@@ -26,7 +26,7 @@ func recorded(t testing.TB, format, name string) (string, string) {
 func TestIngestThroughBrokerIntoHistory(t *testing.T) {
 	srv, broker := startMochi(t)
 	store := openStore(t)
-	dev := testDevice(t, broker)
+	dev := testutil.MQTTClient(t, broker, "")
 
 	// A retained state waiting on the broker before the hub starts.
 	topic, payload := recorded(t, "zigbee2mqtt", "aqara_weather")
@@ -104,7 +104,7 @@ func TestIngestThroughBrokerIntoHistory(t *testing.T) {
 // waited on the broker arrives marked as retained.
 func TestClientQoS1AndRetained(t *testing.T) {
 	_, broker := startMochi(t)
-	dev := testDevice(t, broker)
+	dev := testutil.MQTTClient(t, broker, "")
 	publish(t, dev, "qos/retained", 1, true, "kept")
 	c := newClient(t, fastOptions(broker, "climated/test"))
 	got := make(chan Message, 4)

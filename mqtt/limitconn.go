@@ -17,13 +17,13 @@ import (
 // hub from 35 to 241 MB. limitConn sits between the network and paho and
 // passes every packet on unchanged, except a PUBLISH whose payload is
 // larger than the limit: paho gets that one with its topic, flags and
-// packet id but with a short stand-in payload that names the dropped
+// packet id but with a short placeholder payload that names the dropped
 // payload's size (oversizedPayload), and the payload's bytes are read
 // from the network and thrown away as they come, never held. The handler
 // sees a Message with Oversized set, and the ingest acknowledges it like
 // any message it drops, so the broker does not send it again.
 
-// oversizedMark starts the stand-in payload; its size in bytes follows.
+// oversizedMark starts the placeholder payload; its size in bytes follows.
 // A device that sends these bytes itself only gets its message dropped.
 const oversizedMark = "\x00climated: payload dropped, bytes: "
 
@@ -159,7 +159,7 @@ func appendLength(b []byte, n int) []byte {
 	}
 }
 
-// oversizedSize is the size of the payload a stand-in names, and whether
+// oversizedSize is the size of the payload a placeholder names, and whether
 // payload is one.
 func oversizedSize(payload []byte) (int, bool) {
 	rest, ok := bytes.CutPrefix(payload, []byte(oversizedMark))

@@ -132,7 +132,7 @@ func rawPublish(t *testing.T, broker, topic string, size int) {
 			t.Fatal(err)
 		}
 	}
-	conn.SetReadDeadline(time.Now().Add(waitTimeout))
+	conn.SetReadDeadline(time.Now().Add(testutil.Patience))
 	if p, err := packets.ReadPacket(conn); err != nil {
 		t.Fatalf("no PUBACK for the %d-byte message: %v", size, err)
 	} else if _, ok := p.(*packets.PubackPacket); !ok {
@@ -147,10 +147,10 @@ func rawPublish(t *testing.T, broker, topic string, size int) {
 // allocated more than 16 MB before), counts it oversized, and goes on
 // with the next message.
 func TestOversizedMessageIsNeverHeld(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
+	m := testutil.NewMosquitto(t)
+	m.Start()
 	store := openStore(t)
-	opts := fastOptions(m.url(), "climated/big")
+	opts := fastOptions(m.URL(), "climated/big")
 	opts.SessionFile = t.TempDir() + "/session"
 	c := newClient(t, opts)
 	in, err := NewIngest(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}}, &IngestOptions{Logger: testLogger(t)})
@@ -164,8 +164,8 @@ func TestOversizedMessageIsNeverHeld(t *testing.T) {
 	const size = 16 << 20
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	rawPublish(t, m.url(), "zigbee2mqtt/study", size)
-	dev := testDevice(t, m.url())
+	rawPublish(t, m.URL(), "zigbee2mqtt/study", size)
+	dev := testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":21.5}`)
 	testutil.WaitFor(t, "the reading after the oversized message", func() bool { v, _ := value(store, "study", "Temperature"); return v == 21.5 })
 	runtime.ReadMemStats(&after)

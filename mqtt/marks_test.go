@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -25,7 +24,7 @@ import (
 func TestRedeliveryAfterCrashAsksTheHistory(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "climated.db.mqtt")
-	store, err := hub.Open(context.Background(), filepath.Join(dir, "climated.db"), nil)
+	store, err := openStoreAt(filepath.Join(dir, "climated.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,10 @@ import (
 // again at once. Its own "offline" when it stops stands, and nothing
 // answers anything twice.
 func TestOwnStatusSaysOnlineAgain(t *testing.T) {
-	m := newMosquitto(t)
-	m.start()
+	m := testutil.NewMosquitto(t)
+	m.Start()
 	const topic = "climated/own/status"
-	observer := testDevice(t, m.url())
+	observer := testutil.MQTTClient(t, m.URL(), "")
 	var mu sync.Mutex
 	var seen []string
 	observed := func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(seen) }
@@ -33,11 +33,11 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 		defer mu.Unlock()
 		seen = append(seen, string(pm.Payload()))
 	})
-	if !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("observer subscribe: %v", tok.Error())
 	}
-	log := &logBuffer{}
-	opts := fastOptions(m.url(), "climated/own")
+	log := &testutil.Buffer{}
+	opts := fastOptions(m.URL(), "climated/own")
 	opts.Logger = slog.New(slog.NewTextHandler(multiWriter{log, tWriter{t}}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := newClient(t, opts)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -48,13 +48,13 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	testutil.WaitFor(t, "the hub's online", func() bool { return slices.Equal(observed(), []string{"online"}) })
 
 	publish(t, observer, topic, 1, true, "offline")
-	testutil.WaitFor(t, "the retained status to be online again", func() bool { return retainedOn(t, m.url(), topic) == "online" })
+	testutil.WaitFor(t, "the retained status to be online again", func() bool { return retainedOn(t, m.URL(), topic) == "online" })
 	testutil.WaitFor(t, "the hub's answer to reach the observer", func() bool { return len(observed()) >= 3 })
 
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	if got := retainedOn(t, m.url(), topic); got != "offline" {
+	if got := retainedOn(t, m.URL(), topic); got != "offline" {
 		t.Errorf("retained status %q after the hub stopped, want offline", got)
 	}
 	testutil.WaitFor(t, "the hub's offline to reach the observer", func() bool { return len(observed()) >= 4 })
@@ -75,7 +75,7 @@ func retainedOn(t testing.TB, broker, topic string) string {
 		SetConnectTimeout(2 * time.Second)
 	got := make(chan string, 1)
 	c := paho.NewClient(o)
-	if tok := c.Connect(); !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if tok := c.Connect(); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("reader connect to %s: %v", broker, tok.Error())
 	}
 	defer c.Disconnect(0)
@@ -87,7 +87,7 @@ func retainedOn(t testing.TB, broker, topic string) string {
 			}
 		}
 	})
-	if !tok.WaitTimeout(waitTimeout) || tok.Error() != nil {
+	if !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
 		t.Fatalf("reader subscribe %s: %v", topic, tok.Error())
 	}
 	// The broker sends the retained message before its SUBACK; paho

@@ -7,7 +7,7 @@ import (
 )
 
 // maxPending bounds the devices whose battery or signal values wait for a
-// zone; beyond it the one heard of first is forgotten.
+// zone; beyond it the one heard of first is dropped.
 const maxPending = 256
 
 // pending keeps, for each device that auto_zone has not placed yet
@@ -24,8 +24,8 @@ type pending struct {
 	order []deviceKey // first heard of first
 }
 
-// keep remembers vs of key, each at its own time or at.
-func (p *pending) keep(key deviceKey, vs []decode.Value, at time.Time) {
+// add remembers vs of key, each at its own time or at.
+func (p *pending) add(key deviceKey, vs []decode.Value, at time.Time) {
 	if p.vals == nil {
 		p.vals = make(map[deviceKey][]decode.Value)
 	}
@@ -58,8 +58,8 @@ func replaceValue(vs []decode.Value, v decode.Value) []decode.Value {
 	return append(vs, v)
 }
 
-// take returns and forgets what waits for key.
-func (p *pending) take(key deviceKey) []decode.Value {
+// pop returns what waits for key and removes it.
+func (p *pending) pop(key deviceKey) []decode.Value {
 	vs, ok := p.vals[key]
 	if !ok {
 		return nil

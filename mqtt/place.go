@@ -158,8 +158,8 @@ func (in *Ingest) seaLevel(vs []decode.Value) []decode.Value {
 	return append(vs, p) // vs is the caller's own: the decoder's result or a group
 }
 
-// takeProbes records the values of probes with zones of their own.
-func (in *Ingest) takeProbes(item inbound, groups []probeGroup, b *batch) {
+// addProbeReadings records the values of probes with zones of their own.
+func (in *Ingest) addProbeReadings(item inbound, groups []probeGroup, b *batch) {
 	for _, g := range groups {
 		dev, why := in.place(item.mapping, g.name, g.vs)
 		if dev == nil {
@@ -169,7 +169,7 @@ func (in *Ingest) takeProbes(item inbound, groups []probeGroup, b *batch) {
 		if dev.replayed(item) {
 			continue
 		}
-		in.take(item, g.vs, dev, item.at, false, nil, b)
+		in.addReadings(item, g.vs, dev, item.at, false, nil, b)
 		b.touch(dev)
 	}
 }

@@ -93,16 +93,16 @@ func (in *Ingest) process(item inbound, b *batch) {
 	if dev == nil {
 		in.stats.noZone.Add(1)
 		if errors.Is(why, errNoClimate) {
-			in.waiting.keep(key, main, item.at)
+			in.waiting.add(key, main, item.at)
 		}
 		if len(main) > 0 {
 			in.warnDevice("device feeds no zone", item, res.Device, why)
 		}
-		in.takeProbes(item, probes, b)
+		in.addProbeReadings(item, probes, b)
 		return
 	}
 	if len(in.waiting.vals) > 0 {
-		main = append(in.waiting.take(key), main...)
+		main = append(in.waiting.pop(key), main...)
 	}
 	defer b.touch(dev)
 	t, sameRain, ok := in.stamp(item, &res, dev)
@@ -115,8 +115,8 @@ func (in *Ingest) process(item inbound, b *batch) {
 	if len(res.Problems) > 0 {
 		firstErr = res.Problems[0]
 	}
-	in.take(item, main, dev, t, sameRain, firstErr, b)
-	in.takeProbes(item, probes, b)
+	in.addReadings(item, main, dev, t, sameRain, firstErr, b)
+	in.addProbeReadings(item, probes, b)
 }
 
 // notReadings handles a message that carries no readings: one the format
@@ -262,10 +262,10 @@ func (d *device) replayed(item inbound) bool {
 	return false
 }
 
-// take turns vs into readings of dev at t, appends them to b and updates
+// addReadings turns vs into readings of dev at t, appends them to b and updates
 // dev's status. sameRain says a climated state repeats the previous Rain
 // interval, which another measurement renewed.
-func (in *Ingest) take(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
+func (in *Ingest) addReadings(item inbound, vs []decode.Value, dev *device, t time.Time, sameRain bool, firstErr error, b *batch) {
 	n := len(b.readings)
 	for _, v := range vs {
 		val, at, ok := v.Value, v.Time, false

@@ -25,7 +25,7 @@ const (
 	DefaultDiscoveryPrefix = "homeassistant"
 )
 
-// Snapshots is what the publisher needs of the house: the get_climate
+// Snapshots is what the publisher needs of the hub: the get_climate
 // structure as it stands, with the Unix time of each measurement's latest
 // reading (climate.Snapshot.Times), published as the state's "times" so
 // that another hub stamps every value with its own time rather than the
@@ -117,9 +117,9 @@ type pubZone struct {
 	announced map[string]bool
 }
 
-// NewPublisher prepares a publisher of the snapshots of house on c.
-func NewPublisher(c *Client, house Snapshots, opts *PublishOptions) (*Publisher, error) {
-	p := &Publisher{client: c, climate: house, zones: map[string]*pubZone{}}
+// NewPublisher prepares a publisher of the snapshots of hub on c.
+func NewPublisher(c *Client, hub Snapshots, opts *PublishOptions) (*Publisher, error) {
+	p := &Publisher{client: c, climate: hub, zones: map[string]*pubZone{}}
 	if opts != nil {
 		p.opts = *opts
 	}
@@ -182,10 +182,10 @@ func (p *Publisher) publish(ctx context.Context) error {
 	}
 	if s := p.client.Sessions(); s != p.session {
 		p.session = s
-		p.forget(true)
+		p.resend(true)
 	}
 	if p.birth.Swap(false) {
-		p.forget(false)
+		p.resend(false)
 	}
 	sn := p.climate.Snapshot()
 	if bytes.Equal(sn.JSON, p.lastJSON) {
@@ -219,9 +219,9 @@ func (p *Publisher) publishes(zone string) bool {
 	return (p.only == nil || p.only[zone]) && (p.opts.Skip == nil || !p.opts.Skip(zone))
 }
 
-// forget makes the next publish send discovery again and, with states,
+// resend makes the next publish send discovery again and, with states,
 // the states too.
-func (p *Publisher) forget(states bool) {
+func (p *Publisher) resend(states bool) {
 	for _, z := range p.zones {
 		z.announced = map[string]bool{}
 		if states {

@@ -7,7 +7,7 @@ import (
 )
 
 // Two sources of a zone fail: the one offline is named whatever the order
-// of the statuses (the board's is a map's); a zone with no fault has no
+// of the statuses (the hub keeps them in a map); a zone with no fault has no
 // entry; a healthy status says nothing.
 func TestHealthByZone(t *testing.T) {
 	nack := Status{Source: "i2c1/0x44", Zones: []string{"Garden"}, Err: errors.New("sht3x: nack")}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +15,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // An alert, end to end through a running hub and a real mosquitto: a device's CO2 reading over
@@ -27,13 +26,13 @@ func TestServeAlertsEndToEnd(t *testing.T) {
 	broker := startMosquitto(t) // Debian's, a process of its own
 	var mu sync.Mutex
 	seen := map[string]string{}
-	observer := mqttClient(t, broker, "alerts-observer")
+	observer := testutil.MQTTClient(t, broker, "alerts-observer")
 	observer.Subscribe("#", 1, func(_ paho.Client, m paho.Message) {
 		mu.Lock()
 		seen[m.Topic()] = string(m.Payload())
 		mu.Unlock()
 	}).WaitTimeout(5 * time.Second)
-	device := mqttClient(t, broker, "bedroom-co2")
+	device := testutil.MQTTClient(t, broker, "bedroom-co2")
 	hooked := make(chan string, 8)
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -158,30 +157,4 @@ func keys(m map[string]string) []string {
 		ks = append(ks, k)
 	}
 	return ks
-}
-
-// The hand-off from the reading path to the dispatcher is bounded: with
-// the dispatcher stuck, alertQueue batches wait, the next are dropped and
-// counted, nothing blocks, and the warning is logged once, not per batch.
-func TestAlertQueueBound(t *testing.T) {
-	var logs strings.Builder
-	a := &alerting{events: make(chan []alerts.Event, alertQueue), log: slog.New(slog.NewTextHandler(&logs, nil))}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for range alertQueue + 10 {
-			a.hand([]alerts.Event{{Rule: "house.co2", Zone: "Bedroom"}})
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("hand blocked with the dispatcher stuck")
-	}
-	if len(a.events) != alertQueue || a.dropped.Load() != 10 {
-		t.Errorf("%d batches queued, %d dropped; want %d and 10", len(a.events), a.dropped.Load(), alertQueue)
-	}
-	if n := strings.Count(logs.String(), "notifications dropped"); n != 1 {
-		t.Errorf("%d warnings for 10 dropped batches, want 1:\n%s", n, logs.String())
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/datacmd"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/sensors"
 )
@@ -52,7 +53,7 @@ func TestAlertsCommand(t *testing.T) {
 	}
 
 	out, _, code = runCLI(t, "alerts", "--db", cfg.Database, "--json", "--since", "10m")
-	var rep alertsReport
+	var rep datacmd.AlertsReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
 		t.Fatalf("--json: exit %d %v: %s", code, err, out)
 	}
@@ -77,21 +78,6 @@ func TestAlertsCommandBadInput(t *testing.T) {
 		out, errOut, code := runCLI(t, append([]string{"alerts"}, c.args...)...)
 		if code == 0 || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errOut, c.want)
-		}
-	}
-}
-
-// Issue 32: "No alert since 7d." said in words.
-func TestSinceWords(t *testing.T) {
-	loc := time.UTC
-	from := time.Date(2026, 11, 1, 0, 0, 0, 0, loc)
-	for arg, want := range map[string]string{
-		"7d": "in the last 7 days", "24h": "in the last 24 hours", "1d": "in the last day", "2w": "in the last 2 weeks", "1.5d": "in the last 36 hours",
-		"4w": "in the last 4 weeks", "90m": "in the last 90 minutes", "1h": "in the last hour", "today": "today",
-		"yesterday": "since yesterday", "2026-11-01": "since 2026-11-01 00:00", "1.5h": "in the last 90 minutes",
-	} {
-		if got := sinceWords(arg, from, loc); got != want {
-			t.Errorf("sinceWords(%q) = %q, want %q", arg, got, want)
 		}
 	}
 }

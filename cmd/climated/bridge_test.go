@@ -16,6 +16,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
+	tokenfile "github.com/climated/climated/cmd/climated/internal/token"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // tokenHub runs a demo hub that needs its bearer token (it listens beyond
@@ -34,7 +36,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 	h, stop := runHub(t, cfg)
 	port := h.Addr.(*net.TCPAddr).Port
 	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart
-	token, err := loadOrCreateToken(cfg.TokenPath())
+	token, err := tokenfile.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 // without the client noticing.
 func TestBridgeTypeScriptClient(t *testing.T) {
 	t.Parallel() // its own hub, bridge and Node; beside the log budget's minute
-	node := nodeBinary(t)
+	node := testutil.Node(t, mcpClients)
 	sdkDir, err := filepath.Abs(filepath.Join(mcpClients, "node_modules/@modelcontextprotocol/sdk"))
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +82,7 @@ func TestBridgeTypeScriptClient(t *testing.T) {
 			cmd.Env = append(append(os.Environ(), "CLIMATED_RUN_MAIN=1"), c.env...)
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()
-			var stderr lockedBuffer
+			var stderr testutil.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -149,11 +151,11 @@ func TestBridgeBadFlags(t *testing.T) {
 // bridgeClient starts climated mcp --remote hubURL as a real process with
 // env added, and connects a go-sdk client to it over stdio. The error is
 // Connect's; the buffer collects the bridge's log.
-func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string, opts *sdk.ClientOptions) (*sdk.ClientSession, *lockedBuffer, error) {
+func bridgeClient(t *testing.T, ctx context.Context, hubURL string, env []string, opts *sdk.ClientOptions) (*sdk.ClientSession, *testutil.Buffer, error) {
 	t.Helper()
 	cmd := climated("mcp", "--remote", hubURL)
 	cmd.Env = append(cmd.Env, env...)
-	stderr := &lockedBuffer{}
+	stderr := &testutil.Buffer{}
 	cmd.Stderr = stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "bridge-test", Version: "1"}, opts)
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)

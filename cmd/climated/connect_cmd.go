@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/connect"
 )
 
@@ -13,30 +14,30 @@ import (
 // --write. The values come from the hub's configuration (--config, else
 // the installed one), so they are right on an installed hub.
 func runConnect(args []string, stdout, stderr io.Writer) error {
-	d := newDataFlags("connect", stdout, stderr)
-	remote := d.fs.String("remote", "", "the hub's Streamable HTTP `URL` (http://hub.local:8473/mcp); without it, this machine's hub: on loopback when it answers there, else climated mcp")
-	name := d.fs.String("name", "climated", "the server's `NAME` in the client's configuration")
-	write := d.fs.Bool("write", false, "merge it into the client's file (a backup is made first)")
+	d := cli.NewDataFlags("connect", stdout, stderr)
+	remote := d.FS.String("remote", "", "the hub's Streamable HTTP `URL` (http://hub.local:8473/mcp); without it, this machine's hub: on loopback when it answers there, else climated mcp")
+	name := d.FS.String("name", "climated", "the server's `NAME` in the client's configuration")
+	write := d.FS.Bool("write", false, "merge it into the client's file (a backup is made first)")
 	// The client may come before or after the flags.
 	var id string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		id, args = args[0], args[1:]
 	}
-	cfg, err := configUnlessRemote(d, remote, args, stderr)
+	cfg, err := d.ConfigUnlessRemote(remote, args, stderr)
 	if err != nil {
 		return err
 	}
-	if id == "" && d.fs.NArg() == 1 {
-		id = d.fs.Arg(0)
-	} else if d.fs.NArg() > 0 || id == "" {
-		d.fs.Usage()
-		return errUsage
+	if id == "" && d.FS.NArg() == 1 {
+		id = d.FS.Arg(0)
+	} else if d.FS.NArg() > 0 || id == "" {
+		d.FS.Usage()
+		return cli.ErrUsage
 	}
 	c, ok := connect.ByID(id)
 	if !ok {
 		return fmt.Errorf("unknown client %q: want one of %s", id, strings.Join(connect.IDs(), ", "))
 	}
-	t, err := connect.NewTarget(cfg, *d.configPath, *remote, *name)
+	t, err := connect.NewTarget(cfg, *d.ConfigPath, *remote, *name)
 	if err != nil {
 		return err
 	}

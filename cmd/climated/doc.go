@@ -18,9 +18,21 @@
 //	climated version
 //	climated help [COMMAND]
 //
-// serve is the default command. The list and its usage lines come from commands.go; "climated help"
+// serve is the default command. The list and its usage lines come from internal/cli; "climated help"
 // prints them with a line on each.
 //
 // With no configuration and no hardware it runs the demo house, a simulated
 // home, so that an assistant has something to ask about at once.
+//
+// This package is the wiring: main.go turns the command line into a
+// command, and serve.go, parts.go and reload.go connect the parts of a
+// running hub. Each job has its package under internal/: the command line
+// (cli), the configuration (config), the sources (sources), the alerts
+// (alerting), /metrics (metrics), the HTTP server (httpserve) and what it
+// serves (front, dash), the disk watch (diskwatch), the memory trim
+// (memtrim), systemd's notify and watchdog (systemd), the token file
+// (token), and the other commands (configcmd, datacmd, hwcmd, mcpcmd,
+// bridge, connect, doctor). connect_cmd.go is the flags of climated
+// connect: package connect cannot take them itself, as cli names its
+// clients in the help.
 package main

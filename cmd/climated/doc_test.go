@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/cmd/climated/internal/cli"
 )
 
 // TestDocListsEveryCommand: the package documentation names every command
@@ -13,9 +15,9 @@ func TestDocListsEveryCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range commands {
-		if !strings.Contains(string(doc), "//\tclimated "+c.name) {
-			t.Errorf("doc.go does not list \"climated %s\"", c.name)
+	for _, c := range cli.Commands {
+		if !strings.Contains(string(doc), "//\tclimated "+c.Name) {
+			t.Errorf("doc.go does not list \"climated %s\"", c.Name)
 		}
 	}
 }

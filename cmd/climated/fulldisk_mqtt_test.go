@@ -51,7 +51,7 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 	h, online := seqHub(t, broker, "climated/fulldisk", db, dir, "")
 	base := h.base(t)
 
-	_, stop := publishSequence(t, mqttClient(t, broker, "fulldisk-device"), fullDiskRate, 16)
+	_, stop := publishSequence(t, testutil.MQTTClient(t, broker, "fulldisk-device"), fullDiskRate, 16)
 	time.Sleep(2 * time.Second)
 	checkpointTruncate(t, db)
 	filler := filepath.Join(state, "filler")
@@ -115,7 +115,7 @@ mqtt:
       fields: [{measurement: CO2, path: n}, {measurement: Rain, path: rain}]
 `+ingest), 0o600)
 	online := make(chan struct{}, 16)
-	observer := mqttClient(t, broker, prefix+"-observer")
+	observer := testutil.MQTTClient(t, broker, prefix+"-observer")
 	observer.Subscribe(prefix+"/status", 1, func(_ paho.Client, m paho.Message) {
 		if string(m.Payload()) == "online" && !m.Retained() {
 			online <- struct{}{}

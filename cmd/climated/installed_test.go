@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // fakeInstall lays out a hub as the package installs it, under a
@@ -41,7 +43,7 @@ func TestMCPFindsInstalledHub(t *testing.T) {
 	env, config, db := fakeInstall(t, "timezone: Europe/Berlin\n")
 	cmd := climated("mcp")
 	cmd.Env = append(cmd.Env, env, "HOME="+t.TempDir(), "XDG_STATE_HOME=")
-	var stderr lockedBuffer
+	var stderr testutil.Buffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "installed-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)

@@ -34,7 +34,7 @@ func TestLogBudget(t *testing.T) {
 	// A minute of mostly waiting: beside the other long tests (Node's
 	// clients, the README's recipes), not after them.
 	t.Parallel()
-	broker, brokerAddr := startBroker(t)
+	broker, brokerAddr := testutil.LoopbackBroker(t)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "climated.yaml")
@@ -50,7 +50,7 @@ mqtt:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testutil.Buffer
 	log, _ := newLogger(&logs, "info", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan served, 1)

@@ -13,15 +13,21 @@ import (
 
 	_ "time/tzdata" // a hub image may lack /usr/share/zoneinfo
 
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/configcmd"
+	"github.com/climated/climated/cmd/climated/internal/datacmd"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
+	"github.com/climated/climated/cmd/climated/internal/hwcmd"
+	"github.com/climated/climated/cmd/climated/internal/mcpcmd"
+	"github.com/climated/climated/cmd/climated/internal/token"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			fmt.Fprintln(os.Stderr, "climated:", err)
 		}
 		if errors.Is(err, doctor.ErrUnhealthy) {
@@ -31,12 +37,10 @@ func main() {
 	}
 }
 
-var errUsage = errors.New("usage")
-
 // run dispatches a subcommand; "serve" is the default. A command's help,
 // asked for in any of the usual ways, is success.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, errHelp) {
+	if err := dispatch(ctx, args, stdout, stderr); !errors.Is(err, cli.ErrHelp) {
 		return err
 	}
 	return nil
@@ -68,43 +72,43 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		load := func() (config.Config, error) { return parseServe(args, io.Discard, io.Discard) }
 		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
 	case "config":
-		return runConfig(args, stdout, stderr)
+		return configcmd.Run(args, stdout, stderr)
 	case "backup":
-		return runBackup(ctx, args, stdout, stderr)
+		return datacmd.Backup(ctx, args, stdout, stderr)
 	case "export":
-		return runExport(ctx, args, stdout, stderr)
+		return datacmd.Export(ctx, args, stdout, stderr)
 	case "import":
-		return runImport(ctx, args, stdout, stderr)
+		return datacmd.Import(ctx, args, stdout, stderr)
 	case "forget":
-		return runForget(ctx, args, stdout, stderr)
+		return datacmd.Forget(ctx, args, stdout, stderr)
 	case "alerts":
-		return runAlerts(ctx, args, stdout, stderr)
+		return datacmd.Alerts(ctx, args, stdout, stderr)
 	case "scan":
-		return runScan(ctx, args, stdout, stderr)
+		return hwcmd.Scan(ctx, args, stdout, stderr)
 	case "read":
-		return runRead(ctx, args, stdout, stderr)
+		return hwcmd.Read(ctx, args, stdout, stderr)
 	case "mcp":
-		return runMCP(ctx, args, os.Stdin, stdout, stderr)
+		return mcpcmd.Run(ctx, args, mcpcmd.Deps{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, NewLogger: processLogger, Version: buildVersion()})
 	case "token":
-		return runToken(args, stdout, stderr)
+		return token.Command(args, stdout, stderr)
 	case "connect":
 		return runConnect(args, stdout, stderr)
 	case "doctor":
-		return runDoctor(ctx, args, stdout, stderr)
+		return doctor.Command(ctx, args, stdout, stderr)
 	case "version", "--version", "-version":
 		return runVersion(args, stdout)
 	case "help", "-h", "--help", "-help":
 		return runHelp(ctx, args, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, topUsage())
-		return errUsage
+		fmt.Fprintf(stderr, "climated: unknown command %q\n%s", cmd, cli.TopUsage())
+		return cli.ErrUsage
 	}
 }
 
 // runVersion is `climated version`.
 func runVersion(args []string, stdout io.Writer) error {
-	if wantsHelp(args) {
-		return printHelp(stdout, "version", nil)
+	if cli.WantsHelp(args) {
+		return cli.PrintHelp(stdout, "version", nil)
 	}
 	printVersion(stdout)
 	return nil
@@ -122,11 +126,11 @@ func isHelpOrVersion(arg string) bool {
 // command's own --help.
 func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, topUsage())
+		fmt.Fprint(stdout, cli.TopUsage())
 		return nil
 	}
-	if wantsHelp(args) || args[0] == "help" {
-		return printHelp(stdout, "help", nil)
+	if cli.WantsHelp(args) || args[0] == "help" {
+		return cli.PrintHelp(stdout, "help", nil)
 	}
 	return dispatch(ctx, append(append([]string{}, args...), "--help"), stdout, stderr)
 }
@@ -146,6 +150,9 @@ func forward(ctx context.Context, sig <-chan os.Signal, to chan<- struct{}) {
 		}
 	}
 }
+
+// processLogger is newLogger at a level that no reload changes.
+func processLogger(w io.Writer, level string) (*slog.Logger, error) { return newLogger(w, level, nil) }
 
 // newLogger builds the one log handler of the process: key=value text on
 // stderr. Under systemd (JOURNAL_STREAM is set) the time is left out, as

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/climated/climated/internal/testutil"
@@ -28,7 +27,7 @@ import (
 // becomes a zone, no demo house runs, and the hub's availability topic says
 // online while it runs and offline once it stops.
 func TestServeWithMQTT(t *testing.T) {
-	broker, brokerAddr := startBroker(t)
+	broker, brokerAddr := testutil.LoopbackBroker(t)
 	var mu sync.Mutex
 	seen := map[string]string{}
 	broker.Subscribe("#", 1, func(_ *mochi.Client, _ packets.Subscription, pk packets.Packet) {
@@ -147,11 +146,4 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 	if h.Hub.Snapshot().Climate["Indoor"] == nil {
 		t.Error("the hub stopped serving its other sources")
 	}
-}
-
-// startBroker runs an in-process MQTT broker on loopback until the test
-// ends and returns it with its address.
-func startBroker(t *testing.T) (*mochi.Server, string) {
-	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	return testutil.Broker(t, tcp, nil, nil), tcp.Address()
 }

@@ -38,7 +38,7 @@ func TestREADMEConnect(t *testing.T) {
 	_, running, _ := net.SplitHostPort(hub.Addr.String())
 	installed := map[bool]string{
 		true:  installedListening(t, running),
-		false: installedListening(t, freePort(t)),
+		false: installedListening(t, testutil.FreePort(t)),
 	}
 	seen := map[string]bool{}
 	blocks := strings.Split(data, "```")
@@ -97,18 +97,6 @@ func installedListening(t *testing.T, port string) string {
 		t.Fatal(err)
 	}
 	return file
-}
-
-// freePort is a loopback port nothing listens on (it was free a moment ago).
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	_, port, _ := net.SplitHostPort(l.Addr().String())
-	return port
 }
 
 // TestUsageListsNewCommands: climated --help names connect and the

@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/climated/climated/cmd/climated/internal/alerting"
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/cmd/climated/internal/metrics"
+	"github.com/climated/climated/cmd/climated/internal/sources"
+	"github.com/climated/climated/cmd/climated/internal/systemd"
 )
 
 // A reload (SIGHUP; systemctl reload climated) reads the configuration
@@ -38,18 +42,39 @@ type reloader struct {
 	log   *slog.Logger
 	load  func() (config.Config, error) // reads and validates the configuration as at start-up
 	level *slog.LevelVar                // the process's log level; nil leaves it alone
-	seams seams
-	store *hub.Hub
-	run   *running
-	m     *metrics
-	alert *alerting // publishes the alerts beside a new MQTT client
+	// sources builds the sources of a new configuration, for the hub
+	// the running ones feed.
+	sources sources.Deps
+	run     *sources.Running
+	m       *metrics.Metrics
+	alert   *alerting.Alerter // publishes the alerts beside a new MQTT client
+}
+
+// until serves reloads until ctx ends or the HTTP server fails, and
+// returns the failure.
+func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, httpErr <-chan error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			r.log.Info("shutting down")
+			return nil
+		case err := <-httpErr:
+			return fmt.Errorf("http server: %w", err)
+		case <-env.reload:
+			if env.load == nil {
+				r.log.Warn("reload: no configuration to read again (started without one); nothing changed")
+				continue
+			}
+			cfg = r.reload(ctx, cfg)
+		}
+	}
 }
 
 // reload applies the configuration load returns over cur and returns the
 // configuration now in force (cur itself when the new one is refused).
 func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config {
-	notify(r.log, daemon.SdNotifyReloading)
-	defer notify(r.log, daemon.SdNotifyReady)
+	systemd.Notify(r.log, daemon.SdNotifyReloading)
+	defer systemd.Notify(r.log, daemon.SdNotifyReady)
 	next, err := r.load()
 	if err != nil {
 		r.log.Error("reload refused: the running configuration stays", "err", err)
@@ -67,9 +92,9 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
 		next.Alerts = cur.Alerts
 	}
-	set, err := buildSources(ctx, next, r.log, r.seams, r.store)
+	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {
-		err = r.alert.publishTo(set, r.log)
+		err = publishAlerts(r.alert, set, r.log)
 	}
 	if err != nil {
 		r.log.Error("reload refused: the running configuration stays", "err", err)
@@ -80,15 +105,15 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		r.level.Set(l)
 	}
 	t0 := time.Now()
-	r.run.stop()
-	if set.house != nil {
-		if err := fillDemoPast(ctx, next, r.store, r.log, nil); err != nil {
+	r.run.Stop()
+	if set.House != nil {
+		if err := sources.FillDemoPast(ctx, next, r.sources, nil); err != nil {
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}
-	r.run.start(ctx, set)
-	r.m.watchMQTT(r.run, set)
-	r.log.Info("configuration reloaded", "sources", len(set.sources), "zones", set.zones, "simulated", set.simulated,
+	r.run.Start(ctx, set)
+	watchMQTT(r.m, r.run, set)
+	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
 	return next
 }

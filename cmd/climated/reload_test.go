@@ -2,14 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,29 +16,11 @@ import (
 	"github.com/climated/climated/internal/testutil"
 )
 
-// syncBuffer is a log destination tests read while the hub writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestReload: a reload swaps the demo house for an MQTT device, changes
 // the log level, refuses a broken file (naming FILE:LINE) without
 // stopping what runs, and says which keys wait for a restart.
 func TestReload(t *testing.T) {
-	broker, brokerAddr := startBroker(t)
+	broker, brokerAddr := testutil.LoopbackBroker(t)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "climated.yaml")
@@ -57,7 +37,7 @@ func TestReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testutil.Buffer
 	level := new(slog.LevelVar)
 	log, _ := newLogger(&logs, cfg.LogLevel, level)
 	reload := make(chan struct{})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/internal/testutil"
@@ -57,7 +54,7 @@ func TestMQTTRestartsLoseNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "climated.db")
 	h, online := seqHub(t, broker, "climated/restarts", db, dir, "  ingest: {max_auto_zones: 300}\n")
-	_, stopPublishing := publishSequence(t, mqttClient(t, broker, "seq-device"), seqRate, seqSeries)
+	_, stopPublishing := publishSequence(t, testutil.MQTTClient(t, broker, "seq-device"), seqRate, seqSeries)
 
 	kills := map[syscall.Signal]int{}
 	for i := range restarts {
@@ -278,48 +275,10 @@ func startMosquitto(t *testing.T) string {
 }
 
 // startMosquittoWith starts mosquitto with limits, lines of its
-// configuration.
+// configuration, and returns its URL.
 func startMosquittoWith(t *testing.T, limits string) string {
 	t.Helper()
-	const bin = "/usr/sbin/mosquitto"
-	if _, err := os.Stat(bin); err != nil {
-		testutil.RequireInCI(t, "this test needs mosquitto at %s (apt-get install -y mosquitto): %v", bin, err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, port, _ := net.SplitHostPort(addr)
-	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
-	os.WriteFile(conf, []byte("listener "+port+" 127.0.0.1\nallow_anonymous true\npersistence false\n"+limits), 0o600)
-	cmd := exec.Command(bin, "-c", conf)
-	var out bytes.Buffer
-	cmd.Stderr = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
-			c.Close()
-			return "tcp://" + addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto does not accept connections: %s", strings.TrimSpace(out.String()))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// mqttClient is a plain paho client: a device or an observer.
-func mqttClient(t *testing.T, broker, id string) paho.Client {
-	t.Helper()
-	c := paho.NewClient(paho.NewClientOptions().AddBroker(broker).SetClientID(id).SetConnectTimeout(5 * time.Second))
-	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		t.Fatalf("connect %s: %v", id, tok.Error())
-	}
-	t.Cleanup(func() { c.Disconnect(50) })
-	return c
+	m := testutil.NewMosquitto(t, limits)
+	m.Start()
+	return m.URL()
 }

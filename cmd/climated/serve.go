@@ -3,51 +3,41 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
-	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
-	"github.com/climated/climated/cmd/climated/internal/clock"
+	"github.com/climated/climated/cmd/climated/internal/alerting"
+	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
-	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/httpserve"
+	"github.com/climated/climated/cmd/climated/internal/metrics"
+	"github.com/climated/climated/cmd/climated/internal/sources"
+	"github.com/climated/climated/cmd/climated/internal/systemd"
+	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
-	"github.com/climated/climated/sensors"
-	"github.com/climated/climated/sensors/demo"
 )
 
-// Shutdown and server limits.
-const (
-	shutdownTimeout   = 10 * time.Second
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
-	// The demo house fills in up to a day it missed, so that extremes,
-	// trends and rain sums mean something from the first call.
-	demoBackfill = 24 * time.Hour
-)
+// shutdownTimeout bounds the hub's close: its parts stopping and the
+// history's last flush.
+const shutdownTimeout = 10 * time.Second
 
 func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
 	cfg := config.Default()
-	fs := newFlagSet("serve", stderr)
+	fs := cli.NewFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "YAML configuration `FILE`")
 	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+config.DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
-	if err := parseFlags(fs, args, stdout, stderr); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
 	return config.Load(*configPath, cfg, func(c *config.Config) {
@@ -80,7 +70,7 @@ var processStart = time.Now()
 // is up, fakes for the hardware, and what a reload needs.
 type serveEnv struct {
 	ready func(served)
-	seams seams
+	seams sources.Seams
 	// reload asks for the configuration to be read again with load (a
 	// SIGHUP); level is the log level a reload may change.
 	reload <-chan struct{}
@@ -99,7 +89,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	loc, _ := cfg.Location()
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
-	ln, err := listen(cfg.Listen)
+	ln, err := httpserve.Listen(cfg.Listen)
 	if err != nil {
 		return err
 	}
@@ -110,11 +100,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	m := newMetrics()
-	disk := newDiskWatch(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
+	m := metrics.New()
+	disk := diskwatch.New(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
-		m.onFlush(d, n, err)
-		disk.flushed(err)
+		m.OnFlush(d, n, err)
+		disk.Flushed(err)
 	}, log)
 	if err != nil {
 		return err
@@ -123,80 +113,48 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	// the history after them all; on an early return it is this one.
 	defer store.Close(context.Background())
 
-	set, err := buildSources(ctx, cfg, log, env.seams, store)
+	sd := sources.Deps{Log: log, Seams: env.seams, Hub: store, Version: buildVersion()}
+	set, err := firstSources(ctx, cfg, sd, env.stderr)
 	if err != nil {
 		return err
 	}
-	if set.house != nil {
-		if err := fillDemoPast(ctx, cfg, store, log, env.stderr); err != nil {
-			return err
-		}
-	}
 
-	alert, err := openAlerting(ctx, cfg.Alerts, store, set.zones, log.With("component", "alerts"))
+	alert, err := alerting.Open(ctx, alerting.Deps{Config: cfg.Alerts, Hub: store, Zones: set.Zones, Log: log.With("component", "alerts"), Version: sd.Version})
 	if err != nil {
 		return err
 	}
 	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
-		alert.db.Close()
+		alert.Close()
 		return err
 	}
-	notify(log, daemon.SdNotifyReady)
+	systemd.Notify(log, daemon.SdNotifyReady)
 
 	logServing(log, ln.Addr(), store.Path())
 	if env.ready != nil {
-		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.zones})
+		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.Zones})
 	}
 
-	rl := &reloader{log: log, load: env.load, level: env.level, seams: env.seams, store: store, run: run, m: m, alert: alert}
+	rl := &reloader{log: log, load: env.load, level: env.level, sources: sd, run: run, m: m, alert: alert}
 	runErr := rl.until(ctx, cfg, env, httpErr)
-	notify(log, daemon.SdNotifyStopping)
+	systemd.Notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)
 }
 
-// hubDeps are the parts of a hub that serve makes before it starts
-// serving, in the order it makes them, for startServing and hubFront to
-// wire together.
-type hubDeps struct {
-	cfg     config.Config
-	loc     *time.Location
-	hub     *hub.Hub
-	sources *sourceSet
-	alert   *alerting
-	metrics *metrics
-	disk    *diskWatch
-	token   string // the bearer token; "" on loopback
-	ln      net.Listener
-	log     *slog.Logger
-}
-
-// startServing starts the alerts' dispatcher, the sources, the MCP server
-// and the HTTP front, as parts of the hub d.hub; it returns the sources'
-// runner and the HTTP server's end.
-func startServing(ctx context.Context, d hubDeps) (*running, <-chan error, error) {
-	h, set, log := d.hub, d.sources, d.log
-	run := newRunning(log, clock.NewGuard(ctx, countingSink{h, d.metrics}, log, h), set)
-	srv := mcp.New(ctx, h, &mcp.Options{
-		Version: buildVersion(), Zones: set.zones, Simulated: set.simulated, Location: d.loc,
-		Logger: log.With("component", "mcp"), Alerts: mcp.NewAlerts(d.alert.engine, d.alert.db),
-	})
-	if err := d.alert.wire(srv, set, log); err != nil {
-		srv.Close()
-		return nil, nil, err
-	}
-	// Started before the sources, so that it stops after them and hands
-	// on their last events.
-	h.Start("alerts", d.alert.run)
-	d.metrics.watch(h, h.Path(), srv.Sessions, run)
-	h.Start("disk watch", func(ctx context.Context) error { d.disk.run(ctx, diskEvery); return nil })
-	web, err := hubFront(d, srv, run)
+// firstSources builds the sources of cfg and, when the demo house runs,
+// fills in its missed past before the hub serves (a bar on term).
+func firstSources(ctx context.Context, cfg config.Config, d sources.Deps, term io.Writer) (*sources.Set, error) {
+	set, err := sources.Build(ctx, cfg, d)
 	if err != nil {
-		srv.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return run, startParts(ctx, d, run, srv, d.metrics.instrument(web)), nil
+	if set.House != nil {
+		if err := sources.FillDemoPast(ctx, cfg, d, term); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
 }
 
 // stopHub closes the hub: the watchdog and the HTTP server stop first
@@ -231,210 +189,21 @@ func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
 	if !cfg.NeedsToken() {
 		return "", nil
 	}
-	token, err := loadOrCreateToken(cfg.TokenPath())
+	secret, err := token.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		return "", err
 	}
 	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.TokenPath(), "print_it_with", "climated token")
-	return token, nil
-}
-
-// startParts starts the parts of the running hub, each owned by h, in an
-// order that Close reverses: the sources, the HTTP server (so that it
-// drains before the sources stop and the history closes), the watchdog
-// and the memory trimmer. It returns the HTTP server's end.
-func startParts(ctx context.Context, d hubDeps, run *running, srv *mcp.Server, web http.Handler) <-chan error {
-	h, ln, log := d.hub, d.ln, d.log
-	h.Start("sources", func(ctx context.Context) error {
-		<-ctx.Done()
-		run.stop()
-		return nil
-	})
-	httpErr := h.Start("http", serveHTTP(ln, srv, web, log))
-	run.start(ctx, d.sources)
-	h.Start("watchdog", func(ctx context.Context) error {
-		watchdog(ctx, log, liveness{ping: h.Ping, addr: ln.Addr()})
-		return nil
-	})
-	h.Start("memory trim", func(ctx context.Context) error {
-		trimMemory(ctx, trimEvery)
-		return nil
-	})
-	return httpErr
-}
-
-// until serves reloads until ctx ends or the HTTP server fails, and
-// returns the failure.
-func (r *reloader) until(ctx context.Context, cfg config.Config, env serveEnv, httpErr <-chan error) error {
-	for {
-		select {
-		case <-ctx.Done():
-			r.log.Info("shutting down")
-			return nil
-		case err := <-httpErr:
-			return fmt.Errorf("http server: %w", err)
-		case <-env.reload:
-			if env.load == nil {
-				r.log.Warn("reload: no configuration to read again (started without one); nothing changed")
-				continue
-			}
-			cfg = r.reload(ctx, cfg)
-		}
-	}
-}
-
-// serveHTTP is the HTTP server as a part of the hub: it serves on ln until
-// its context ends, then closes the MCP sessions, ends every request's
-// context (so that event streams clients hold open do not hold up the
-// shutdown) and waits for the requests in flight.
-func serveHTTP(ln net.Listener, srv *mcp.Server, h http.Handler, log *slog.Logger) func(context.Context) error {
-	return func(ctx context.Context) error {
-		baseCtx, cancelRequests := context.WithCancel(context.Background())
-		defer cancelRequests()
-		httpSrv := &http.Server{
-			BaseContext:       func(net.Listener) context.Context { return baseCtx },
-			Handler:           h,
-			ReadHeaderTimeout: readHeaderTimeout,
-			ReadTimeout:       readTimeout,
-			WriteTimeout:      writeTimeout,
-			IdleTimeout:       idleTimeout,
-			MaxHeaderBytes:    maxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		}
-		served := make(chan error, 1)
-		go func() { served <- httpSrv.Serve(ln) }()
-		select {
-		case err := <-served:
-			return err
-		case <-ctx.Done():
-		}
-		srv.Close()
-		cancelRequests()
-		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-		defer cancel()
-		if err := httpSrv.Shutdown(sctx); err != nil {
-			log.Warn("http shutdown", "err", err)
-		}
-		<-served
-		return nil
-	}
-}
-
-// hubFront is the listener's handler: the MCP transports, /api/climate,
-// /healthz and /metrics, behind the checks of who may call, and the
-// dashboard at / and /dash/, which makes its own (a login for browsers).
-func hubFront(d hubDeps, srv *mcp.Server, run *running) (http.Handler, error) {
-	store, cfg := d.hub, d.cfg
-	f := front.New(front.Routes{
-		MCP:      srv.Handler(),
-		Climate:  func() []byte { return store.Snapshot().JSON },
-		Health:   []func() error{run.healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
-		Warnings: []func() []string{d.disk.Warnings},
-		Metrics:  d.metrics.handler(),
-	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
-	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: d.alert.dashboard, Levels: d.alert.engine.Levels}, &dash.Options{
-		Simulated: d.sources.simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
-		Logger: d.log.With("component", "dashboard"),
-	})
-	if err != nil {
-		return nil, err
-	}
-	f.Mount("GET /{$}", dsh)
-	f.Mount("/dash/", dsh)
-	return f, nil
-}
-
-// fillDemoPast fills the gap since the last run before serving, so that
-// the first get_climate already has its extremes, trends and rain sums.
-// The past is filled at one reading a minute whatever the live interval:
-// the house is a pure function of time, so a second house with the same
-// seed gives the same values.
-// A bar goes to term when it is a terminal; nil is none.
-func fillDemoPast(ctx context.Context, cfg config.Config, store *hub.Hub, log *slog.Logger, term io.Writer) error {
-	loc, _ := cfg.Location() // validated at start-up
-	now := time.Now()
-	from := backfillFrom(store.Latest(), now)
-	if !from.Before(now) {
-		return nil
-	}
-	t0 := time.Now()
-	past := demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: max(cfg.Demo.Interval, demo.DefaultInterval), Location: loc})
-	// A Pi Zero takes a while over a day of readings: show it, as a bar
-	// on a terminal and as log lines (only if it is slow) elsewhere.
-	if term == nil {
-		term = io.Discard
-	}
-	bar := newProgress(term, "demo house: filling in a day of history", readings)
-	bar.line = func(msg string) { log.Info(msg) }
-	err := past.Backfill(ctx, &fillSink{Sink: store, bar: bar, from: from, to: now}, from, now)
-	bar.done()
-	if err != nil {
-		return fmt.Errorf("demo house: fill in history: %w", err)
-	}
-	// On disk before serving, so that readers beside the daemon (climated
-	// mcp) see it too. A disk that refuses it (full) does not keep the hub
-	// from serving: the readings wait in the writer, which retries.
-	if err := store.Flush(ctx); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("demo house: write history: %w", err)
-		}
-		log.Warn("demo house: history filled in, not on disk yet; the writer retries", "err", err)
-	}
-	log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
-	// The fill is a one-off burst of garbage: give its memory back now
-	// rather than let the hub sit on it.
-	debug.FreeOSMemory()
-	return nil
-}
-
-// backfillFrom is where the demo house starts filling in: just after the
-// newest recorded reading (recording it again would add its rain twice),
-// and at most a day back.
-func backfillFrom(latest, now time.Time) time.Time {
-	from := now.Add(-demoBackfill)
-	if latest.After(from) {
-		from = latest.Add(time.Second)
-	}
-	return from
-}
-
-// listen opens the hub's port, with a hint at the usual cause when it is
-// taken.
-func listen(addr string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return nil, fmt.Errorf("listen on %s: %w: another climated running? (systemctl status climated) Stop it, or choose another address with --listen HOST:PORT or listen: in the configuration", addr, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	return ln, nil
-}
-
-// fillSink shows the demo fill's progress by the time its readings reach.
-type fillSink struct {
-	sensors.Sink
-	bar      *progress
-	from, to time.Time
-	n        int64
-}
-
-func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := f.Sink.Record(ctx, rs)
-	if len(rs) > 0 {
-		f.n += int64(len(rs))
-		f.bar.update(f.n, fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))
-	}
-	return err
+	return secret, nil
 }
 
 // logServing says where the hub serves: its URLs from this machine and,
 // for a listener on every address, those of the machine's networks.
 func logServing(log *slog.Logger, addr net.Addr, database string) {
-	base := servedBase(addr)
+	base := httpserve.BaseURL(addr)
 	attrs := []any{"startup", time.Since(processStart).Round(time.Millisecond), "streamable_http", base + "/mcp", "sse", base + "/sse", "api", base + "/api/climate", "dashboard", base + "/", "database", database}
 	if addrs, err := net.InterfaceAddrs(); err == nil {
-		if bases := networkBases(addr, addrs); len(bases) > 0 {
+		if bases := httpserve.NetworkURLs(addr, addrs); len(bases) > 0 {
 			attrs = append(attrs, "network", strings.Join(bases, "/mcp ")+"/mcp")
 		}
 	}

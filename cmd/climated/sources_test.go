@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,77 +14,17 @@ import (
 	"testing"
 	"time"
 
-	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/gpio/gpiotest"
 	"periph.io/x/conn/v3/i2c"
 
-	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/fakebus"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
-	"github.com/climated/climated/sensors/raingauge"
 )
-
-func noBus(name string) (i2c.BusCloser, error) {
-	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrNoBus)
-}
 
 func deniedBus(name string) (i2c.BusCloser, error) {
 	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrPermission)
-}
-
-func TestBuildSources(t *testing.T) {
-	var logs bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	ctx := context.Background()
-
-	// Nothing configured, no bus: the demo house, and the log says why.
-	set, err := buildSources(ctx, config.Default(), log, seams{openBus: noBus}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if set.house == nil || !set.simulated || !slices.Equal(set.zones, []string{"Indoor", "Bedroom", "Balcony", "Rain"}) {
-		t.Errorf("no bus: %+v", set)
-	}
-	for _, want := range []string{"no I²C bus to scan", "running the demo house (simulated data)"} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("log lacks %q:\n%s", want, logs.String())
-		}
-	}
-
-	// Issue 32: demo: enabled: false means no demo house, also without
-	// any sensor; the log says the hub has no zone and what gives it one.
-	logs.Reset()
-	off := config.Default()
-	off.Demo.Enabled = new(false)
-	set, err = buildSources(ctx, off, log, seams{openBus: noBus}, nil)
-	if err != nil || set.house != nil || set.simulated || len(set.sources) != 0 || len(set.zones) != 0 {
-		t.Errorf("demo: enabled: false: %+v %v", set, err)
-	}
-	if !strings.Contains(logs.String(), "demo: enabled: false: the hub has no zone") {
-		t.Errorf("log with demo off and no sensor:\n%s", logs.String())
-	}
-
-	// Sensors and a rain gauge configured: they run, the demo does not.
-	cfg := config.Default()
-	cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Living room", Chip: "bme280", Address: 0x76}}
-	cfg.RainGauge = &raingauge.Config{Pin: "GPIO17"}
-	pin := &gpiotest.Pin{N: "GPIO17", Num: 17, EdgesChan: make(chan gpio.Level, 1)}
-	set, err = buildSources(ctx, cfg, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if set.house != nil || set.simulated || !slices.Equal(set.zones, []string{"Living room", "Rain"}) || len(set.sources) != 2 {
-		t.Errorf("configured: house %v, simulated %v, zones %v, %d sources", set.house, set.simulated, set.zones, len(set.sources))
-	}
-
-	// demo.enabled adds the demo house to real sensors.
-	cfg.Demo.Enabled = new(true)
-	set, _ = buildSources(ctx, cfg, log, seams{openBus: deniedBus, openPin: func(string) (gpio.PinIn, error) { return pin, nil }}, nil)
-	if set.house == nil || len(set.sources) != 3 {
-		t.Errorf("with demo.enabled: %d sources", len(set.sources))
-	}
 }
 
 // TestServeWithFaultySensor: a configured sensor that cannot be read is
@@ -99,7 +38,7 @@ func TestServeWithFaultySensor(t *testing.T) {
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: deniedBus}})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: sources.Seams{OpenBus: deniedBus}})
 	}()
 	var h served
 	select {
@@ -179,7 +118,7 @@ func TestServeRecordsAnI2CSensor(t *testing.T) {
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: seams{openBus: testutil.OpenSHT31}})
+		done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), serveEnv{ready: func(h served) { ready <- h }, seams: sources.Seams{OpenBus: fakebus.OpenSHT31}})
 	}()
 	var h served
 	select {

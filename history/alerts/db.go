@@ -131,7 +131,7 @@ func (d *DB) AddRule(ctx context.Context, r Rule) (string, error) {
 	return fmt.Sprintf("u%d", id), nil
 }
 
-// DeleteRule forgets rule id and its states; its history stays.
+// DeleteRule deletes rule id and its states; its history stays.
 func (d *DB) DeleteRule(ctx context.Context, id string) error {
 	n, ok := userNumber(id)
 	if !ok {

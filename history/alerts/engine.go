@@ -22,7 +22,7 @@ type Store interface {
 	Rules(ctx context.Context) ([]Rule, error)           // the user rules
 	States(ctx context.Context) ([]State, error)         // every persisted state
 	AddRule(ctx context.Context, r Rule) (string, error) // keeps r, returns its new ID
-	DeleteRule(ctx context.Context, id string) error     // forgets the rule and its states
+	DeleteRule(ctx context.Context, id string) error     // deletes the rule and its states
 	// Commit keeps the states and appends the events in one transaction.
 	Commit(ctx context.Context, states []State, events []Event) error
 }

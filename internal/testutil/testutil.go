@@ -1,5 +1,8 @@
 // Package testutil holds what the project's tests share: waiting for a
-// condition, a stopped clock, and a plain HTTP request to a test server.
+// condition, a stopped clock, a plain HTTP request to a test server, a
+// buffer to log into, MQTT brokers and the repository's documents. It
+// imports nothing of the project, so that the tests of every package can
+// use it.
 package testutil
 
 import (
@@ -20,13 +23,23 @@ const Patience = 15 * time.Second
 // it waited for, once Patience has passed.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
+	if !Eventually(cond) {
+		t.Fatalf("%s: not within %s", what, Patience)
+	}
+}
+
+// Eventually polls cond every 5 ms until it holds or Patience has passed,
+// and reports whether it held: WaitFor for a caller that says itself
+// what failed, or goes on.
+func Eventually(cond func() bool) bool {
 	deadline := time.Now().Add(Patience)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, Patience)
+			return cond()
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return true
 }
 
 // FixedClock is a clock stopped at at.

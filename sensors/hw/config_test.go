@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -232,9 +233,9 @@ func TestSeaLevelPressure(t *testing.T) {
 }
 
 func TestNewSkipsSensorsThatProvideNothing(t *testing.T) {
-	var logs logBuffer
+	var logs testutil.Buffer
 	cfg := Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht41"}, {Zone: "Indoor", Chip: "sht31", Address: 0x45}}, WiFi: WiFiConfig{Disabled: true}}
-	s, err := New(cfg, &Options{Logger: logs.logger()})
+	s, err := New(cfg, &Options{Logger: logTo(&logs)})
 	if err != nil {
 		t.Fatal(err)
 	}

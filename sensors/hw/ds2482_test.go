@@ -13,6 +13,7 @@ import (
 	"periph.io/x/conn/v3/i2c/i2ctest"
 	"periph.io/x/conn/v3/onewire"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 )
@@ -303,9 +304,9 @@ func TestRunDS18B20BridgeReopens(t *testing.T) {
 			reset(stIdle).write(false, matchROM(balconyROM, 0xBE)...).nack(wr([]byte{0x96}, stBusy)).
 			open(false).reading(balconyROM, spRoom)
 		m, open := mux(map[uint16]*i2cfake.Bus{0x18: traffic.bus()})
-		var logs logBuffer
+		var logs testutil.Buffer
 		cfg := SensorConfig{Zone: "Balcony", Chip: "ds18b20", Bridge: 0x18, Device: balconyID}
-		s := newSource(t, Config{Sensors: []SensorConfig{cfg}}, open, logs.logger())
+		s := newSource(t, Config{Sensors: []SensorConfig{cfg}}, open, logTo(&logs))
 		rs, statuses, _ := runFor(t, s, 10*time.Second)
 		if len(rs) != 1 || rs[0].Value != 23.125 {
 			t.Errorf("readings %+v, want one of 23.125 °C", rs)

@@ -1,19 +1,18 @@
 package hw
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 	"github.com/climated/climated/sensors/internal/sinktest"
@@ -63,25 +62,8 @@ func concat(parts ...[]i2ctest.IO) []i2ctest.IO {
 	return out
 }
 
-// logBuffer is a logger into a buffer, safe for concurrent use.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func (l *logBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
+// logTo is a logger into b.
+func logTo(b *testutil.Buffer) *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
 
 // newSource builds a Source of cfg (Wi-Fi off unless configured) on open.
 func newSource(t *testing.T, cfg Config, open Opener, log *slog.Logger) *Source {

@@ -12,6 +12,7 @@ import (
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/i2cfake"
 	"github.com/climated/climated/sensors/internal/sinktest"
@@ -59,8 +60,8 @@ func TestRunIntervals(t *testing.T) {
 func TestRunBackoffAndStaleness(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m, open := mux(nil) // nothing answers
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "bme280"}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "bme280"}}}, open, logTo(&logs))
 		sk := &sinktest.Sink{}
 		start := time.Now()
 		stop := sinktest.Start(s, sk)
@@ -110,8 +111,8 @@ func TestRunBackoffAndStaleness(t *testing.T) {
 func TestRunRateLimitsLogs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		_, open := mux(nil)
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x", Interval: 10 * time.Second}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x", Interval: 10 * time.Second}}}, open, logTo(&logs))
 		stop := sinktest.Start(s, &sinktest.Sink{})
 		time.Sleep(time.Hour)
 		stop()
@@ -127,8 +128,8 @@ func TestRunRecovers(t *testing.T) {
 		b := chip(0x44, concat([]i2ctest.IO{w(0xF3, 0x2D), w(0xF3, 0x2D)}, sht3xReads(1))...)
 		b.Faults = map[int]error{0: i2cfake.NACK, 1: i2cfake.NACK}
 		m, open := mux(map[uint16]*i2cfake.Bus{0x44: b})
-		var logs logBuffer
-		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, logs.logger())
+		var logs testutil.Buffer
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, logTo(&logs))
 		sk := &sinktest.Sink{}
 		stop := sinktest.Start(s, sk)
 		time.Sleep(30 * time.Second)
@@ -248,36 +249,25 @@ func TestRunSinkStopped(t *testing.T) {
 // TestRunRecordsAndReports: one poll of an SHT31 records its two values
 // in its zone and reports the chip healthy.
 func TestRunRecordsAndReports(t *testing.T) {
-	ctx := context.Background()
-	store := &sinktest.Sink{}
-	m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
-	s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- s.Run(rctx, store) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for rs, _ := store.Snapshot(); len(rs) < 2 && time.Now().Before(deadline); rs, _ = store.Snapshot() {
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	rs, sts := store.Snapshot()
-	got := map[sensors.Measurement]float64{}
-	for _, r := range rs {
-		if r.Zone != "Indoor" {
-			t.Errorf("reading %+v, want zone Indoor", r)
+	synctest.Test(t, func(t *testing.T) {
+		m, open := mux(map[uint16]*i2cfake.Bus{0x44: sensirionChip(0x44, sht3xReads(1)...)})
+		s := newSource(t, Config{Sensors: []SensorConfig{{Zone: "Indoor", Chip: "sht3x"}}}, open, nil)
+		rs, sts, _ := runFor(t, s, time.Second)
+		got := map[sensors.Measurement]float64{}
+		for _, r := range rs {
+			if r.Zone != "Indoor" {
+				t.Errorf("reading %+v, want zone Indoor", r)
+			}
+			got[r.Measurement] = r.Value
 		}
-		got[r.Measurement] = r.Value
-	}
-	if got[sensors.Temperature] != 25.0 || got[sensors.Humidity] != 50.0 {
-		t.Errorf("Indoor = %v, want 25 °C and 50 %%", got)
-	}
-	if len(sts) == 0 || sts[len(sts)-1].Err != nil || sts[len(sts)-1].Source != "i2c1/0x44 sht3x" {
-		t.Errorf("statuses = %+v", sts)
-	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
+		if got[sensors.Temperature] != 25.0 || got[sensors.Humidity] != 50.0 {
+			t.Errorf("Indoor = %v, want 25 °C and 50 %%", got)
+		}
+		if len(sts) == 0 || sts[len(sts)-1].Err != nil || sts[len(sts)-1].Source != "i2c1/0x44 sht3x" {
+			t.Errorf("statuses = %+v", sts)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -130,7 +130,7 @@ func (p *poller) stop() {
 	p.calls.Wait()
 }
 
-// drop forgets the open device, stopping its goroutine if it has one, so
+// drop closes the open device, stopping its goroutine if it has one, so
 // that the next attempt opens it anew.
 func (p *poller) drop() {
 	if c, ok := p.dev.(closer); ok {

@@ -251,3 +251,23 @@ func crc16Modbus(b []byte) uint16 {
 	}
 	return crc
 }
+
+// ScanBus opens bus with open (nil is OpenBus), scans it (Scan) and
+// closes it again. An error opening the bus is returned as it is
+// (ErrNoBus when there is none); a failed scan names the bus. ScanConfig
+// turns what it finds into a configuration.
+func ScanBus(ctx context.Context, open Opener, bus string) ([]Found, error) {
+	if open == nil {
+		open = OpenBus
+	}
+	b, err := open(bus)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	found, err := Scan(ctx, b, bus)
+	if err != nil {
+		return nil, fmt.Errorf("bus %s: %w", bus, err)
+	}
+	return found, nil
+}

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/internal/sinktest"
 )
@@ -116,8 +117,8 @@ func TestRunWiFi(t *testing.T) {
 func TestRunNoWiFi(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wireless")
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
-		s, err := New(Config{}, &Options{Wireless: path, Logger: logs.logger()})
+		var logs testutil.Buffer
+		s, err := New(Config{}, &Options{Wireless: path, Logger: logTo(&logs)})
 		if err != nil {
 			t.Fatal(err)
 		}

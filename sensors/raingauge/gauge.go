@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/climated/climated/sensors/field"
 	"io"
 	"log/slog"
 	"math"
@@ -17,6 +16,7 @@ import (
 	"periph.io/x/host/v3"
 
 	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/field"
 )
 
 // Defaults of the configuration.
@@ -114,8 +114,8 @@ type Gauge struct {
 	name string
 
 	mu      sync.Mutex
-	pending int       // tips counted and not yet recorded
-	lastTip time.Time // the latest counted tip, for the debounce
+	pending int       // tips countingDone and not yet recorded
+	lastTip time.Time // the latest countingDone tip, for the debounce
 	carry   float64   // mm recorded short (or over) by rounding, for the next interval
 }
 
@@ -155,13 +155,13 @@ func (g *Gauge) Run(ctx context.Context, sink sensors.Sink) error {
 	if err != nil || pin == nil {
 		return err
 	}
-	watchCtx, stopWatch := context.WithCancel(context.Background())
-	watched := make(chan struct{})
+	countCtx, stopCounting := context.WithCancel(context.Background())
+	countingDone := make(chan struct{})
 	go func() {
-		defer close(watched)
-		g.watch(watchCtx, pin)
+		defer close(countingDone)
+		g.countTips(countCtx, pin)
 	}()
-	defer func() { stopWatch(); <-watched }()
+	defer func() { stopCounting(); <-countingDone }()
 
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -171,8 +171,8 @@ func (g *Gauge) Run(ctx context.Context, sink sensors.Sink) error {
 		select {
 		case <-ctx.Done():
 			end := time.Now()
-			stopWatch()
-			<-watched
+			stopCounting()
+			<-countingDone
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 			defer cancel()
 			if err := g.record(fctx, sink, end, false); err != nil {
@@ -224,8 +224,8 @@ func (g *Gauge) openPin(ctx context.Context, sink sensors.Sink) (gpio.PinIn, err
 	}
 }
 
-// watch counts the tips until ctx ends.
-func (g *Gauge) watch(ctx context.Context, pin gpio.PinIn) {
+// countTips counts the tips until ctx ends.
+func (g *Gauge) countTips(ctx context.Context, pin gpio.PinIn) {
 	for ctx.Err() == nil {
 		start := time.Now()
 		if !pin.WaitForEdge(waitTimeout) {
@@ -262,7 +262,7 @@ func amount(n int, mmPerTip, carry float64) (mm, rest float64) {
 	return mm, exact - mm
 }
 
-// record records the rain counted so far as the interval ending at t. A
+// record records the rain countingDone so far as the interval ending at t. A
 // sink that rejects it leaves the tips to the next interval. Without tips,
 // zero is recorded only at interval boundaries (boundary), not at the end.
 func (g *Gauge) record(ctx context.Context, sink sensors.Sink, t time.Time, boundary bool) error {

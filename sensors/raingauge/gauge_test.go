@@ -227,40 +227,31 @@ func TestConfigValidate(t *testing.T) {
 // interval's recorded as Run ends. The hub's sums of them are the
 // history's to test (history/climate).
 func TestRunRecordsTheTips(t *testing.T) {
-	ctx := context.Background()
-	store := &sinktest.Sink{}
-	p := newPin()
-	g := gauge(t, p, Config{Debounce: time.Millisecond})
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- g.Run(rctx, store) }()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		p.mu.Lock()
-		watching := len(p.timeouts) > 0
-		p.mu.Unlock()
-		if watching || time.Now().After(deadline) {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		store := &sinktest.Sink{}
+		p := newPin()
+		g := gauge(t, p, Config{Debounce: time.Millisecond})
+		stop := sinktest.Start(g, store)
+		synctest.Wait() // the gauge waits for an edge
+		start := time.Now()
+		for i := range 3 {
+			p.edgeAt(start, time.Duration(i+1)*20*time.Millisecond)
 		}
-	}
-	for range 3 {
-		p.EdgesChan <- gpio.Low
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancel() // the unfinished interval is recorded as Run ends
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	readings, _ := store.Snapshot()
-	var total float64
-	for _, r := range readings {
-		if r.Zone != "Rain" || r.Measurement != sensors.Rain {
-			t.Errorf("reading %+v, want the Rain zone's Rain", r)
+		if err := stop(); err != nil { // the unfinished interval is recorded as Run ends
+			t.Fatal(err)
 		}
-		total += r.Value
-	}
-	if math.Round(total*1000)/1000 != 0.838 {
-		t.Errorf("rain recorded %v mm in %d readings, want 0.838 mm (3 × 0.2794, at the gauge's resolution)", total, len(readings))
-	}
+		readings, _ := store.Snapshot()
+		var total float64
+		for _, r := range readings {
+			if r.Zone != "Rain" || r.Measurement != sensors.Rain {
+				t.Errorf("reading %+v, want the Rain zone's Rain", r)
+			}
+			total += r.Value
+		}
+		if math.Round(total*1000)/1000 != 0.838 {
+			t.Errorf("rain recorded %v mm in %d readings, want 0.838 mm (3 × 0.2794, at the gauge's resolution)", total, len(readings))
+		}
+	})
 }
 
 // TestAmount: every interval's rain at three decimals, the rounding

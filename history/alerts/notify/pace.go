@@ -56,7 +56,7 @@ func (n *Notifier) admit(e alerts.Event, now time.Time) {
 }
 
 // release queues the held events whose alert's PerAlert is up, the
-// earliest first, and forgets alerts that are quiet; n.mu is held.
+// earliest first, and drops alerts that are quiet; n.mu is held.
 func (n *Notifier) release(now time.Time) {
 	var due []*item
 	for k, p := range n.alerts {

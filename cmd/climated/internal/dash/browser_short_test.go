@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
 	"github.com/climated/climated/cmd/climated/internal/dash"
 )
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"

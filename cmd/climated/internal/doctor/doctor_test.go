@@ -21,6 +21,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/fakebus"
 	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
@@ -63,14 +64,6 @@ func testConfig(t *testing.T) config.Config {
 	return cfg
 }
 
-// startBroker runs an in-process broker that lets anyone in, and returns
-// its address.
-func startBroker(t *testing.T) string {
-	tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
-	testutil.Broker(t, tcp, nil, nil)
-	return tcp.Address()
-}
-
 func noBus(name string) (i2c.BusCloser, error) {
 	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrNoBus)
 }
@@ -79,27 +72,17 @@ func deniedBus(name string) (i2c.BusCloser, error) {
 	return nil, fmt.Errorf("/dev/i2c-%s: %w", name, hw.ErrPermission)
 }
 
-func closedPort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // TestDoctor runs the checks against a healthy hub with a fake bus, then
 // breaks one thing at a time: each is found, named, and fails the doctor.
 func TestDoctor(t *testing.T) {
 	healthy := func(t *testing.T) (config.Config, Env) {
 		cfg := testConfig(t)
 		cfg.HW.Sensors = []hw.SensorConfig{{Zone: "Indoor", Chip: "sht31", Address: 0x44}}
-		return cfg, Env{OpenBus: testutil.OpenSHT31, Run: tools("active"), Now: time.Now}
+		return cfg, Env{OpenBus: fakebus.OpenSHT31, Run: tools("active"), Now: time.Now}
 	}
 	t.Run("healthy", func(t *testing.T) {
 		cfg, env := healthy(t)
-		brokerAddr := startBroker(t)
+		_, brokerAddr := testutil.LoopbackBroker(t)
 		cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + brokerAddr}}
 		var out bytes.Buffer
 		if err := Run(t.Context(), cfg, env, false, &out); err != nil {
@@ -123,7 +106,7 @@ func TestDoctor(t *testing.T) {
 			cfg.HW.Sensors[0].Address = 0x45
 		}, "sensors", []string{"0x45", "wiring"}},
 		{"stopped broker", func(t *testing.T, cfg *config.Config, env *Env) {
-			cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + closedPort(t)}}
+			cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://127.0.0.1:" + testutil.FreePort(t)}}
 		}, "broker", []string{"connection refused", "start the broker"}},
 		{"wrong password", func(t *testing.T, cfg *config.Config, env *Env) {
 			tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
