@@ -46,6 +46,7 @@ mqtt:
   subscriptions:
     - {topic: "zigbee2mqtt/+", format: zigbee2mqtt, auto_zone: true}
 `), 0o600)
+	demoHistory(t, filepath.Join(dir, "climated.db")) // the minute counted is the steady one, not the start's fill
 	cfg, err := parseServe([]string{"--config", path}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
