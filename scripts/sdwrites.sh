@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# What the hub writes to its storage per reading, all in: /proc/PID/io
+# write_bytes of the static hub over DURATION of a house of ZONES zones x 4
+# measurements at one reading a minute each (scripts/sdwrites/main.go:
+# zigbee2mqtt devices, one state a minute each, their minutes spread
+# evenly, at QoS 1) through a real mosquitto. The WAL, its checkpoints,
+# the hourly move of recent readings into raw and the rollups, the MQTT
+# session journal and the logs are all counted: it is the process's own
+# counter. Counting starts 10 s after the hub serves (its first start's
+# writes are not the steady state) and ends once the last reading
+# published has had its commit interval to reach the disk.
+#
+# write_bytes counts pages when they are first dirtied after a write-back
+# (4 KiB each here), so it is what the page cache hands the card, not what
+# the program asks to write.
+#
+# The hourly move happens once an hour: a run of 30 minutes crosses one
+# hour's boundary or none. The script says which, with the bytes of the
+# minute it fell in; for a figure of whole hours run 60m or more.
+#
+# Usage: scripts/sdwrites.sh [DURATION]     (default 30m; 5m for iteration)
+#   ZONES=20             devices (one zone, four measurements each)
+#   QOS=1                the devices' QoS (0: no acknowledgement path)
+#   COMMIT=…             commit_interval to set (default: the hub's)
+#   SDWRITES_DIR=DIR     where the database goes (default: a directory in
+#                        $TMPDIR; it must not be tmpfs, which counts nothing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-30m}
+zones=${ZONES:-20}
+qos=${QOS:-1}
+mosq=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+[ -x "$mosq" ] || { echo "sdwrites: mosquitto is needed (apt-get install -y mosquitto)" >&2; exit 2; }
+
+tmp=$(mktemp -d "${SDWRITES_DIR:-${TMPDIR:-/tmp}}/sdwrites.XXXXXX")
+pid="" bpid=""
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; [ -n "$bpid" ] && kill $bpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
+	echo "sdwrites: $tmp is on tmpfs, whose writes are not counted: set SDWRITES_DIR to a disk" >&2
+	exit 2
+fi
+
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/climated" ./cmd/climated
+go build -o "$tmp/house" ./scripts/sdwrites
+
+port=$((20000 + RANDOM % 20000))
+"$mosq" -p "$port" >"$tmp/mosquitto.log" 2>&1 &
+bpid=$!
+sleep 0.5
+
+cat >"$tmp/climated.yaml" <<EOF
+listen: 127.0.0.1:0
+database: $tmp/climated.db
+demo: {enabled: false}
+mqtt:
+  broker: tcp://127.0.0.1:$port
+  subscriptions:
+    - {topic: "zigbee2mqtt/#", format: zigbee2mqtt, auto_zone: true}
+EOF
+if [ -n "${COMMIT:-}" ]; then
+	echo "commit_interval: $COMMIT" >>"$tmp/climated.yaml"
+fi
+
+"$tmp/climated" serve --config "$tmp/climated.yaml" 2>"$tmp/climated.log" &
+pid=$!
+for _ in $(seq 200); do
+	grep -q 'msg="serving MCP"' "$tmp/climated.log" && break
+	sleep 0.05
+done
+grep -q 'msg="serving MCP"' "$tmp/climated.log" || { cat "$tmp/climated.log"; echo "sdwrites: the hub did not start" >&2; exit 1; }
+bound=$(grep -o -m1 "commit_interval=[^ ]*" "$tmp/climated.log" | cut -d= -f2 || true)
+sleep 10
+
+written() { awk -v k="$1" '$1 == k":" {print $2}' /proc/$pid/io; }
+cpu() { awk '{print $14 + $15}' /proc/$pid/stat; }
+w0=$(written write_bytes) c0=$(written cancelled_write_bytes) t0=$(date +%s) cpu0=$(cpu)
+# A sample a minute: the hour's move into raw and the rollups shows as one
+# minute's spike.
+(
+	prev=$w0
+	while sleep 60; do
+		w=$(written write_bytes) || exit 0
+		echo "$(date +%H:%M) $((w - prev))"
+		prev=$w
+	done
+) >"$tmp/minutes" &
+spid=$!
+
+messages=$("$tmp/house" -broker "tcp://127.0.0.1:$port" -zones "$zones" -duration "$duration" -qos "$qos")
+# The last reading published waits at most the commit interval in memory.
+wait_s=$(awk -v b="${bound:-1s}" 'BEGIN { n = 0
+	if (match(b, /[0-9.]+h/)) n += 3600 * substr(b, RSTART, RLENGTH - 1)
+	if (match(b, /[0-9.]+m[^s]/) || match(b, /[0-9.]+m$/)) n += 60 * (substr(b, RSTART, RLENGTH) + 0)
+	if (match(b, /[0-9.]+s$/) && substr(b, RSTART - 1, 1) != "m") n += substr(b, RSTART, RLENGTH - 1)
+	print int(n) + 3 }')
+sleep "$wait_s"
+w1=$(written write_bytes) c1=$(written cancelled_write_bytes) t1=$(date +%s) cpu1=$(cpu)
+kill $spid 2>/dev/null || true
+kill -TERM $pid
+wait $pid || true
+pid=""
+
+readings=$((messages * 4))
+stored=$(sqlite3 "$tmp/climated.db" "SELECT (SELECT count(*) FROM raw) + (SELECT count(*) FROM recent)")
+hz=$(getconf CLK_TCK)
+echo "per minute (bytes written):"
+sed 's/^/  /' "$tmp/minutes"
+crossed=no
+[ "$(date -d "@$t0" +%Y%m%d%H)" != "$(date -d "@$t1" +%Y%m%d%H)" ] && crossed=yes
+awk -v w=$((w1 - w0)) -v c=$((c1 - c0)) -v n="$readings" -v s="$stored" -v m="$messages" -v d=$((t1 - t0)) \
+	-v cpu=$((cpu1 - cpu0)) -v hz="$hz" -v z="$zones" -v q="$qos" -v b="${bound:-?}" -v h="$crossed" 'BEGIN {
+	printf "house: %d zones x 4 measurements, one state a minute each, QoS %d; commit_interval %s\n", z, q, b
+	printf "run: %d s, %d messages, %d readings published, %d stored after the stop\n", d, m, n, s
+	printf "written: %d bytes (cancelled %d), %.0f bytes/reading, %.1f KB/minute\n", w, c, w / n, w / 1024 / (d / 60)
+	printf "hub CPU: %.2f %% of a core\n", 100 * cpu / hz / d
+	printf "an hour boundary (the move into raw and the rollups) inside the run: %s\n", h
+}'
