@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -196,7 +195,9 @@ func startServing(ctx context.Context, d hubDeps) (*running, <-chan error, error
 		srv.Close()
 		return nil, nil, err
 	}
-	return run, startParts(ctx, d, run, srv, d.metrics.instrument(web)), nil
+	httpErr := startParts(ctx, d, run, srv, d.metrics.instrument(web))
+	freeStartupMemory()
+	return run, httpErr, nil
 }
 
 // stopHub closes the hub: the watchdog and the HTTP server stop first
@@ -381,9 +382,6 @@ func fillDemoPast(ctx context.Context, cfg config.Config, store *hub.Hub, log *s
 		log.Warn("demo house: history filled in, not on disk yet; the writer retries", "err", err)
 	}
 	log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
-	// The fill is a one-off burst of garbage: give its memory back now
-	// rather than let the hub sit on it.
-	debug.FreeOSMemory()
 	return nil
 }
 
