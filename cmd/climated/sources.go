@@ -84,7 +84,7 @@ func buildSources(ctx context.Context, cfg config.Config, log *slog.Logger, sm s
 			// database holds, and a hub is its database.
 			m.Options.SessionFile = cfg.Database + ".mqtt"
 		}
-		if err := addMQTT(set, m, cfg.HW.Altitude, log, store); err != nil {
+		if err := addMQTT(set, m, cfg.HW.Altitude, time.Duration(cfg.CommitInterval), log, store); err != nil {
 			return nil, err
 		}
 	}
@@ -116,7 +116,7 @@ func addDemo(set *sourceSet, cfg config.Config, log *slog.Logger) {
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger, store *hub.Hub) error {
+func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, commitWait time.Duration, log *slog.Logger, store *hub.Hub) error {
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
 	if err != nil {
@@ -133,7 +133,8 @@ func addMQTT(set *sourceSet, cfg mqtt.Config, altitude float64, log *slog.Logger
 	var zones []string
 	if len(cfg.Subscriptions) > 0 {
 		cfg.Ingest.Logger = log.With("source", "mqtt")
-		cfg.Ingest.Altitude = altitude // devices' station pressure to sea level, as for the hub's own chips
+		cfg.Ingest.CommitWait = commitWait // acknowledged once committed, as often as the rest
+		cfg.Ingest.Altitude = altitude     // devices' station pressure to sea level, as for the hub's own chips
 		cfg.Ingest.KnownZone = func(z string) bool { return store != nil && store.Snapshot().Climate[z] != nil }
 		if store != nil {
 			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
