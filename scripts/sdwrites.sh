@@ -33,8 +33,23 @@ mosq=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 [ -x "$mosq" ] || { echo "sdwrites: mosquitto is needed (apt-get install -y mosquitto)" >&2; exit 2; }
 
 tmp=$(mktemp -d "${SDWRITES_DIR:-${TMPDIR:-/tmp}}/sdwrites.XXXXXX")
-pid="" bpid=""
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; [ -n "$bpid" ] && kill $bpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+pid="" bpid="" spid=""
+# cleanup stops what this script started (the hub, the sampler, the
+# broker), whichever of them runs, however the script ends: each step may
+# fail (a hub that never started) without skipping the next, as set -e
+# would have a failed kill do inside the trap.
+cleanup() {
+	set +e
+	for p in $pid $spid $bpid; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $pid $spid $bpid; do
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
 	echo "sdwrites: $tmp is on tmpfs, whose writes are not counted: set SDWRITES_DIR to a disk" >&2
 	exit 2
@@ -47,6 +62,7 @@ port=$((20000 + RANDOM % 20000))
 "$mosq" -p "$port" >"$tmp/mosquitto.log" 2>&1 &
 bpid=$!
 sleep 0.5
+kill -0 "$bpid" 2>/dev/null || { cat "$tmp/mosquitto.log" >&2; echo "sdwrites: mosquitto did not start" >&2; exit 1; }
 
 cat >"$tmp/climated.yaml" <<EOF
 listen: 127.0.0.1:0
@@ -95,9 +111,10 @@ wait_s=$(awk -v b="${bound:-1s}" 'BEGIN { n = 0
 	print int(n) + 3 }')
 sleep "$wait_s"
 w1=$(written write_bytes) c1=$(written cancelled_write_bytes) t1=$(date +%s) cpu1=$(cpu)
-kill $spid 2>/dev/null || true
-kill -TERM $pid
-wait $pid || true
+kill "$spid" 2>/dev/null || true
+spid=""
+kill -TERM "$pid"
+wait "$pid" || true
 pid=""
 
 readings=$((messages * 4))
