@@ -14,14 +14,21 @@
 # (4 KiB each here), so it is what the page cache hands the card, not what
 # the program asks to write.
 #
-# The hourly move happens once an hour: a run of 30 minutes crosses one
-# hour's boundary or none. The script says which, with the bytes of the
-# minute it fell in; for a figure of whole hours run 60m or more.
+# The hub moves recent readings into raw and the rollups once the oldest
+# is six hours old. So that a run holds one such move, the database starts
+# with the house's past readings, as far back as puts the move in the
+# middle of the run, and two days before it already moved, as a running
+# hub's tables hold a history (SEED=0: an empty database, no move). The
+# minutes the move fell in are those over twice the usual; their bytes beyond the
+# usual are the move's, shared among the readings it moved, once each:
+# bytes/reading all in is the rest per reading published plus the move's
+# per reading moved.
 #
 # Usage: scripts/sdwrites.sh [DURATION]     (default 30m; 5m for iteration)
 #   ZONES=20             devices (one zone, four measurements each)
 #   QOS=1                the devices' QoS (0: no acknowledgement path)
 #   COMMIT=…             commit_interval to set (default: the hub's)
+#   SEED=1               start with the past readings (0: empty)
 #   SDWRITES_DIR=DIR     where the database goes (default: a directory in
 #                        $TMPDIR; it must not be tmpfs, which counts nothing)
 set -euo pipefail
@@ -57,6 +64,12 @@ fi
 
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/climated" ./cmd/climated
 go build -o "$tmp/house" ./scripts/sdwrites
+
+seeded=0
+if [ "${SEED:-1}" != 0 ]; then
+	seeded=$("$tmp/house" -seed "$tmp/climated.db" -zones "$zones" -duration "$duration")
+	inraw=$(sqlite3 "$tmp/climated.db" "SELECT count(*) FROM raw")
+fi
 
 port=$((20000 + RANDOM % 20000))
 "$mosq" -p "$port" >"$tmp/mosquitto.log" 2>&1 &
@@ -118,17 +131,27 @@ wait "$pid" || true
 pid=""
 
 readings=$((messages * 4))
-stored=$(sqlite3 "$tmp/climated.db" "SELECT (SELECT count(*) FROM raw) + (SELECT count(*) FROM recent)")
+stored=$(sqlite3 "$tmp/climated.db" "SELECT (SELECT count(*) FROM raw) + (SELECT count(*) FROM recent) - $seeded")
+moved=$(sqlite3 "$tmp/climated.db" "SELECT count(*) FROM raw")
+moved=$((moved - ${inraw:-0}))
 hz=$(getconf CLK_TCK)
 echo "per minute (bytes written):"
 sed 's/^/  /' "$tmp/minutes"
-crossed=no
-[ "$(date -d "@$t0" +%Y%m%d%H)" != "$(date -d "@$t1" +%Y%m%d%H)" ] && crossed=yes
+# The usual minute: the median of those that wrote anything; the move's
+# minutes: over twice that.
+usual=$(awk '$2 > 0 {print $2}' "$tmp/minutes" | sort -n | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : 0}')
+move=$(awk -v u="$usual" '$2 > 2 * u {m += $2 - u; at = at " " $1} END {printf "%d%s\n", m, at}' "$tmp/minutes")
 awk -v w=$((w1 - w0)) -v c=$((c1 - c0)) -v n="$readings" -v s="$stored" -v m="$messages" -v d=$((t1 - t0)) \
-	-v cpu=$((cpu1 - cpu0)) -v hz="$hz" -v z="$zones" -v q="$qos" -v b="${bound:-?}" -v h="$crossed" 'BEGIN {
+	-v cpu=$((cpu1 - cpu0)) -v hz="$hz" -v z="$zones" -v q="$qos" -v b="${bound:-?}" \
+	-v mv="${move%% *}" -v at="${move#* }" -v moved="$moved" -v seeded="$seeded" 'BEGIN {
 	printf "house: %d zones x 4 measurements, one state a minute each, QoS %d; commit_interval %s\n", z, q, b
-	printf "run: %d s, %d messages, %d readings published, %d stored after the stop\n", d, m, n, s
+	printf "run: %d s, %d messages, %d readings published, %d stored after the stop (%d seeded before)\n", d, m, n, s, seeded
 	printf "written: %d bytes (cancelled %d), %.0f bytes/reading, %.1f KB/minute\n", w, c, w / n, w / 1024 / (d / 60)
+	if (moved > 0 && mv > 0) {
+		printf "the move into raw and the rollups: at%s, %d bytes for %d readings moved, %.0f bytes/reading moved\n", at, mv, moved, mv / moved
+		printf "without it: %.0f bytes/reading; all in: %.0f bytes/reading\n", (w - mv) / n, (w - mv) / n + mv / moved
+	} else {
+		printf "no move into raw and the rollups inside the run (%d readings in raw)\n", moved
+	}
 	printf "hub CPU: %.2f %% of a core\n", 100 * cpu / hz / d
-	printf "an hour boundary (the move into raw and the rollups) inside the run: %s\n", h
 }'

@@ -2,7 +2,8 @@
 // each publishing one zigbee2mqtt state a minute (temperature, humidity,
 // battery and linkquality: four readings) to a broker, their minutes
 // spread evenly, until the duration ends. It prints the number of
-// messages the broker acknowledged.
+// messages the broker acknowledged. With -seed it writes the house's
+// past readings into a new database instead (seed).
 package main
 
 import (
@@ -21,8 +22,15 @@ func main() {
 	every := flag.Duration("every", time.Minute, "each device's period")
 	duration := flag.Duration("duration", 30*time.Minute, "how long to publish")
 	qos := flag.Int("qos", 1, "QoS of the messages (zigbee2mqtt's default is 0; 1 is the hub's costlier path)")
+	seedDB := flag.String("seed", "", "write the house's past readings into this new database, as far back as puts the hub's first move into raw and the rollups in the middle of -duration, and publish nothing")
 	flag.Parse()
-	n, err := run(*broker, *zones, *every, *duration, byte(*qos))
+	var n int
+	var err error
+	if *seedDB != "" {
+		n, err = seed(*seedDB, *zones, moveAge-*duration/2)
+	} else {
+		n, err = run(*broker, *zones, *every, *duration, byte(*qos))
+	}
 	fmt.Println(n)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sdwrites:", err)
