@@ -148,7 +148,7 @@ awk -v w=$((w1 - w0)) -v c=$((c1 - c0)) -v n="$readings" -v s="$stored" -v m="$m
 	printf "run: %d s, %d messages, %d readings published, %d stored after the stop (%d seeded before)\n", d, m, n, s, seeded
 	printf "written: %d bytes (cancelled %d), %.0f bytes/reading, %.1f KB/minute\n", w, c, w / n, w / 1024 / (d / 60)
 	if (moved > 0 && mv > 0) {
-		printf "the move into raw and the rollups: at%s, %d bytes for %d readings moved, %.0f bytes/reading moved\n", at, mv, moved, mv / moved
+		printf "the move into raw and the rollups: at %s, %d bytes for %d readings moved, %.0f bytes/reading moved\n", at, mv, moved, mv / moved
 		printf "without it: %.0f bytes/reading; all in: %.0f bytes/reading\n", (w - mv) / n, (w - mv) / n + mv / moved
 	} else {
 		printf "no move into raw and the rollups inside the run (%d readings in raw)\n", moved
