@@ -137,9 +137,11 @@ moved=$((moved - ${inraw:-0}))
 hz=$(getconf CLK_TCK)
 echo "per minute (bytes written):"
 sed 's/^/  /' "$tmp/minutes"
-# The usual minute: the median of those that wrote anything; the move's
+# The usual minute: the median of those of the first third (before the
+# move, which falls in the middle) that wrote anything; the move's
 # minutes: over twice that.
-usual=$(awk '$2 > 0 {print $2}' "$tmp/minutes" | sort -n | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : 0}')
+third=$(($(wc -l <"$tmp/minutes") / 3))
+usual=$(head -n "$third" "$tmp/minutes" | awk '$2 > 0 {print $2}' | sort -n | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : 0}')
 move=$(awk -v u="$usual" '$2 > 2 * u {m += $2 - u; at = at " " $1} END {printf "%d%s\n", m, at}' "$tmp/minutes")
 awk -v w=$((w1 - w0)) -v c=$((c1 - c0)) -v n="$readings" -v s="$stored" -v m="$messages" -v d=$((t1 - t0)) \
 	-v cpu=$((cpu1 - cpu0)) -v hz="$hz" -v z="$zones" -v q="$qos" -v b="${bound:-?}" \
