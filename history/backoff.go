@@ -3,15 +3,16 @@ package history
 import "time"
 
 // DefaultMaxRetryInterval caps the writer's back-off: after a failed
-// flush it retries FlushInterval later, then waits twice as long after
-// every further failure, up to this. A disk that stays full costs one
+// flush it retries FlushInterval later (at most DefaultFlushInterval: a
+// hub that commits once a minute still retries a second after a failure),
+// then waits twice as long after every further failure, up to this. A disk that stays full costs one
 // failing commit every 30 s, whatever the rate readings arrive at.
 const DefaultMaxRetryInterval = 30 * time.Second
 
 // backoff is the wait before the next retry after w.failures failures in
 // a row.
 func (w *writer) backoff() time.Duration {
-	d := w.opts.FlushInterval
+	d := min(w.opts.FlushInterval, DefaultFlushInterval)
 	for i := 1; i < w.failures && d < DefaultMaxRetryInterval; i++ {
 		d *= 2
 	}

@@ -127,7 +127,7 @@ func TestCompactStepIsBounded(t *testing.T) {
 		s := openBubble(t)
 		defer s.Close(context.Background())
 		ctx := context.Background()
-		hour := time.Now().Add(-2 * time.Hour).Truncate(time.Hour)
+		hour := time.Now().Add(-compactAge - time.Hour).Truncate(time.Hour)
 		var rs []sensors.Reading
 		for z := range 7 {
 			rs = append(rs, every(fmt.Sprintf("Room %d", z), sensors.Temperature, hour, 3600, time.Second, func(j int) float64 { return 18 + float64((j+z)%40)/10 })...)

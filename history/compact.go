@@ -23,7 +23,31 @@ const rawView = "(SELECT series, t, v FROM raw UNION ALL SELECT series, t, v FRO
 // step a tick, so a backlog drains in proportion to its readings, not its
 // hours: a year of 5-minute readings of 12 series in 127 ticks at full
 // pace, where an hour a tick took 8,760.
-const compactRows = 10_000
+const compactRows = 50_000
+
+// compactAge is how old the oldest reading of recent gets before the
+// writer moves recent on: every compaction writes the last page of every
+// series in raw and in both rollups (and the checkpoint writes them again),
+// whatever it moves, so moving hours at a time rather than one costs the
+// SD card a fraction of the bytes (scripts/sdwrites.sh). Readers see
+// recent and raw together (rawView), so nothing waits for it but the
+// size of recent: six hours of 80 series at a reading a minute are 29,000
+// rows.
+const compactAge = 6 * time.Hour
+
+// compactDue says whether the writer's tick takes a compaction step: once
+// the oldest reading of recent is compactAge old, and then at every tick
+// until a step finds nothing more to move.
+func (w *writer) compactDue(ctx context.Context, now time.Time) (bool, error) {
+	if w.compacting {
+		return true, nil
+	}
+	var oldest sql.NullInt64
+	if err := w.db.QueryRowContext(ctx, "SELECT min(t) FROM recent").Scan(&oldest); err != nil {
+		return false, wrapCompact(err)
+	}
+	return oldest.Valid && oldest.Int64 <= now.Add(-compactAge).Unix(), nil
+}
 
 // compact moves the readings of recent from before the current hour into
 // raw and the rollups, oldest first, one step of at most compactRows

@@ -26,12 +26,14 @@ func TestCompactPace(t *testing.T) {
 		{compactStartRows, 10 * time.Millisecond, 2_000},
 		{2_000, 20 * time.Millisecond, 4_000},
 		{4_000, 40 * time.Millisecond, 8_000},
-		{8_000, 80 * time.Millisecond, compactRows},
+		{8_000, 40 * time.Millisecond, 16_000},
+		{16_000, 40 * time.Millisecond, 32_000},
+		{32_000, 40 * time.Millisecond, compactRows},
 		{compactRows, 90 * time.Millisecond, compactRows}, // the most
-		{compactRows, 2 * time.Second, 1_000},             // the race detector's 10,000 rows
-		{1_000, 150 * time.Millisecond, 1_000},            // within the budget: kept
-		{300, time.Millisecond, 1_000},                    // a short step says nothing of a full one
-		{1_000, 20 * time.Second, compactMinRows},         // a stalled disk
+		{compactRows, 2 * time.Second, 5_000},             // 50,000 rows under the race detector
+		{5_000, 150 * time.Millisecond, 5_000},            // within the budget: kept
+		{300, time.Millisecond, 5_000},                    // a short step says nothing of a full one
+		{5_000, 20 * time.Second, compactMinRows},         // a stalled disk
 		{compactMinRows, time.Second, compactMinRows},
 	}
 	if got := p.next(); got != compactStartRows {

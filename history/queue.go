@@ -70,5 +70,16 @@ func (q *queue) dropFront(n int) {
 }
 
 func (q *queue) reset() {
+	if cap(q.rs) > keepQueue {
+		// A burst (a backfill, an outage's backlog) is over: its array
+		// would otherwise stay on the heap for the hub's lifetime (1.5 MB
+		// after the demo house's first day).
+		q.rs, q.calls = nil, nil
+		return
+	}
 	q.rs, q.calls = q.rs[:0], q.calls[:0]
 }
+
+// keepQueue is the most readings whose room the queue keeps once empty:
+// a steady house's flush holds a few hundred.
+const keepQueue = 1024

@@ -39,6 +39,7 @@ type writer struct {
 	prunedAt     time.Time
 	pruneBacklog bool
 	pace         compactPace // the size of the next compaction step
+	compacting   bool        // a compaction has steps to take (compactDue)
 
 	// What Store.Health reads from other goroutines: the error of the
 	// latest flush while writes fail (nil once one succeeds), how many
@@ -267,9 +268,16 @@ func (ls *loopState) ticked() {
 	w.maybePrune()
 }
 
-// maybeCompact compacts; a full disk is logged once (sayFull).
+// maybeCompact takes a compaction step once one is due (compactDue) and
+// until recent holds nothing from before the current hour; a full disk is
+// logged once (sayFull).
 func (w *writer) maybeCompact() {
-	if err := w.compact(context.Background(), w.opts.Now(), false); err != nil && !w.sayFull(err, 0) {
+	ctx, now := context.Background(), w.opts.Now()
+	due, err := w.compactDue(ctx, now)
+	if err == nil && due {
+		w.compacting, err = w.compactStep(ctx, now)
+	}
+	if err != nil && !w.sayFull(err, 0) {
 		w.log.Warn("compact recent readings", "err", err)
 	}
 }

@@ -125,6 +125,9 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 		LogInterval:  time.Nanosecond, // every line, to check each
 		Logger:       slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		Now:          func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Second) },
+		// Each message is checked in the history before the next is
+		// published: its commit need not wait for others (ackDelay).
+		CommitWait: time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)

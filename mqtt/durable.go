@@ -13,8 +13,10 @@ import (
 // A QoS 1 message is acknowledged only once its readings are committed to
 // the history: a hub killed before that gets the message again from the
 // broker when its persistent session resumes. The readings of
-// acknowledgement-waiting messages are held back and recorded together
-// with one Flush, at most ackDelay after the first of them arrived or as
+// acknowledgement-waiting messages are recorded as they arrive (live at
+// once), each drain's as a journalled batch, and committed together by
+// one Flush, at most ackDelay (IngestOptions.CommitWait: the history's
+// commit interval, in the hub) after the first of them arrived or as
 // soon as ackBatch wait, so that a burst costs a few commits and not one
 // per message, and acknowledgements never wait for the history's own
 // flush tick (1 s) while the broker's in-flight window (mosquitto's
@@ -100,8 +102,9 @@ type durable struct {
 	flush    flusher // nil: acknowledge once recorded
 	readings []sensors.Reading
 	keys     []markKey
-	recorded bool     // readings handed to the sink await a Flush that failed
-	acks     []func() // waiting, in the order received
+	recorded bool          // readings handed to the sink await a Flush that failed
+	acks     []func()      // waiting, in the order received
+	wait     time.Duration // the longest the first waiting message waits (IngestOptions.CommitWait)
 	timer    *time.Timer
 	waiting  bool // timer runs
 
@@ -109,8 +112,11 @@ type durable struct {
 	ackerDone chan struct{}
 }
 
-func newDurable(sink sensors.Sink) *durable {
-	d := &durable{timer: time.NewTimer(time.Hour), ackq: make(chan []func(), ackQueue), ackerDone: make(chan struct{})}
+func newDurable(sink sensors.Sink, wait time.Duration) *durable {
+	if wait <= 0 {
+		wait = ackDelay
+	}
+	d := &durable{wait: wait, timer: time.NewTimer(time.Hour), ackq: make(chan []func(), ackQueue), ackerDone: make(chan struct{})}
 	d.timer.Stop()
 	d.flush, _ = sink.(flusher)
 	// Acknowledgements go through a goroutine of their own: paho sends
@@ -145,16 +151,23 @@ func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) erro
 	d.readings = append(d.readings, w.readings...)
 	d.keys = append(d.keys, w.keys...)
 	d.acks = append(d.acks, w.acks...)
-	switch {
-	case len(d.acks) == 0 || d.flush == nil, len(d.readings) == 0 && !d.recorded:
+	if len(d.acks) == 0 || d.flush == nil || len(d.readings) == 0 && !d.recorded {
 		// Nothing to wait for: only QoS 0 messages, a sink that cannot
 		// flush, or messages without readings (bad, ignored) that nothing
 		// recorded before them holds up.
 		return in.commit(ctx, sink)
+	}
+	// Recorded at once, so that the hub's live values (get_climate, the
+	// dashboard, alerts) have them now; only the acknowledgements wait
+	// for the commit.
+	if taken, err := in.recordHeld(ctx, sink); err != nil || !taken {
+		return err
+	}
+	switch {
 	case len(d.acks) >= ackBatch:
 		return in.commit(ctx, sink)
 	case !d.waiting:
-		d.timer.Reset(ackDelay)
+		d.timer.Reset(d.wait)
 		d.waiting = true
 	}
 	return nil

@@ -76,6 +76,51 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	}
 }
 
+// countingStore is the history, counting its commits.
+type countingStore struct {
+	*storeSink
+	flushes atomic.Int32
+}
+
+func (s *countingStore) Flush(ctx context.Context) error {
+	s.flushes.Add(1)
+	return s.storeSink.Flush(ctx)
+}
+
+// The readings of a QoS 1 message are live (in the get_climate structure)
+// as soon as it arrives, though its acknowledgement waits for a commit an
+// hour away (commit_interval): a reading is current when it arrives, only
+// its place on disk waits.
+func TestMosquittoQoS1LiveBeforeTheCommit(t *testing.T) {
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	sink := &countingStore{storeSink: openStore(t)}
+	c := newClient(t, sessionOptions(t, m.URL(), "climated/live"))
+	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: testLogger(t), CommitWait: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, c)
+	runIngest(t, in, sink)
+	testutil.WaitFor(t, "the connection", func() bool { return c.Sessions() == 1 })
+	dev := testutil.MQTTClient(t, m.URL(), "")
+	const n = ackBatch - 1 // fewer than make a commit at once
+	for i := range n {
+		publish(t, dev, fmt.Sprintf("sensors/s%d", i), 1, false, fmt.Sprintf(`{"n":%d}`, 400+i))
+	}
+	testutil.WaitFor(t, "every reading live", func() bool {
+		for i := range n {
+			if v, ok := value(sink.storeSink, fmt.Sprintf("sensors/s%d", i), "CO2"); !ok || v != float64(400+i) {
+				return false
+			}
+		}
+		return true
+	})
+	if f := sink.flushes.Load(); f != 0 {
+		t.Errorf("%d commits: the readings were live only once committed", f)
+	}
+}
+
 // With a session file the session is persistent: what is published while
 // the hub is away (stopped cleanly here) is queued by the broker and
 // recorded at the next start, under the same client id.

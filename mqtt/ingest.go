@@ -48,6 +48,12 @@ type IngestOptions struct {
 	// crash is not recorded twice. Nil: such messages are recorded again
 	// (see the package documentation).
 	Marked func(ctx context.Context, names []string) (map[string]bool, error) `yaml:"-"`
+	// CommitWait is how long the readings of QoS 1 messages may wait in
+	// memory, with the messages' acknowledgements, before the ingest has
+	// the history commit them (sooner once ackBatch messages wait): the
+	// history's commit interval, so that the ingest does not commit more
+	// often than the other sources. Zero means ackDelay (200 ms).
+	CommitWait time.Duration `yaml:"-"`
 	// QueueSize is how many messages wait between the MQTT client and the
 	// sink; beyond it messages are dropped and counted (QueueFull).
 	QueueSize int `yaml:"queue_size"`
@@ -200,7 +206,7 @@ func (in *Ingest) Run(ctx context.Context, sink sensors.Sink) error {
 	if in.client != nil {
 		defer in.client.linger()()
 	}
-	in.durable = newDurable(sink)
+	in.durable = newDurable(sink, in.opts.CommitWait)
 	if in.durable.flush == nil {
 		in.log.Info("mqtt: the sink cannot flush: messages are acknowledged once queued, a crash can lose the last second")
 	}

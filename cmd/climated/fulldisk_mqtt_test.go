@@ -103,8 +103,14 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 func seqHub(t *testing.T, broker, prefix, db, dir, ingest string) (*hubProcess, chan struct{}) {
 	t.Helper()
 	cfg := filepath.Join(dir, "climated.yaml")
+	// The last messages of a sequence (fewer than the ingest's batch of
+	// 10) wait for their commit unacknowledged, up to commit_interval (a
+	// minute by default), before a restart and again after it: the
+	// broker delivers them again. The tests read the database within
+	// 20 s, so they commit every 5 s.
 	os.WriteFile(cfg, []byte(`listen: 127.0.0.1:0
 database: `+db+`
+commit_interval: 5s
 mqtt:
   broker: `+broker+`
   prefix: `+prefix+`

@@ -175,11 +175,12 @@ func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 // every flush.
 func openHub(ctx context.Context, cfg config.Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
 	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: onFlush,
-		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute)})
+		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute),
+		FlushInterval: time.Duration(cfg.CommitInterval)})
 	if err != nil {
 		return nil, err
 	}
-	log.Info("history open", "database", h.Path())
+	log.Info("history open", "database", h.Path(), "commit_interval", time.Duration(cfg.CommitInterval))
 	return h, nil
 }
 

@@ -110,7 +110,7 @@ func TestServeOnFullDisk(t *testing.T) {
 	dir := testutil.MountSmall(t, "16m")
 	db, filler := filepath.Join(dir, "climated.db"), filepath.Join(dir, "filler")
 	conf := filepath.Join(t.TempDir(), "climated.yaml")
-	if err := os.WriteFile(conf, []byte("demo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
+	if err := os.WriteFile(conf, []byte("commit_interval: 1s\ndemo:\n  enabled: true\n  interval: 1s\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"serve", "--config", conf, "--listen", "127.0.0.1:0", "--db", db}

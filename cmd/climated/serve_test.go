@@ -65,6 +65,9 @@ func testConfig(t *testing.T) config.Config {
 	cfg := config.Default()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Database = filepath.Join(t.TempDir(), "climated.db")
+	// The tests see a reading's commit (the watchdog, a full disk) within
+	// a second, not within the default minute.
+	cfg.CommitInterval = config.Duration(time.Second)
 	return cfg
 }
 

@@ -33,6 +33,8 @@ func TestConfigCheckErrors(t *testing.T) {
 		{"rain gauge without pin", "rain_gauge:\n  zone: Rain\n", "c.yaml:1: rain_gauge: pin: empty"},
 		{"retention not a duration", "retention:\n  raw: a month\n", `c.yaml:2: duration "a month"`},
 		{"retention too short", "retention:\n  raw: 2h\n", "c.yaml:2: retention.raw 2h0m0s: keep raw readings at least a day"},
+		{"commit interval too short", "commit_interval: 100ms\n", "c.yaml:1: commit_interval 100ms: want 1s to 1h"},
+		{"commit interval too long", "commit_interval: 1d\n", "c.yaml:1: commit_interval 24h0m0s: want 1s to 1h"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

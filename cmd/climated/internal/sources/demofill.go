@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
@@ -55,9 +54,6 @@ func FillDemoPast(ctx context.Context, cfg config.Config, d Deps, term io.Writer
 		log.Warn("demo house: history filled in, not on disk yet; the writer retries", "err", err)
 	}
 	log.Info("demo house: history filled in", "from", from.Format(time.RFC3339), "took", time.Since(t0).Round(time.Millisecond))
-	// The fill is a one-off burst of garbage: give its memory back now
-	// rather than let the hub sit on it.
-	debug.FreeOSMemory()
 	return nil
 }
 

@@ -97,7 +97,7 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 			// database holds, and a hub is its database.
 			m.Options.SessionFile = cfg.Database + ".mqtt"
 		}
-		if err := addMQTT(set, m, cfg.HW.Altitude, d); err != nil {
+		if err := addMQTT(set, m, cfg.HW.Altitude, time.Duration(cfg.CommitInterval), d); err != nil {
 			return nil, err
 		}
 	}
@@ -129,7 +129,7 @@ func addDemo(set *Set, cfg config.Config, log *slog.Logger) {
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *Set, cfg mqtt.Config, altitude float64, d Deps) error {
+func addMQTT(set *Set, cfg mqtt.Config, altitude float64, commitWait time.Duration, d Deps) error {
 	log, store := d.Log, d.Hub
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
@@ -147,7 +147,8 @@ func addMQTT(set *Set, cfg mqtt.Config, altitude float64, d Deps) error {
 	var zones []string
 	if len(cfg.Subscriptions) > 0 {
 		cfg.Ingest.Logger = log.With("source", "mqtt")
-		cfg.Ingest.Altitude = altitude // devices' station pressure to sea level, as for the hub's own chips
+		cfg.Ingest.CommitWait = commitWait // acknowledged once committed, as often as the rest
+		cfg.Ingest.Altitude = altitude     // devices' station pressure to sea level, as for the hub's own chips
 		cfg.Ingest.KnownZone = func(z string) bool { return store != nil && store.Snapshot().Climate[z] != nil }
 		if store != nil {
 			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
