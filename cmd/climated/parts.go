@@ -66,9 +66,7 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 		srv.Close()
 		return nil, nil, err
 	}
-	httpErr := startParts(ctx, d, run, srv, d.metrics.Instrument(web))
-	memtrim.FreeStartup()
-	return run, httpErr, nil
+	return run, startParts(ctx, d, run, srv, d.metrics.Instrument(web)), nil
 }
 
 // startParts starts the parts of the running hub, each owned by h, in an

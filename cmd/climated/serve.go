@@ -17,6 +17,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/httpserve"
+	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
@@ -135,6 +136,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if env.ready != nil {
 		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.Zones})
 	}
+	// Once the hub serves, not before: giving memory back stops the world
+	// for a collection, and start-up to serving has a budget too.
+	memtrim.FreeStartup()
 
 	rl := &reloader{log: log, load: env.load, level: env.level, sources: sd, run: run, m: m, alert: alert}
 	runErr := rl.until(ctx, cfg, env, httpErr)
