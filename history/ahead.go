@@ -10,7 +10,7 @@ import (
 )
 
 // Ahead describes the readings of the history stamped ahead of a clock
-// (after climate.Horizon): recorded while a clock was set ahead, or
+// (after climate.NewestCurrent): recorded while a clock was set ahead, or
 // imported so. They stay in the history and are not current until the
 // clock reaches them.
 type Ahead struct {
@@ -27,7 +27,7 @@ func (s *Store) Ahead(ctx context.Context, now time.Time) (Ahead, error) {
 	var first, last sql.NullInt64
 	err := s.rdb.QueryRowContext(ctx, `SELECT count(*), min(t), max(t) FROM (
 		SELECT r.t FROM series s CROSS JOIN raw r ON r.series = s.id AND r.t > ?1
-		UNION ALL SELECT t FROM recent WHERE t > ?1)`, climate.Horizon(now)).Scan(&a.Count, &first, &last)
+		UNION ALL SELECT t FROM recent WHERE t > ?1)`, climate.NewestCurrent(now)).Scan(&a.Count, &first, &last)
 	if err != nil {
 		return a, fmt.Errorf("count readings ahead of the clock: %w", err)
 	}

@@ -125,9 +125,9 @@ func (r *follower) poll(ctx context.Context) ([]sensors.Reading, error) {
 	}
 	var rs []sensors.Reading
 	for id, k := range ids {
-		// Up to the horizon: a reading ahead of the clock is taken once the
+		// Up to NewestCurrent: a reading ahead of the clock is taken once the
 		// clock reaches it, and does not hide the ones before it till then.
-		pts, err := r.s.points(ctx, id, k.key.m, r.seen[id]+1, climate.Horizon(r.s.opts.Now()))
+		pts, err := r.s.points(ctx, id, k.key.m, r.seen[id]+1, climate.NewestCurrent(r.s.opts.Now()))
 		if err != nil {
 			return rs, err
 		}

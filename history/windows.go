@@ -30,7 +30,7 @@ func (s *Store) Opened() []climate.Window {
 }
 
 // Windows reads back the recent past of every series that has readings:
-// the points within window of its newest current one (climate.Horizon of
+// the points within window of its newest current one (climate.NewestCurrent of
 // Options.Now: readings ahead of the clock stay in the database, out of
 // the live state), for the live state to be rebuilt at start-up. It takes
 // three queries whatever the number of series (BenchmarkOpen2000Series).
@@ -40,10 +40,10 @@ func (s *Store) Windows(ctx context.Context, window time.Duration) ([]climate.Wi
 		return nil, fmt.Errorf("read series: %w", err)
 	}
 	keep := int64(window / time.Second)
-	h := climate.Horizon(s.opts.Now())
+	h := climate.NewestCurrent(s.opts.Now())
 	pts := map[int64][]climate.Point{}
 	// The raw tier from its newest current point per series (the primary
-	// key finds it), then the recent table up to the horizon: it holds an
+	// key finds it), then the recent table up to NewestCurrent: it holds an
 	// hour or two at most.
 	q := `WITH latest (series, t) AS MATERIALIZED (SELECT id, (SELECT max(t) FROM raw WHERE series = id AND t <= ?2) FROM series)
 		SELECT r.series, r.t, r.v FROM latest l CROSS JOIN raw r ON r.series = l.series AND r.t >= l.t - ?1 AND r.t <= ?2`

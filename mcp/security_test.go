@@ -21,7 +21,7 @@ import (
 func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
 	// One clock for the hub and the server, as climated serve has: the hub
-	// judges readings ahead of its clock (climate.Horizon) by it.
+	// judges readings ahead of its clock (climate.NewestCurrent) by it.
 	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: opts.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -10,13 +10,13 @@ import (
 )
 
 // Another hub's payload times (When and times) are judged by this hub's
-// clock as the history judges every reading (climate.Horizon): stamped
+// clock as the history judges every reading (climate.NewestCurrent): stamped
 // more than climate.MaxAhead past it, by a clock set wrong, they are
 // refused here with a warning, rather than kept and left waiting until
 // the clock reaches them. dropAhead fails res when its time is that far
 // ahead of at, and drops (as problems) its values whose own times are.
 func dropAhead(res *decode.Result, at time.Time) {
-	h := climate.Horizon(at)
+	h := climate.NewestCurrent(at)
 	if h == math.MaxInt64 {
 		return // the clock is not set: it judges nothing
 	}

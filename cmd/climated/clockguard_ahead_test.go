@@ -118,7 +118,7 @@ func TestServeAfterTheClockWasAhead(t *testing.T) {
 
 // (b) climated import of a file with a row a year ahead: the summary says
 // so, with its time and how to delete it; the hub then shows the real
-// readings; and the way it gives (climated forget after the horizon)
+// readings; and the way it gives (climated forget --ahead)
 // keeps those and deletes the row. Before, the row became the latest
 // reading.
 func TestImportRowAheadOfTheClock(t *testing.T) {

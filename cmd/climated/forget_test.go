@@ -66,7 +66,7 @@ func TestForgetReadingsAheadOfTheClock(t *testing.T) {
 		t.Errorf("doctor before forget: %+v", c)
 	}
 
-	// Dry runs, after the clock's horizon and after a time of our own.
+	// Dry runs, after the newest current time and after a time of our own.
 	later := rfc3339(time.Now().Add(24 * time.Hour).Truncate(time.Second))
 	for _, c := range []struct {
 		args  []string

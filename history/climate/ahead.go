@@ -20,10 +20,10 @@ const MaxAhead = 15 * time.Minute
 // until NTP answers, and such a clock judges no reading ahead.
 var ClockSet = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// Horizon is the Unix time of the newest reading that is current at now:
+// NewestCurrent is the Unix time of the newest reading that is current at now:
 // now plus MaxAhead, or no limit when now is before ClockSet. A reading
 // stamped after it is ahead of the clock.
-func Horizon(now time.Time) int64 {
+func NewestCurrent(now time.Time) int64 {
 	if now.Before(ClockSet) {
 		return math.MaxInt64
 	}

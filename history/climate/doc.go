@@ -17,9 +17,9 @@
 // read: a reading stamped more than MaxAhead after it (once it is set, see
 // ClockSet) is ahead, stamped by a clock set wrong. It is neither the
 // series' latest value nor When, the window is measured from the newest
-// reading up to Horizon, and the derivations see only the readings up to
+// reading up to NewestCurrent, and the derivations see only the readings up to
 // it, so one reading a year ahead cannot hide the present. Storage keeps
-// it, and reads windows back only up to Horizon.
+// it, and reads windows back only up to NewestCurrent.
 //
 // # Derivations
 //

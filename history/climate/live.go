@@ -24,7 +24,7 @@ type Options struct {
 }
 
 // Window is one series' recent past, as storage reads it back at start-up:
-// its points in time order up to the horizon (none ahead of the clock) and
+// its points in time order up to NewestCurrent (none ahead of the clock) and
 // the latest of them.
 type Window struct {
 	Zone        string
@@ -77,7 +77,7 @@ func New(opts *Options) *Live {
 
 // Add merges rs (valid readings) and reports whether it created a series.
 func (l *Live) Add(rs []sensors.Reading) (added bool) {
-	h := Horizon(l.opts.Now())
+	h := NewestCurrent(l.opts.Now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, r := range rs {
@@ -117,7 +117,7 @@ func (l *Live) Load(ws ...Window) {
 // Latest returns the time of the newest current reading of any series
 // (none ahead of the clock), or the zero time when there is none.
 func (l *Live) Latest() time.Time {
-	h := Horizon(l.opts.Now())
+	h := NewestCurrent(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	var t int64
@@ -134,7 +134,7 @@ func (l *Live) Latest() time.Time {
 
 // Zones lists the zones that have current readings, sorted.
 func (l *Live) Zones() []string {
-	h := Horizon(l.opts.Now())
+	h := NewestCurrent(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	seen := map[string]bool{}
@@ -158,7 +158,7 @@ type recent struct {
 	pts    []Point
 }
 
-// latest returns the newest point at or before the horizon h.
+// latest returns the newest point at or before h (NewestCurrent).
 func (r *recent) latest(h int64) (Point, bool) {
 	cur := upTo(r.pts, h)
 	if len(cur) == 0 {
@@ -170,7 +170,7 @@ func (r *recent) latest(h int64) (Point, bool) {
 // add merges p into the window: appended when it is the newest, placed in
 // order otherwise; at an instant that already has a value an Amount adds up
 // and a Gauge replaces. window is its length in seconds; h is the newest
-// current time (Horizon): a point after it stays but does not move the
+// current time (NewestCurrent): a point after it stays but does not move the
 // window.
 func (r *recent) add(p Point, window, h int64) {
 	r.pts = Merge(r.pts, p, r.kind == sensors.Amount)
@@ -190,7 +190,7 @@ func (r *recent) add(p Point, window, h int64) {
 // Points returns a copy of the current points of zone's m after from
 // (Unix seconds) that the window holds, in time order.
 func (l *Live) Points(zone string, m sensors.Measurement, from int64) []Point {
-	h := Horizon(l.opts.Now())
+	h := NewestCurrent(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	s := l.series[seriesKey{zone, m}]

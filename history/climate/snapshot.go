@@ -57,7 +57,7 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 	midnight := LocalMidnight(now, l.opts.Location).Unix()
 	c := make(Structure)
 	times := make(map[string]map[string]int64)
-	h := Horizon(now)
+	h := NewestCurrent(now)
 	for k, s := range l.series {
 		// Only what is current: points ahead of the clock wait for it.
 		pts := upTo(s.pts, h)

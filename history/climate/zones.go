@@ -27,7 +27,7 @@ type ZoneInfo struct {
 
 // Describe lists every zone with its measurements, sorted by name.
 func (l *Live) Describe() []ZoneInfo {
-	h := Horizon(l.opts.Now())
+	h := NewestCurrent(l.opts.Now())
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	byZone := map[string]*ZoneInfo{}

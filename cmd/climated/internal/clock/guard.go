@@ -54,7 +54,7 @@ type History interface {
 
 // NewGuard sets the floor from the history's newest current reading
 // and reports the readings the history holds ahead of the clock: they do
-// not hold new readings back (nor hide them: see climate.Horizon).
+// not hold new readings back (nor hide them: see climate.NewestCurrent).
 func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *Guard {
 	floor := Floor
 	if l := h.Latest().Add(-clockSlack); l.After(floor) {

@@ -93,7 +93,7 @@ func (h *Handler) serveLogin(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "this hub has no token: open the dashboard on the hub itself", http.StatusForbidden)
 	default:
 		// The try is taken before the token is compared (auth_limit.go).
-		if no := h.guesses.take(remoteIP(r), h.opts.Now()); no != nil {
+		if no := h.guesses.useTry(remoteIP(r), h.opts.Now()); no != nil {
 			no.refuse(w)
 			return
 		}

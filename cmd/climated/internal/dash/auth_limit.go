@@ -51,9 +51,9 @@ type refusal struct {
 	retry time.Duration
 }
 
-// take uses one try of addr's and one of the ceiling's, or neither when
+// useTry uses one try of addr's and one of the ceiling's, or neither when
 // either has none left: then it says which and for how long.
-func (g *guesses) take(addr string, now time.Time) *refusal {
+func (g *guesses) useTry(addr string, now time.Time) *refusal {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.all == nil {

@@ -61,13 +61,13 @@ func Forget(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // forgetTime is the time after which forget deletes: --after's, or with
-// --ahead the horizon of the clock now (climate.Horizon), which a clock
+// --ahead the newest current time (climate.NewestCurrent), which a clock
 // that is not set does not have.
 func forgetTime(after string, ahead bool, now time.Time, loc *time.Location) (time.Time, error) {
 	if !ahead {
 		return timeFlag("after", after, now, loc)
 	}
-	h := climate.Horizon(now)
+	h := climate.NewestCurrent(now)
 	if h == math.MaxInt64 {
 		return time.Time{}, fmt.Errorf("forget --ahead: the clock says %s, before it was ever set: set it first (timedatectl set-ntp true)", rfc3339(now))
 	}
