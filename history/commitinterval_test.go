@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -87,5 +88,51 @@ func TestCommitIntervalBoundsTheLoss(t *testing.T) {
 			t.Fatalf("a crash would have lost up to %d readings, want 1 to 6 (one interval's)", lostMost)
 		}
 		t.Logf("a crash would have lost at most %d readings (%s)", lostMost, interval)
+	})
+}
+
+// TestCommitIntervalCountsFromTheLatestCommit: a commit that a Flush asked
+// for starts the interval again, so that a caller that flushes often (the
+// MQTT ingest, every ten QoS 1 messages) does not get the ticks' commits
+// on top of its own; a reading recorded after it still waits no longer
+// than the interval. Fails if the tick runs on regardless (a second
+// commit at 60 s).
+func TestCommitIntervalCountsFromTheLatestCommit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const interval = time.Minute
+		var commits atomic.Int32
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &Options{Location: time.UTC, FlushInterval: interval,
+			OnFlush: func(_ time.Duration, n int, err error) {
+				if n > 0 && err == nil {
+					commits.Add(1)
+				}
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		ctx := context.Background()
+		record := func() {
+			r := sensors.Reading{Zone: "Hall", Measurement: sensors.Temperature, Value: 20, Time: time.Now(), Source: "test"}
+			if err := s.Record(ctx, []sensors.Reading{r}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(40 * time.Second)
+		record()
+		if err := s.Flush(ctx); err != nil { // at 40 s
+			t.Fatal(err)
+		}
+		record()
+		time.Sleep(30 * time.Second) // 70 s: past the first tick, not a minute after the flush
+		synctest.Wait()
+		if n := commits.Load(); n != 1 {
+			t.Fatalf("%d commits at 70 s, want the flush's alone: the interval did not start again at the flush", n)
+		}
+		time.Sleep(31 * time.Second) // 101 s: a minute after the flush
+		synctest.Wait()
+		if n := commits.Load(); n != 2 {
+			t.Fatalf("%d commits at 101 s, want 2: the reading recorded at 40 s waited longer than the interval", n)
+		}
 	})
 }

@@ -130,6 +130,11 @@ func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan
 		select {
 		case reply := <-flush:
 			ls.flushAsked(reply)
+			// The interval counts from the latest commit, whoever asked
+			// for it: a reading still waits no longer than FlushInterval,
+			// and a caller that commits often (the MQTT ingest, for its
+			// acknowledgements) does not get the ticks' commits besides.
+			tick.Reset(ls.w.opts.FlushInterval)
 		case reply := <-ping:
 			reply <- nil
 		case it, ok := <-in:
