@@ -105,7 +105,9 @@ func (h *hub) register(redirect string) string {
 	if status != http.StatusCreated {
 		h.t.Fatalf("register: %d %s", status, body)
 	}
-	var r struct{ ClientID string `json:"client_id"` }
+	var r struct {
+		ClientID string `json:"client_id"`
+	}
 	json.Unmarshal([]byte(body), &r)
 	return r.ClientID
 }

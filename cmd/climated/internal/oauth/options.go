@@ -40,7 +40,7 @@ type Options struct {
 	// Resource is the MCP endpoint's URL, the one audience of every token.
 	Resource string
 
-	CodeTTL, AccessTTL, RefreshTTL time.Duration
+	CodeTTL, AccessTTL, RefreshTTL  time.Duration
 	MaxClients, MaxCodes, MaxGrants int
 	UnusedClient                    time.Duration
 	RegisterRate                    rate.Limit

@@ -77,9 +77,9 @@ func TestPKCEVerifier(t *testing.T) {
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
 	for name, v := range map[string]string{
-		"missing":   "",
-		"wrong":     "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abd",
-		"too short": "abc",
+		"missing":                      "",
+		"wrong":                        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abd",
+		"too short":                    "abc",
 		"the challenge itself (plain)": challenge(verifier),
 	} {
 		form := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
