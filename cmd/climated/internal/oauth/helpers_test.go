@@ -21,7 +21,8 @@ import (
 	"github.com/climated/climated/history"
 )
 
-// clock is the seam the tests move; it starts at a fixed instant.
+// clock is the seam the tests move. It starts at the real time, as
+// go-sdk's RequireBearerToken checks expiry against time.Now.
 type clock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -50,7 +51,7 @@ type hub struct {
 // newHub starts a hub; change adjusts its options before it opens.
 func newHub(t *testing.T, change func(*oauth.Options)) *hub {
 	t.Helper()
-	h := &hub{t: t, clock: &clock{t: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}, log: &bytes.Buffer{}, logMu: &sync.Mutex{}}
+	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &bytes.Buffer{}, logMu: &sync.Mutex{}}
 	h.path = filepath.Join(t.TempDir(), "climate.db")
 	st, err := history.Open(context.Background(), h.path, nil)
 	if err != nil {
