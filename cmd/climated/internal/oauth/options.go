@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -45,6 +46,12 @@ type Options struct {
 	UnusedClient                    time.Duration
 	RegisterRate                    rate.Limit
 	RegisterBurst                   int
+
+	// Owner tells the hub's owner on the consent page: nil when given is
+	// the owner's secret (the hub's token), else an error the page shows.
+	// It is also where wrong tries are limited; the wiring hands the
+	// dashboard's login check, so both share one set of limits.
+	Owner func(r *http.Request, given string) error
 
 	Logger *slog.Logger     // nil logs nothing
 	Now    func() time.Time // nil means time.Now

@@ -15,33 +15,8 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 )
 
-// approveAll stands in for the consent page (a later session builds it):
-// it checks the request as the page will and approves at once, adding
-// iss to the redirect (RFC 9207).
-func approveAll(h *hub) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		ar, err := h.srv.CheckAuthRequest(r.Context(), r.URL.Query())
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		code, err := h.srv.IssueCode(r.Context(), ar)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
-			return
-		}
-		u, _ := url.Parse(ar.RedirectURI)
-		q := u.Query()
-		q.Set("code", code)
-		q.Set("state", ar.State)
-		q.Set("iss", h.base)
-		u.RawQuery = q.Encode()
-		http.Redirect(w, r, u.String(), http.StatusFound)
-	}
-}
-
-// withMCP serves, beside the authorization server, a consent stand-in and
-// an MCP endpoint behind go-sdk's RequireBearerToken with Verify.
+// withMCP serves, beside the authorization server, an MCP endpoint
+// behind go-sdk's RequireBearerToken with Verify.
 func withMCP(h *hub) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "climated-test"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "whoami"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -50,44 +25,49 @@ func withMCP(h *hub) {
 	protect := auth.RequireBearerToken(h.srv.Verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: h.srv.ResourceMetadataURL()})
 	mux := http.NewServeMux()
 	mux.Handle("/", h.srv.Handler())
-	mux.Handle(oauth.PathAuthorize, approveAll(h))
 	mux.Handle("/mcp", protect(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
 	h.http.Config.Handler = mux
 }
 
-// fetchCode follows the authorization URL as a browser would, up to the
-// redirect to the client, and reads the code from it.
-func fetchCode(seen *[]string) auth.AuthorizationCodeFetcher {
+// fetchCode is the owner in a browser: it opens the consent page the
+// client sends it to, approves with the hub's token and reads the code
+// from where the hub sends the browser back.
+func fetchCode(t *testing.T, seen *[]string) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := c.Get(args.URL)
-		if err != nil {
-			return nil, err
+		b := newBrowser(t)
+		resp, page := b.get(args.URL)
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("consent page: %d %s", resp.StatusCode, page)
 		}
-		resp.Body.Close()
+		form := formOf(page)
+		form.Set("owner", ownerToken)
+		form.Set("action", "approve")
+		endpoint, _ := url.Parse(args.URL)
+		endpoint.RawQuery = ""
+		resp, _ = b.post(endpoint.String(), form)
 		loc, err := url.Parse(resp.Header.Get("Location"))
-		if resp.StatusCode != http.StatusFound || err != nil {
-			return nil, fmt.Errorf("authorize answered %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
+		if resp.StatusCode != http.StatusSeeOther || err != nil {
+			return nil, fmt.Errorf("approval answered %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		q := loc.Query()
-		*seen = append(*seen, q.Get("code"))
+		*seen = append(*seen, q.Get("code"), form.Get("csrf"))
 		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 	}
 }
 
 // TestGoSDKClientSignsIn: go-sdk's own OAuth client (not written here)
-// finds the metadata from the 401, registers by DCR, runs the code flow
-// with PKCE and the resource, and calls a tool with the token; nothing it
-// was given appears in the hub's log.
+// finds the metadata from the 401, registers by DCR, sends the owner to
+// the consent page, redeems the code with PKCE and the resource, and
+// calls a tool with the token; no secret appears in the hub's log.
 func TestGoSDKClientSignsIn(t *testing.T) {
-	h := newHub(t, nil)
+	h := newHub(t, func(o *oauth.Options) { o.Owner = checkOwner })
 	withMCP(h)
 	var secrets []string
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName: "go-sdk test", RedirectURIs: []string{"http://127.0.0.1:5556/callback"}}},
 		RedirectURL:              "http://127.0.0.1:5556/callback",
-		AuthorizationCodeFetcher: fetchCode(&secrets),
+		AuthorizationCodeFetcher: fetchCode(t, &secrets),
 		RequestRefreshToken:      true,
 	})
 	if err != nil {
@@ -115,7 +95,7 @@ func TestGoSDKClientSignsIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets = append(secrets, tok.AccessToken, tok.RefreshToken)
+	secrets = append(secrets, tok.AccessToken, tok.RefreshToken, ownerToken)
 	reuseRefresh(t, h, tok.RefreshToken, res.Content[0].(*mcp.TextContent).Text)
 	noSecretLogged(t, h, secrets)
 }
@@ -136,7 +116,7 @@ func reuseRefresh(t *testing.T, h *hub, refresh, client string) {
 // and holds no code or token, nor a part of one.
 func noSecretLogged(t *testing.T, h *hub, secrets []string) {
 	log := h.logText()
-	for _, want := range []string{"oauth client registered", "oauth grant", "grant revoked"} {
+	for _, want := range []string{"oauth client registered", "oauth consent approved", "oauth grant", "grant revoked"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q:\n%s", want, log)
 		}

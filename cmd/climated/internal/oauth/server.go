@@ -15,8 +15,8 @@ import (
 	"github.com/climated/climated/history"
 )
 
-// Server is the authorization server. Its handler serves the metadata,
-// /register and /token; the consent page (/authorize) calls IssueCode.
+// Server is the authorization server: the metadata, the consent page,
+// /register and /token.
 type Server struct {
 	opts     Options
 	db       *sql.DB
@@ -77,7 +77,8 @@ func (s *Server) ResourceMetadataURL() string {
 	return strings.TrimSuffix(s.opts.Issuer, "/") + PathResourceMetaDir + u.EscapedPath()
 }
 
-// Handler serves the metadata documents, /register and /token. The front
+// Handler serves the metadata documents, the consent page (/authorize),
+// /register and /token. The front
 // mounts it at the issuer's root.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -88,6 +89,7 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle(PathResourceMetaDir+p, prm)
 	}
 	mux.Handle(PathASMetadata, s.asMetadata())
+	mux.HandleFunc(PathAuthorize, s.serveAuthorize)
 	mux.HandleFunc("POST "+PathToken, s.serveToken)
 	mux.HandleFunc("POST "+PathRegister, s.serveRegister)
 	return mux
