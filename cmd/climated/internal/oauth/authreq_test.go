@@ -70,7 +70,7 @@ func TestTokenForAnotherResource(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	form := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
+	form := h.codeForm(client, redirect)
 	form.Set("resource", "https://other.example/mcp")
 	status, m := h.token(form)
 	wantError(t, status, m, http.StatusBadRequest, "invalid_target")

@@ -46,7 +46,7 @@ func TestGrantsPerClientBounded(t *testing.T) {
 	client := h.register(redirect)
 	var access []string
 	for range 3 {
-		status, m := h.token(h.exchange(client, redirect, h.code(h.authQuery(client, redirect))))
+		status, m := h.token(h.codeForm(client, redirect))
 		if status != http.StatusOK {
 			t.Fatalf("exchange: %d %v", status, m)
 		}

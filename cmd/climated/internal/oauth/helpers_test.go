@@ -1,7 +1,6 @@
 package oauth_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // clock is the seam the tests move. It starts at the real time, as
@@ -43,15 +43,14 @@ type hub struct {
 	http  *httptest.Server
 	base  string // the issuer
 	clock *clock
-	log   *bytes.Buffer
-	logMu *sync.Mutex
+	log   *testutil.Buffer
 	path  string
 }
 
 // newHub starts a hub; change adjusts its options before it opens.
 func newHub(t *testing.T, change func(*oauth.Options)) *hub {
 	t.Helper()
-	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &bytes.Buffer{}, logMu: &sync.Mutex{}}
+	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &testutil.Buffer{}}
 	h.path = filepath.Join(t.TempDir(), "climate.db")
 	st, err := history.Open(context.Background(), h.path, nil)
 	if err != nil {
@@ -61,7 +60,7 @@ func newHub(t *testing.T, change func(*oauth.Options)) *hub {
 	h.http = httptest.NewUnstartedServer(nil)
 	h.base = "http://" + h.http.Listener.Addr().String()
 	o := oauth.Options{Issuer: h.base, Resource: h.base + "/mcp", Now: h.clock.now,
-		Logger: slog.New(slog.NewTextHandler(lockedWriter{h.logMu, h.log}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+		Logger: slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if change != nil {
 		change(&o)
 	}
@@ -82,22 +81,7 @@ func (h *hub) open(o oauth.Options) *oauth.Server {
 	return s
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func (h *hub) logText() string {
-	h.logMu.Lock()
-	defer h.logMu.Unlock()
-	return h.log.String()
-}
+func (h *hub) logText() string { return h.log.String() }
 
 // register registers a client with one redirect URI and returns its id.
 func (h *hub) register(redirect string) string {
@@ -160,6 +144,12 @@ func (h *hub) code(q url.Values) string {
 		h.t.Fatal(err)
 	}
 	return code
+}
+
+// codeForm is a token form redeeming a fresh code of client's.
+func (h *hub) codeForm(client, redirect string) url.Values {
+	h.t.Helper()
+	return h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
 }
 
 // exchange is the token form that redeems code.

@@ -17,7 +17,7 @@ func TestRacingRedemptions(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	code := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
+	code := h.codeForm(client, redirect)
 	if n := racing(h, code); n != 1 {
 		t.Errorf("%d of 8 redemptions of one code succeeded, want 1", n)
 	}

@@ -47,7 +47,7 @@ func TestCodeSingleUse(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	form := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
+	form := h.codeForm(client, redirect)
 	if status, m := h.token(form); status != http.StatusOK {
 		t.Fatalf("first redemption: %d %v", status, m)
 	}
@@ -60,8 +60,8 @@ func TestCodeExpiresAfter60s(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	fresh := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
-	old := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
+	fresh := h.codeForm(client, redirect)
+	old := h.codeForm(client, redirect)
 	h.clock.add(59 * time.Second)
 	if status, m := h.token(fresh); status != http.StatusOK {
 		t.Fatalf("a code 59 s old: %d %v", status, m)
@@ -82,7 +82,7 @@ func TestPKCEVerifier(t *testing.T) {
 		"too short":                    "abc",
 		"the challenge itself (plain)": challenge(verifier),
 	} {
-		form := h.exchange(client, redirect, h.code(h.authQuery(client, redirect)))
+		form := h.codeForm(client, redirect)
 		form.Set("code_verifier", v)
 		status, m := h.token(form)
 		t.Run(name, func(t *testing.T) { wantError(t, status, m, http.StatusBadRequest, "invalid_grant") })
