@@ -38,7 +38,7 @@ func (c *clock) add(d time.Duration) {
 // hub is an authorization server on a real history file, served on
 // loopback, with its log in a buffer.
 type hub struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *oauth.Server
 	http  *httptest.Server
 	base  string // the issuer
@@ -48,7 +48,7 @@ type hub struct {
 }
 
 // newHub starts a hub; change adjusts its options before it opens.
-func newHub(t *testing.T, change func(*oauth.Options)) *hub {
+func newHub(t testing.TB, change func(*oauth.Options)) *hub {
 	t.Helper()
 	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &testutil.Buffer{}}
 	h.path = filepath.Join(t.TempDir(), "climate.db")
