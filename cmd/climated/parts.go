@@ -105,7 +105,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
-	opts := &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")}
+	opts := &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
 	as, err := openOAuth(d, dsh)
 	if err != nil {
 		return nil, err

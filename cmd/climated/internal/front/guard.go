@@ -20,10 +20,11 @@ type guard struct {
 	*Checks
 	tokenHash [32]byte
 	oauth     OAuth
+	toolScope func(tool string) string
 }
 
 func newGuard(opts *Options) *guard {
-	g := &guard{Checks: NewChecks(opts.Token, opts.AllowedHosts, opts.AllowedOrigins), oauth: opts.OAuth}
+	g := &guard{Checks: NewChecks(opts.Token, opts.AllowedHosts, opts.AllowedOrigins), oauth: opts.OAuth, toolScope: opts.ToolScope}
 	if opts.Token != "" {
 		g.tokenHash = sha256.Sum256([]byte(opts.Token))
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/climated/climated/mcp"
 )
 
 // OAuth is what the front needs of the hub's authorization server
@@ -16,9 +18,9 @@ type OAuth interface {
 	ResourceMetadataURL() string
 }
 
-// scopeRead is the scope every MCP request needs; tools that change
-// things will check theirs (alerts:write) themselves.
-const scopeRead = "climate:read"
+// scopeRead is the scope every MCP request needs; the tools that change
+// things need theirs besides (Options.ToolScope, scopeGate).
+const scopeRead = mcp.ScopeRead
 
 // wrapMCP is wrap for the MCP transports: the static token still opens
 // everything, and besides it an OAuth access token minted for this hub's
@@ -31,7 +33,7 @@ func (g *guard) wrapMCP(next http.Handler) http.Handler {
 	withOAuth := auth.RequireBearerToken(g.oauth.Verify, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: g.oauth.ResourceMetadataURL(),
 		Scopes:              []string{scopeRead},
-	})(next)
+	})(g.scopeGate(next))
 	return g.checkHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.hasToken && g.staticToken(r) {
 			next.ServeHTTP(w, r)

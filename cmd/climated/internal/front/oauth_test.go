@@ -35,7 +35,7 @@ func oauthHub(t *testing.T, token string) (*httptest.Server, *oauth.Server) {
 		t.Fatal(err)
 	}
 	srv := mcp.New(t.Context(), store, &mcp.Options{Version: "test"})
-	f := New(Routes{MCP: srv.Handler(), Climate: func() []byte { return store.Snapshot().JSON }}, &Options{Token: token, OAuth: as})
+	f := New(Routes{MCP: srv.Handler(), Climate: func() []byte { return store.Snapshot().JSON }}, &Options{Token: token, OAuth: as, ToolScope: mcp.ToolScope})
 	f.Mount("/", as.Handler())
 	ts.Config.Handler = f
 	ts.Start()
@@ -59,7 +59,7 @@ func TestOAuthOnMCP(t *testing.T) {
 	if code, _, body := testutil.Do(t, ts.URL, init); code != 200 {
 		t.Errorf("the static token: %d %s", code, body)
 	}
-	init.Header = map[string]string{"Authorization": "Bearer " + accessToken(t, ts.URL, as)}
+	init.Header = map[string]string{"Authorization": "Bearer " + accessToken(t, ts.URL, as, "")}
 	if code, _, body := testutil.Do(t, ts.URL, init); code != 200 {
 		t.Errorf("an access token: %d %s", code, body)
 	}
@@ -68,14 +68,50 @@ func TestOAuthOnMCP(t *testing.T) {
 		t.Errorf("a wrong token: %d, want 401", code)
 	}
 	// The other routes keep the static token only: an access token is for /mcp.
-	api := testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Authorization": "Bearer " + accessToken(t, ts.URL, as)}}
+	api := testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Authorization": "Bearer " + accessToken(t, ts.URL, as, "")}}
 	if code, _, _ := testutil.Do(t, ts.URL, api); code != 401 {
 		t.Errorf("/api/climate with an access token: %d, want 401", code)
 	}
 }
 
+// TestScopeGate: an OAuth token without alerts:write is answered 403
+// insufficient_scope when it calls create_alert or delete_alert, alone or
+// in a batch, on /mcp and on /message; with the scope, or with the static
+// token, the call goes on to the MCP server.
+func TestScopeGate(t *testing.T) {
+	const token = "s3cret-token-of-the-hub"
+	ts, as := oauthHub(t, token)
+	readOnly, both := accessToken(t, ts.URL, as, ""), accessToken(t, ts.URL, as, "climate:read alerts:write")
+	call := func(tool string) string {
+		return `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
+	}
+	for _, c := range []struct {
+		path, body, bearer string
+		refused            bool
+	}{
+		{"/mcp", call("create_alert"), readOnly, true},
+		{"/mcp", call("delete_alert"), readOnly, true},
+		{"/mcp", "[" + call("get_climate") + "," + call("delete_alert") + "]", readOnly, true},
+		{"/message?session_id=x", call("create_alert"), readOnly, true},
+		{"/mcp", call("get_climate"), readOnly, false},
+		{"/mcp", call("create_alert"), both, false},
+		{"/mcp", call("create_alert"), token, false},
+		{"/mcp", "not json", readOnly, false},
+		// Names the SDK would not read are no call: the gate reads as it does.
+		{"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"Name":"create_alert"}}`, readOnly, false},
+		{"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"NAME":"get_climate","name":"create_alert"}}`, readOnly, true},
+	} {
+		req := testutil.Request{Method: "POST", Path: c.path, Body: c.body, Header: map[string]string{"Authorization": "Bearer " + c.bearer}}
+		code, hdr, body := testutil.Do(t, ts.URL, req)
+		refused := code == 403 && strings.Contains(hdr.Get("WWW-Authenticate"), `error="insufficient_scope"`) && strings.Contains(body, "insufficient_scope")
+		if refused != c.refused {
+			t.Errorf("%s %.60s: %d %q %q; want refused %v", c.path, c.body, code, hdr.Get("WWW-Authenticate"), body, c.refused)
+		}
+	}
+}
+
 // accessToken signs a client in through the consent page's checks.
-func accessToken(t *testing.T, base string, as *oauth.Server) string {
+func accessToken(t *testing.T, base string, as *oauth.Server, scope string) string {
 	t.Helper()
 	const redirect = "http://127.0.0.1:9/cb"
 	resp, err := http.Post(base+oauth.PathRegister, "application/json", strings.NewReader(`{"redirect_uris":["`+redirect+`"]}`))
@@ -88,7 +124,7 @@ func accessToken(t *testing.T, base string, as *oauth.Server) string {
 	decode(t, resp, &reg)
 	const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abc"
 	ar, err := as.CheckAuthRequest(context.Background(), url.Values{"client_id": {reg.ClientID}, "redirect_uri": {redirect}, "response_type": {"code"},
-		"code_challenge": {"tqJkRfnFYfROIxzCmyvxuZotQxNblQS9WGKHbA5wLrA"}, "code_challenge_method": {"S256"}, "resource": {base + "/mcp"}})
+		"code_challenge": {"tqJkRfnFYfROIxzCmyvxuZotQxNblQS9WGKHbA5wLrA"}, "code_challenge_method": {"S256"}, "resource": {base + "/mcp"}, "scope": {scope}})
 	if err != nil {
 		t.Fatal(err)
 	}

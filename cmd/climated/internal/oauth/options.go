@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/climated/climated/mcp"
 )
 
 // Tunables; Options fields left zero take these.
@@ -27,10 +29,10 @@ const (
 	maxBody              = 16 << 10 // bytes of a /token or /register request
 )
 
-// Scopes the hub grants.
+// Scopes the hub grants: the MCP server's, which checks them.
 const (
-	ScopeRead        = "climate:read"
-	ScopeAlertsWrite = "alerts:write"
+	ScopeRead        = mcp.ScopeRead
+	ScopeAlertsWrite = mcp.ScopeAlertsWrite
 )
 
 // Options configure a Server. Issuer and Resource are required.
