@@ -34,7 +34,7 @@ type AuthError struct {
 // registered client, its redirect URI exactly as registered, response_type
 // code, PKCE S256, the hub's own resource and known scopes.
 func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthRequest, error) {
-	c, err := s.client(ctx, q.Get("client_id"))
+	c, err := s.anyClient(ctx, q.Get("client_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +50,19 @@ func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthReque
 		return nil, &AuthError{true, *e}
 	}
 	return ar, nil
+}
+
+// anyClient is a registered client or, for an https client_id, the one
+// its Client ID Metadata Document describes; nil when there is neither.
+func (s *Server) anyClient(ctx context.Context, id string) (*Client, error) {
+	if !isCIMD(id) {
+		return s.client(ctx, id)
+	}
+	c, err := s.cimd.get(ctx, id)
+	if err != nil {
+		return nil, &AuthError{false, *invalidRequest(err.Error())}
+	}
+	return c, nil
 }
 
 // checkAuthParams checks what is answered at the client's redirect URI.

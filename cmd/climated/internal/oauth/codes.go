@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,6 +31,16 @@ func (s *Server) IssueCode(ctx context.Context, ar *AuthRequest) (string, error)
 	}
 	if n >= s.opts.MaxCodes {
 		return "", &oauthError{http.StatusServiceUnavailable, "temporarily_unavailable", fmt.Sprintf("%d sign-ins are waiting to be completed: try again in a minute", n)}
+	}
+	if isCIMD(ar.Client.ID) {
+		// Approved by the owner: kept, so that climated clients lists it
+		// and can revoke it; its document is still fetched at each sign-in.
+		uris, _ := json.Marshal(ar.Client.RedirectURIs)
+		_, err = tx.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created, last_used) VALUES (?, ?, ?, ?, 0)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris`, ar.Client.ID, ar.Client.Name, string(uris), now.Unix())
+		if err != nil {
+			return "", fmt.Errorf("keep client: %w", err)
+		}
 	}
 	_, err = tx.ExecContext(ctx, "INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, scope, expires) VALUES (?, ?, ?, ?, ?, ?, ?)",
 		hash(code), ar.Client.ID, ar.RedirectURI, ar.CodeChallenge, ar.Resource, strings.Join(ar.Scopes, " "), now.Add(s.opts.CodeTTL).Unix())

@@ -1,10 +1,12 @@
 package oauth
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -55,6 +57,14 @@ type Options struct {
 	// dashboard's login check, so both share one set of limits.
 	Owner func(r *http.Request, given string) error
 
+	// CIMDTimeout bounds a Client ID Metadata Document's fetch
+	// (DefaultCIMDTimeout). CIMDAllowAddr decides which addresses it may
+	// reach (nil: public ones only) and CIMDRootCAs which CAs it trusts
+	// (nil: the system's); tests set them to serve documents on loopback.
+	CIMDTimeout   time.Duration
+	CIMDAllowAddr func(netip.Addr) bool
+	CIMDRootCAs   *x509.CertPool
+
 	Logger *slog.Logger     // nil logs nothing
 	Now    func() time.Time // nil means time.Now
 }
@@ -73,6 +83,7 @@ func (o *Options) fill() error {
 	setDur(&o.AccessTTL, DefaultAccessTTL)
 	setDur(&o.RefreshTTL, DefaultRefreshTTL)
 	setDur(&o.UnusedClient, DefaultUnusedClient)
+	setDur(&o.CIMDTimeout, DefaultCIMDTimeout)
 	if o.RefreshTTL > MaxRefreshTTL {
 		return ErrRefreshTooLong
 	}

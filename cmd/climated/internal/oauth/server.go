@@ -21,6 +21,7 @@ type Server struct {
 	opts     Options
 	db       *sql.DB
 	register *rate.Limiter
+	cimd     *cimd
 }
 
 // ErrNoSchema says the database has not been migrated to the OAuth tables.
@@ -54,7 +55,7 @@ func Open(ctx context.Context, path string, opts Options) (*Server, error) {
 		db.Close()
 		return nil, fmt.Errorf("open oauth %s: %w", path, err)
 	}
-	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst)}, nil
+	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst), cimd: newCIMD(&opts)}, nil
 }
 
 // Close closes the connection.
