@@ -63,6 +63,19 @@ func TestGrantsPerClientBounded(t *testing.T) {
 	}
 }
 
+// TestExpiredGrantsDropped: a new grant drops the expired ones of every
+// client, so a client that stopped coming back holds nothing.
+func TestExpiredGrantsDropped(t *testing.T) {
+	h := newHub(t, nil)
+	h.signIn()
+	h.clock.add(oauth.DefaultRefreshTTL)
+	h.signIn()
+	list, err := h.srv.Clients(context.Background())
+	if err != nil || len(list) != 2 || list[0].Grants != 1 || list[1].Grants != 0 {
+		t.Errorf("clients: %+v %v; want the newest with 1 grant, the expired one with none", list, err)
+	}
+}
+
 // TestRefreshExpires: a refresh token is refused after RefreshTTL.
 func TestRefreshExpires(t *testing.T) {
 	h := newHub(t, nil)

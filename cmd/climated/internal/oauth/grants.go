@@ -19,7 +19,8 @@ type tokenResponse struct {
 }
 
 // newGrant starts a token family for a redeemed code. A client holds at
-// most MaxGrants families: the oldest are dropped to make room.
+// most MaxGrants families: the oldest are dropped to make room, and
+// expired ones of every client go.
 func (s *Server) newGrant(ctx context.Context, g *codeGrant) (*tokenResponse, error) {
 	now := s.opts.Now()
 	family := newSecret()[:22]
@@ -29,6 +30,10 @@ func (s *Server) newGrant(ctx context.Context, g *codeGrant) (*tokenResponse, er
 		return nil, fmt.Errorf("grant: %w", err)
 	}
 	defer tx.Rollback()
+	// Grants whose refresh token expired can never be used again.
+	if _, err = tx.ExecContext(ctx, "DELETE FROM oauth_grants WHERE refresh_expires <= ?", now.Unix()); err != nil {
+		return nil, fmt.Errorf("drop expired grants: %w", err)
+	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM oauth_grants WHERE client_id = ? AND family NOT IN
 		(SELECT family FROM oauth_grants WHERE client_id = ? ORDER BY created DESC LIMIT ?)`, g.clientID, g.clientID, s.opts.MaxGrants-1)
 	if err != nil {
