@@ -2,8 +2,10 @@ package oauth
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -20,9 +22,42 @@ type ClientInfo struct {
 	LastUsed     time.Time // zero until its first sign-in
 }
 
-// Clients lists the registered clients, the most recently used first.
+// Registry is the connected apps, listed and revoked beside a running
+// hub (climated clients): the OAuth tables without the server.
+type Registry struct {
+	db  *sql.DB
+	log *slog.Logger
+}
+
+// OpenRegistry opens the OAuth tables of the history database at path;
+// log (nil: none) has the revocations.
+func OpenRegistry(ctx context.Context, path string, log *slog.Logger) (*Registry, error) {
+	db, err := openDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Registry{db, log}, nil
+}
+
+// Close closes the connection.
+func (r *Registry) Close() error { return r.db.Close() }
+
+// Clients lists the registered clients (Registry.Clients).
 func (s *Server) Clients(ctx context.Context) ([]ClientInfo, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.name, c.redirect_uris, c.created, max(c.last_used, coalesce(max(g.last_used), 0)),
+	return (&Registry{s.db, s.opts.Logger}).Clients(ctx)
+}
+
+// Revoke removes a client (Registry.Revoke).
+func (s *Server) Revoke(ctx context.Context, id string) error {
+	return (&Registry{s.db, s.opts.Logger}).Revoke(ctx, id)
+}
+
+// Clients lists the registered clients, the most recently used first.
+func (r *Registry) Clients(ctx context.Context) ([]ClientInfo, error) {
+	rows, err := r.db.QueryContext(ctx, `SELECT c.id, c.name, c.redirect_uris, c.created, max(c.last_used, coalesce(max(g.last_used), 0)),
 		count(g.family), coalesce(group_concat(g.scope, ' '), '')
 		FROM oauth_clients c LEFT JOIN oauth_grants g ON g.client_id = c.id
 		GROUP BY c.id ORDER BY 5 DESC, c.created DESC`)
@@ -67,8 +102,8 @@ var ErrNoClient = fmt.Errorf("no such client: climated clients lists them")
 
 // Revoke removes a client with its grants and waiting codes: its tokens
 // stop working at once, and it must register and be approved again.
-func (s *Server) Revoke(ctx context.Context, id string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (r *Registry) Revoke(ctx context.Context, id string) error {
+	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("revoke %s: %w", id, err)
 	}
@@ -88,6 +123,6 @@ func (s *Server) Revoke(ctx context.Context, id string) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("revoke %s: %w", id, err)
 	}
-	s.opts.Logger.Info("oauth client revoked", "client_id", id)
+	r.log.Info("oauth client revoked", "client_id", id)
 	return nil
 }

@@ -33,6 +33,15 @@ func Open(ctx context.Context, path string, opts Options) (*Server, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
+	db, err := openDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst), cimd: newCIMD(&opts)}, nil
+}
+
+// openDB opens the OAuth tables with a connection of their own.
+func openDB(ctx context.Context, path string) (*sql.DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open oauth %s: %w", path, err)
@@ -55,7 +64,7 @@ func Open(ctx context.Context, path string, opts Options) (*Server, error) {
 		db.Close()
 		return nil, fmt.Errorf("open oauth %s: %w", path, err)
 	}
-	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst), cimd: newCIMD(&opts)}, nil
+	return db, nil
 }
 
 // Close closes the connection.
