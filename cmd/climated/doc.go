@@ -12,6 +12,7 @@
 //	climated export [--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]
 //	climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE
 //	climated forget [--config FILE] [--db FILE] --after TIME|--ahead [--yes]
+//	climated clients [--config FILE] [--db FILE] [--json] [revoke CLIENT-ID]
 //	climated token [--config FILE] [--db FILE]
 //	climated config check [FILE]
 //	climated config example [--starter]

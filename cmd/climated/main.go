@@ -14,6 +14,7 @@ import (
 	_ "time/tzdata" // a hub image may lack /usr/share/zoneinfo
 
 	"github.com/climated/climated/cmd/climated/internal/cli"
+	"github.com/climated/climated/cmd/climated/internal/clientscmd"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/configcmd"
 	"github.com/climated/climated/cmd/climated/internal/datacmd"
@@ -83,6 +84,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return datacmd.Forget(ctx, args, stdout, stderr)
 	case "alerts":
 		return datacmd.Alerts(ctx, args, stdout, stderr)
+	case "clients":
+		return clientscmd.Run(ctx, args, stdout, stderr)
 	case "scan":
 		return hwcmd.Scan(ctx, args, stdout, stderr)
 	case "read":

@@ -98,13 +98,6 @@ func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.S
 // dashboard at / and /dash/, which makes its own (a login for browsers).
 func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, error) {
 	store, cfg := d.hub, d.cfg
-	f := front.New(front.Routes{
-		MCP:      srv.Handler(),
-		Climate:  func() []byte { return store.Snapshot().JSON },
-		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
-		Warnings: []func() []string{d.disk.Warnings},
-		Metrics:  d.metrics.Handler(),
-	}, &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Logger: d.log.With("component", "http")})
 	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, &dash.Options{
 		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
 		Logger: d.log.With("component", "dashboard"),
@@ -112,8 +105,26 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
+	opts := &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
+	as, err := openOAuth(d, dsh)
+	if err != nil {
+		return nil, err
+	}
+	if as != nil {
+		opts.OAuth = as // only when set: a nil *oauth.Server would be a non-nil OAuth
+	}
+	f := front.New(front.Routes{
+		MCP:      srv.Handler(),
+		Climate:  func() []byte { return store.Snapshot().JSON },
+		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
+		Warnings: []func() []string{d.disk.Warnings},
+		Metrics:  d.metrics.Handler(),
+	}, opts)
 	f.Mount("GET /{$}", dsh)
 	f.Mount("/dash/", dsh)
+	if as != nil {
+		mountOAuth(f, as)
+	}
 	return f, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,6 +61,11 @@ type Config struct {
 	TokenFile      string   `yaml:"token_file"`      // default: "token" beside the database
 	AllowedHosts   []string `yaml:"allowed_hosts"`   // Host names clients may use besides loopback ones
 	AllowedOrigins []string `yaml:"allowed_origins"` // browser origins allowed to call the hub
+	// The https URL the world reaches the hub at (a Tailscale Funnel or
+	// Cloudflare Tunnel in front of it): the OAuth issuer, with the MCP
+	// endpoint at PublicURL/mcp. Set, assistants may sign in with OAuth
+	// (docs/oauth.md) and the hub needs its token wherever it listens.
+	PublicURL string `yaml:"public_url"`
 }
 
 // AlertsConfig is the alerts: section: the house rules (each on by
@@ -164,6 +170,20 @@ func (c *Config) validate() error {
 			return field.Wrap("rain_gauge", ": ", err)
 		}
 	}
+	if err := c.validateHistory(); err != nil {
+		return err
+	}
+	if err := checkPublicURL(c.PublicURL); err != nil {
+		return err
+	}
+	if c.Demo.Interval < time.Second {
+		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
+	}
+	return c.Alerts.validate()
+}
+
+// validateHistory checks the history's retention and commit interval.
+func (c *Config) validateHistory() error {
 	if r := time.Duration(c.Retention.Raw); r < 24*time.Hour {
 		return field.Errorf("retention.raw", "retention.raw %s: keep raw readings at least a day (1d)", r)
 	}
@@ -173,10 +193,7 @@ func (c *Config) validate() error {
 	if ci := time.Duration(c.CommitInterval); ci < time.Second || ci > time.Hour {
 		return field.Errorf("commit_interval", "commit_interval %s: want 1s to 1h (a crash loses at most that much of the readings)", ci)
 	}
-	if c.Demo.Interval < time.Second {
-		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
-	}
-	return c.Alerts.validate()
+	return nil
 }
 
 // validate checks the house rules' thresholds and the webhook; the
@@ -230,5 +247,24 @@ func (c *Config) TokenPath() string {
 // that carry its token.
 func (c *Config) NeedsToken() bool {
 	host, _, _ := net.SplitHostPort(c.Listen)
-	return !front.IsLoopback(host)
+	return !front.IsLoopback(host) || c.PublicURL != ""
+}
+
+// checkPublicURL accepts "" or an absolute https URL (http only on a
+// loopback host, for tests) without a path, query or fragment: the issuer
+// of OAuth must be exactly what clients see.
+func checkPublicURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Host == "" || u.Opaque != "":
+		return field.Errorf("public_url", "public_url %q: want an absolute URL such as https://hub.example.ts.net", s)
+	case u.Scheme != "https" && !(u.Scheme == "http" && front.IsLoopback(u.Hostname())):
+		return field.Errorf("public_url", "public_url %q: want https (assistants sign in only over https)", s)
+	case u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return field.Errorf("public_url", "public_url %q: want the scheme and host only, without a path, query or user", s)
+	}
+	return nil
 }

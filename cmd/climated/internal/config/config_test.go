@@ -31,4 +31,20 @@ func TestNeedsToken(t *testing.T) {
 			t.Errorf("NeedsToken(%s) = %v, want %v", listen, got, want)
 		}
 	}
+	c := Config{Listen: "127.0.0.1:8473", PublicURL: "https://hub.example.ts.net"}
+	if !c.NeedsToken() {
+		t.Error("a hub on loopback with a public_url (behind a tunnel) needs no token")
+	}
+}
+
+func TestPublicURL(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"": true, "https://hub.example.ts.net": true, "https://hub.example:8443": true, "http://127.0.0.1:8473": true,
+		"http://hub.example": false, "https://hub.example/": false, "https://hub.example/mcp": false,
+		"https://hub.example?x=1": false, "hub.example": false, "https://u:p@hub.example": false,
+	} {
+		if err := checkPublicURL(s); (err == nil) != ok {
+			t.Errorf("public_url %q: %v, want ok %v", s, err, ok)
+		}
+	}
 }

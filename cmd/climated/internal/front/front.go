@@ -17,10 +17,12 @@ import (
 
 // Options are who may call the hub.
 type Options struct {
-	Token          string       // when set, every checked request needs "Authorization: Bearer <Token>"
-	AllowedHosts   []string     // Host names accepted besides loopback ones; empty: any with a token, loopback only without
-	AllowedOrigins []string     // browser origins (scheme://host[:port]) allowed besides the hub's own
-	Logger         *slog.Logger // nil discards
+	Token          string                   // when set, every checked request needs "Authorization: Bearer <Token>"
+	OAuth          OAuth                    // when set (with Token: the owner approves with it), the MCP routes also take its access tokens (docs/oauth.md)
+	ToolScope      func(tool string) string // the scope an OAuth token needs to call a tool, "" for none (mcp.ToolScope)
+	AllowedHosts   []string                 // Host names accepted besides loopback ones; empty: any with a token, loopback only without
+	AllowedOrigins []string                 // browser origins (scheme://host[:port]) allowed besides the hub's own
+	Logger         *slog.Logger             // nil discards
 }
 
 // Routes are what the hub serves.
@@ -58,7 +60,7 @@ func New(r Routes, opts *Options) *Front {
 	}
 	if r.MCP != nil {
 		for _, p := range []string{"/mcp", "/sse", "/message"} {
-			f.Handle(p, r.MCP)
+			f.mux.Handle(p, f.guard.wrapMCP(r.MCP))
 		}
 	}
 	if r.Climate != nil {

@@ -19,10 +19,12 @@ const (
 type guard struct {
 	*Checks
 	tokenHash [32]byte
+	oauth     OAuth
+	toolScope func(tool string) string
 }
 
 func newGuard(opts *Options) *guard {
-	g := &guard{Checks: NewChecks(opts.Token, opts.AllowedHosts, opts.AllowedOrigins)}
+	g := &guard{Checks: NewChecks(opts.Token, opts.AllowedHosts, opts.AllowedOrigins), oauth: opts.OAuth, toolScope: opts.ToolScope}
 	if opts.Token != "" {
 		g.tokenHash = sha256.Sum256([]byte(opts.Token))
 	}
@@ -30,6 +32,18 @@ func newGuard(opts *Options) *guard {
 }
 
 func (g *guard) wrap(next http.Handler) http.Handler {
+	return g.checkHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if msg := g.checkToken(r); msg != "" {
+			w.Header().Set("WWW-Authenticate", wwwAuthenticate)
+			http.Error(w, msg, http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
+}
+
+// checkHeaders refuses a request whose Host or Origin fails the checks.
+func (g *guard) checkHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if msg := g.Host(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
@@ -37,11 +51,6 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 		}
 		if msg := g.Origin(r); msg != "" {
 			http.Error(w, msg, http.StatusForbidden)
-			return
-		}
-		if msg := g.checkToken(r); msg != "" {
-			w.Header().Set("WWW-Authenticate", wwwAuthenticate)
-			http.Error(w, msg, http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -60,11 +69,15 @@ func (g *guard) checkToken(r *http.Request) string {
 	if !ok {
 		return "Authorization must use the Bearer scheme"
 	}
-	// Comparing hashes keeps the comparison constant-time whatever the
-	// lengths.
-	sum := sha256.Sum256([]byte(strings.TrimSpace(given)))
-	if subtle.ConstantTimeCompare(sum[:], g.tokenHash[:]) != 1 {
+	if !g.matches(given) {
 		return "wrong bearer token"
 	}
 	return ""
+}
+
+// matches compares hashes, which keeps the comparison constant-time
+// whatever the lengths.
+func (g *guard) matches(given string) bool {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(given)))
+	return subtle.ConstantTimeCompare(sum[:], g.tokenHash[:]) == 1
 }

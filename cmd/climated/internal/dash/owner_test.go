@@ -1,0 +1,35 @@
+package dash_test
+
+import (
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/cmd/climated/internal/dash"
+)
+
+// TestCheckOwnerLimited: the consent page's owner check takes the
+// login's tries: after MaxWrongLogins wrong tokens from one address even
+// the right one waits, and a minute later passes. Tries at the login
+// count against the same limit.
+func TestCheckOwnerLimited(t *testing.T) {
+	store, _ := demoStore(t, time.Hour)
+	now := time.Unix(1_800_000_000, 0)
+	h := newDash(t, dash.StoreSource{Store: store}, &dash.Options{Token: testToken, IsLoopback: remote, Now: func() time.Time { return now }})
+	r := httptest.NewRequest("POST", "/authorize", nil)
+	r.RemoteAddr = "192.0.2.7:5555"
+	for i := 0; i < dash.MaxWrongLogins; i++ {
+		if err := h.CheckOwner(r, "guess"); !errors.Is(err, dash.ErrNotOwner) {
+			t.Fatalf("wrong token %d: %v, want ErrNotOwner", i+1, err)
+		}
+	}
+	if err := h.CheckOwner(r, testToken); err == nil || !strings.Contains(err.Error(), "try again") {
+		t.Errorf("the right token after %d wrong ones: %v, want a wait", dash.MaxWrongLogins, err)
+	}
+	now = now.Add(time.Minute)
+	if err := h.CheckOwner(r, testToken); err != nil {
+		t.Errorf("the right token a minute later: %v", err)
+	}
+}

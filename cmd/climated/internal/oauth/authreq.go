@@ -1,0 +1,118 @@
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// AuthRequest is an authorization request the hub has checked: what the
+// consent page shows and, once the owner approves, what IssueCode binds
+// into the code.
+type AuthRequest struct {
+	Client        *Client
+	RedirectURI   string
+	State         string
+	CodeChallenge string
+	Resource      string
+	Scopes        []string
+}
+
+// AuthError is a refused authorization request. When Redirect is false
+// the client or its redirect URI cannot be trusted, and the consent page
+// must show the error itself rather than send the browser anywhere
+// (RFC 6749 §4.1.2.1).
+type AuthError struct {
+	Redirect bool
+	oauthError
+}
+
+// CheckAuthRequest checks the query of an /authorize request: a
+// registered client, its redirect URI exactly as registered, response_type
+// code, PKCE S256, the hub's own resource and known scopes.
+func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthRequest, error) {
+	c, err := s.anyClient(ctx, q.Get("client_id"))
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, &AuthError{false, *invalidRequest(fmt.Sprintf("client_id %q is not registered with this hub", q.Get("client_id")))}
+	}
+	uri := q.Get("redirect_uri")
+	if !slices.Contains(c.RedirectURIs, uri) {
+		return nil, &AuthError{false, *invalidRequest(fmt.Sprintf("redirect_uri %q is not one the client registered", uri))}
+	}
+	ar := &AuthRequest{Client: c, RedirectURI: uri, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"), Resource: q.Get("resource")}
+	if e := s.checkAuthParams(q, ar); e != nil {
+		return nil, &AuthError{true, *e}
+	}
+	return ar, nil
+}
+
+// anyClient is a registered client or, for an https client_id, the one
+// its Client ID Metadata Document describes; nil when there is neither.
+func (s *Server) anyClient(ctx context.Context, id string) (*Client, error) {
+	if !isCIMD(id) {
+		return s.client(ctx, id)
+	}
+	c, err := s.cimd.get(ctx, id)
+	if err != nil {
+		return nil, &AuthError{false, *invalidRequest(err.Error())}
+	}
+	return c, nil
+}
+
+// checkAuthParams checks what is answered at the client's redirect URI.
+func (s *Server) checkAuthParams(q url.Values, ar *AuthRequest) *oauthError {
+	if rt := q.Get("response_type"); rt != "code" {
+		return &oauthError{http.StatusBadRequest, "unsupported_response_type", fmt.Sprintf("response_type %q: the hub answers code only", rt)}
+	}
+	if ar.CodeChallenge == "" {
+		return invalidRequest("code_challenge is missing: the hub requires PKCE with S256")
+	}
+	if m := q.Get("code_challenge_method"); m != "S256" {
+		return invalidRequest(fmt.Sprintf("code_challenge_method %q: the hub accepts S256 only", m))
+	}
+	if len(ar.CodeChallenge) != 43 {
+		return invalidRequest("code_challenge is not a base64url SHA-256 (43 characters)")
+	}
+	if e := s.checkResource(ar.Resource, true); e != nil {
+		return e
+	}
+	sc, e := parseScope(q.Get("scope"))
+	ar.Scopes = sc
+	return e
+}
+
+// checkResource accepts the hub's resource (RFC 8707); an empty one only
+// where required is false.
+func (s *Server) checkResource(r string, required bool) *oauthError {
+	switch {
+	case r == "" && required:
+		return invalidTarget("resource is missing: name the MCP endpoint, " + s.opts.Resource)
+	case r != "" && r != s.opts.Resource:
+		return invalidTarget(fmt.Sprintf("resource %q is not this hub's, %s", r, s.opts.Resource))
+	}
+	return nil
+}
+
+// parseScope reads a scope parameter; an empty one means climate:read.
+func parseScope(s string) ([]string, *oauthError) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return []string{ScopeRead}, nil
+	}
+	var out []string
+	for _, sc := range f {
+		if !slices.Contains(scopes, sc) {
+			return nil, invalidScope(fmt.Sprintf("scope %q: the hub grants %s", sc, strings.Join(scopes, " and ")))
+		}
+		if !slices.Contains(out, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}

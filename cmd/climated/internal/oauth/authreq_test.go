@@ -1,0 +1,98 @@
+package oauth_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/climated/climated/cmd/climated/internal/oauth"
+)
+
+// TestRedirectURIExactlyRegistered: anything but a registered redirect
+// URI, character for character, is refused without a redirect.
+func TestRedirectURIExactlyRegistered(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb?x=1"
+	client := h.register(redirect)
+	for _, uri := range []string{"", "https://app.example/cb", "https://app.example/cb?x=1&y=2", "https://app.example/cb/?x=1",
+		"https://APP.example/cb?x=1", "http://app.example/cb?x=1", "https://app.example.evil/cb?x=1", "https://app.example/cb?x=1#f"} {
+		_, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, uri))
+		var ae *oauth.AuthError
+		if !errors.As(err, &ae) || ae.Redirect {
+			t.Errorf("redirect_uri %q: %v, want an AuthError that does not redirect", uri, err)
+		}
+	}
+	if _, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, redirect)); err != nil {
+		t.Errorf("the registered redirect URI: %v", err)
+	}
+	q := h.authQuery("dcr_unknown", redirect)
+	if _, err := h.srv.CheckAuthRequest(context.Background(), q); err == nil {
+		t.Error("an unknown client was accepted")
+	}
+}
+
+// TestAuthRequestRefusals: PKCE missing or plain, no resource or another
+// one, unknown scopes: each refused with its RFC error, at the redirect.
+func TestAuthRequestRefusals(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	for _, c := range []struct {
+		name, key, value, code string
+	}{
+		{"PKCE missing", "code_challenge", "", "invalid_request"},
+		{"PKCE method missing (plain)", "code_challenge_method", "", "invalid_request"},
+		{"PKCE plain", "code_challenge_method", "plain", "invalid_request"},
+		{"resource missing", "resource", "", "invalid_target"},
+		{"another resource", "resource", "https://other.example/mcp", "invalid_target"},
+		{"the issuer as resource", "resource", h.base, "invalid_target"},
+		{"unknown scope", "scope", "climate:read admin", "invalid_scope"},
+		{"token response type", "response_type", "token", "unsupported_response_type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := h.authQuery(client, redirect)
+			q.Set(c.key, c.value)
+			_, err := h.srv.CheckAuthRequest(context.Background(), q)
+			var ae *oauth.AuthError
+			if !errors.As(err, &ae) || !ae.Redirect || ae.Code != c.code {
+				t.Errorf("got %v, want a redirected %s", err, c.code)
+			}
+		})
+	}
+}
+
+// TestTokenForAnotherResource: the token endpoint refuses another
+// resource, and a token minted for one resource is refused by a hub
+// serving another (its public URL changed).
+func TestTokenForAnotherResource(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	form := h.codeForm(client, redirect)
+	form.Set("resource", "https://other.example/mcp")
+	status, m := h.token(form)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_target")
+
+	_, access, refresh := h.signIn()
+	other := h.open(oauth.Options{Issuer: "https://hub.example", Resource: "https://hub.example/mcp", Now: h.clock.now})
+	if _, err := other.Verify(context.Background(), access, nil); err == nil {
+		t.Error("a hub for https://hub.example/mcp accepted a token minted for " + h.base + "/mcp")
+	}
+	if _, err := h.srv.Verify(context.Background(), access, nil); err != nil {
+		t.Errorf("the token's own hub: %v", err)
+	}
+	status, m = h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}, "resource": {"https://other.example/mcp"}})
+	// client differs from the signIn client, so invalid_grant comes first; the
+	// resource of a refresh is checked in TestRefreshResource.
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+}
+
+// TestRefreshResource: a refresh naming another resource is refused.
+func TestRefreshResource(t *testing.T) {
+	h := newHub(t, nil)
+	client, _, refresh := h.signIn()
+	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}, "resource": {"https://other.example/mcp"}})
+	wantError(t, status, m, http.StatusBadRequest, "invalid_target")
+}

@@ -1,0 +1,132 @@
+package oauth
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/climated/climated/mcp"
+)
+
+// Tunables; Options fields left zero take these.
+const (
+	DefaultCodeTTL       = 60 * time.Second
+	DefaultAccessTTL     = time.Hour
+	DefaultRefreshTTL    = 30 * 24 * time.Hour
+	MaxRefreshTTL        = 90 * 24 * time.Hour
+	DefaultMaxClients    = 50             // registered clients at once
+	DefaultMaxCodes      = 64             // codes issued and not yet redeemed
+	DefaultMaxGrants     = 10             // grants (token families) per client
+	DefaultUnusedClient  = 24 * time.Hour // a registration never used is dropped after this
+	DefaultRegisterRate  = rate.Limit(1.0 / 6)
+	DefaultRegisterBurst = 10
+	maxBody              = 16 << 10 // bytes of a /token or /register request
+)
+
+// Scopes the hub grants: the MCP server's, which checks them.
+const (
+	ScopeRead        = mcp.ScopeRead
+	ScopeAlertsWrite = mcp.ScopeAlertsWrite
+)
+
+// Options configure a Server. Issuer and Resource are required.
+type Options struct {
+	// Issuer is the https URL (or http on loopback) the world sees the hub
+	// at, without a trailing slash: the endpoints hang beneath it.
+	Issuer string
+	// Resource is the MCP endpoint's URL, the one audience of every token.
+	Resource string
+
+	CodeTTL, AccessTTL, RefreshTTL  time.Duration
+	MaxClients, MaxCodes, MaxGrants int
+	UnusedClient                    time.Duration
+	RegisterRate                    rate.Limit
+	RegisterBurst                   int
+
+	// Owner tells the hub's owner on the consent page: nil when given is
+	// the owner's secret (the hub's token), else an error the page shows.
+	// It is also where wrong tries are limited; the wiring hands the
+	// dashboard's login check, so both share one set of limits.
+	Owner func(r *http.Request, given string) error
+
+	// CIMDTimeout bounds a Client ID Metadata Document's fetch
+	// (DefaultCIMDTimeout). CIMDAllowAddr decides which addresses it may
+	// reach (nil: public ones only) and CIMDRootCAs which CAs it trusts
+	// (nil: the system's); tests set them to serve documents on loopback.
+	CIMDTimeout   time.Duration
+	CIMDAllowAddr func(netip.Addr) bool
+	CIMDRootCAs   *x509.CertPool
+
+	Logger *slog.Logger     // nil logs nothing
+	Now    func() time.Time // nil means time.Now
+}
+
+// ErrRefreshTooLong says RefreshTTL is over the bound the issue sets.
+var ErrRefreshTooLong = errors.New("refresh tokens may live at most 90 days")
+
+func (o *Options) fill() error {
+	if err := checkBase("issuer", o.Issuer); err != nil {
+		return err
+	}
+	if err := checkBase("resource", o.Resource); err != nil {
+		return err
+	}
+	setDur(&o.CodeTTL, DefaultCodeTTL)
+	setDur(&o.AccessTTL, DefaultAccessTTL)
+	setDur(&o.RefreshTTL, DefaultRefreshTTL)
+	setDur(&o.UnusedClient, DefaultUnusedClient)
+	setDur(&o.CIMDTimeout, DefaultCIMDTimeout)
+	if o.RefreshTTL > MaxRefreshTTL {
+		return ErrRefreshTooLong
+	}
+	if o.AccessTTL > time.Hour || o.CodeTTL > time.Minute {
+		return fmt.Errorf("access tokens may live at most 1 h and codes 60 s (got %v, %v)", o.AccessTTL, o.CodeTTL)
+	}
+	setInt(&o.MaxClients, DefaultMaxClients)
+	setInt(&o.MaxCodes, DefaultMaxCodes)
+	setInt(&o.MaxGrants, DefaultMaxGrants)
+	setInt(&o.RegisterBurst, DefaultRegisterBurst)
+	if o.RegisterRate <= 0 {
+		o.RegisterRate = DefaultRegisterRate
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return nil
+}
+
+// checkBase accepts an absolute https URL, or http on a loopback host,
+// with no query or fragment.
+func checkBase(field, s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(s, "/") {
+		return fmt.Errorf("oauth %s %q: want an absolute URL without query, fragment or trailing slash", field, s)
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())) {
+		return fmt.Errorf("oauth %s %q: want https (http only on loopback)", field, s)
+	}
+	return nil
+}
+
+func setDur(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+func setInt(n *int, def int) {
+	if *n <= 0 {
+		*n = def
+	}
+}

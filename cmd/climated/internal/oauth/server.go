@@ -1,0 +1,106 @@
+package oauth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/time/rate"
+
+	"github.com/climated/climated/history"
+)
+
+// Server is the authorization server: the metadata, the consent page,
+// /register and /token.
+type Server struct {
+	opts     Options
+	db       *sql.DB
+	register *rate.Limiter
+	cimd     *cimd
+}
+
+// ErrNoSchema says the database has not been migrated to the OAuth tables.
+var ErrNoSchema = errors.New("the database has no OAuth tables: open the history first (history.Open migrates it to 006_oauth)")
+
+// Open opens the OAuth tables of the history database at path, which
+// history.Open has migrated.
+func Open(ctx context.Context, path string, opts Options) (*Server, error) {
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
+	db, err := openDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst), cimd: newCIMD(&opts)}, nil
+}
+
+// openDB opens the OAuth tables with a connection of their own.
+func openDB(ctx context.Context, path string) (*sql.DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open oauth %s: %w", path, err)
+	}
+	q := url.Values{"_busy_timeout": {"5000"}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}
+	db, err := history.OpenSQLite(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("open oauth %s: %w", path, err)
+	}
+	// One connection: every redemption and rotation is a read and a write
+	// that must not interleave with another's.
+	db.SetMaxOpenConns(1)
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('oauth_clients', 'oauth_codes', 'oauth_grants')").Scan(&n)
+	if err == nil && n != 3 {
+		err = ErrNoSchema
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open oauth %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close closes the connection.
+func (s *Server) Close() error { return s.db.Close() }
+
+// Paths of the endpoints, beneath the issuer.
+const (
+	PathAuthorize       = "/authorize"
+	PathToken           = "/token"
+	PathRegister        = "/register"
+	PathASMetadata      = "/.well-known/oauth-authorization-server"
+	PathResourceMetaDir = "/.well-known/oauth-protected-resource"
+)
+
+// ResourceMetadataURL is where the protected-resource metadata of the
+// resource is served (RFC 9728 §3.1: the well-known path, then the
+// resource's own path): the URL a 401 names in resource_metadata.
+func (s *Server) ResourceMetadataURL() string {
+	u, _ := url.Parse(s.opts.Resource)
+	return strings.TrimSuffix(s.opts.Issuer, "/") + PathResourceMetaDir + u.EscapedPath()
+}
+
+// Handler serves the metadata documents, the consent page (/authorize),
+// /register and /token. The front
+// mounts it at the issuer's root.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	prm := s.resourceMetadata()
+	mux.Handle(PathResourceMetaDir, prm)
+	u, _ := url.Parse(s.opts.Resource)
+	if p := u.EscapedPath(); p != "" && p != "/" {
+		mux.Handle(PathResourceMetaDir+p, prm)
+	}
+	mux.Handle(PathASMetadata, s.asMetadata())
+	mux.HandleFunc(PathAuthorize, s.serveAuthorize)
+	mux.HandleFunc("POST "+PathToken, s.serveToken)
+	mux.HandleFunc("POST "+PathRegister, s.serveRegister)
+	return mux
+}

@@ -1,0 +1,112 @@
+package oauth_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/climated/climated/cmd/climated/internal/oauth"
+)
+
+// TestCodeFlowAndRefresh: a code becomes tokens, the access token passes
+// Verify with its scope, a refresh rotates both and the old access token
+// stops working.
+func TestCodeFlowAndRefresh(t *testing.T) {
+	h := newHub(t, nil)
+	client, access, refresh := h.signIn()
+	ti, err := h.srv.Verify(context.Background(), access, nil)
+	if err != nil || len(ti.Scopes) != 1 || ti.Scopes[0] != oauth.ScopeRead || ti.UserID != client {
+		t.Fatalf("Verify: %+v, %v", ti, err)
+	}
+	if got := ti.Expiration.Sub(h.clock.now()); got != time.Hour {
+		t.Errorf("access token lives %v, want 1h", got)
+	}
+	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	if status != http.StatusOK || m["refresh_token"] == refresh || m["access_token"] == access {
+		t.Fatalf("refresh: %d %v", status, m)
+	}
+	if _, err := h.srv.Verify(context.Background(), access, nil); !errors.Is(err, auth.ErrInvalidToken) {
+		t.Errorf("the rotated-out access token: %v, want ErrInvalidToken", err)
+	}
+	if _, err := h.srv.Verify(context.Background(), m["access_token"].(string), nil); err != nil {
+		t.Errorf("the new access token: %v", err)
+	}
+	h.clock.add(time.Hour)
+	if _, err := h.srv.Verify(context.Background(), m["access_token"].(string), nil); !errors.Is(err, auth.ErrInvalidToken) {
+		t.Errorf("an access token an hour old: %v, want ErrInvalidToken", err)
+	}
+}
+
+// TestCodeSingleUse: a code redeemed once is refused the second time.
+func TestCodeSingleUse(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	form := h.codeForm(client, redirect)
+	if status, m := h.token(form); status != http.StatusOK {
+		t.Fatalf("first redemption: %d %v", status, m)
+	}
+	status, m := h.token(form)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+}
+
+// TestCodeExpiresAfter60s: a code is good at 59 s, refused at 60 s.
+func TestCodeExpiresAfter60s(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	fresh := h.codeForm(client, redirect)
+	old := h.codeForm(client, redirect)
+	h.clock.add(59 * time.Second)
+	if status, m := h.token(fresh); status != http.StatusOK {
+		t.Fatalf("a code 59 s old: %d %v", status, m)
+	}
+	h.clock.add(time.Second)
+	status, m := h.token(old)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+}
+
+// TestPKCEVerifier: the token request needs the verifier of the challenge.
+func TestPKCEVerifier(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	for name, v := range map[string]string{
+		"missing":                      "",
+		"wrong":                        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abd",
+		"too short":                    "abc",
+		"the challenge itself (plain)": challenge(verifier),
+	} {
+		form := h.codeForm(client, redirect)
+		form.Set("code_verifier", v)
+		status, m := h.token(form)
+		t.Run(name, func(t *testing.T) { wantError(t, status, m, http.StatusBadRequest, "invalid_grant") })
+	}
+}
+
+// TestRefreshReuseRevokesFamily: presenting a rotated-out refresh token
+// revokes the grant: its newest refresh and access tokens stop working.
+func TestRefreshReuseRevokesFamily(t *testing.T) {
+	h := newHub(t, nil)
+	client, _, r1 := h.signIn()
+	refresh := func(r string) (int, map[string]any) {
+		return h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {r}})
+	}
+	status, m := refresh(r1)
+	if status != http.StatusOK {
+		t.Fatalf("refresh: %d %v", status, m)
+	}
+	r2, a2 := m["refresh_token"].(string), m["access_token"].(string)
+	status, m = refresh(r1)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+	status, m = refresh(r2)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+	if _, err := h.srv.Verify(context.Background(), a2, nil); !errors.Is(err, auth.ErrInvalidToken) {
+		t.Errorf("access token of a revoked family: %v, want ErrInvalidToken", err)
+	}
+}

@@ -1,0 +1,36 @@
+package oauth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// Verify is the token verifier of go-sdk's auth.RequireBearerToken: it
+// accepts a live access token minted for this hub's resource.
+func (s *Server) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	var clientID, resource, scope string
+	var expires int64
+	err := s.db.QueryRowContext(ctx, "SELECT client_id, resource, scope, access_expires FROM oauth_grants WHERE access_hash = ?", hash(token)).
+		Scan(&clientID, &resource, &scope, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: unknown or revoked access token", auth.ErrInvalidToken)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("verify token: %w", err)
+	}
+	if resource != s.opts.Resource {
+		return nil, fmt.Errorf("%w: the token was issued for another resource", auth.ErrInvalidToken)
+	}
+	exp := time.Unix(expires, 0)
+	if !s.opts.Now().Before(exp) {
+		return nil, fmt.Errorf("%w: the access token expired", auth.ErrInvalidToken)
+	}
+	return &auth.TokenInfo{Scopes: strings.Fields(scope), Expiration: exp, UserID: clientID}, nil
+}
