@@ -114,6 +114,11 @@ type Client struct {
 	// lingering counts the parts whose last acknowledgements the
 	// shutdown waits for (see linger).
 	lingering sync.WaitGroup
+	// lingerMu orders linger's Add before shutdown's Wait: an ingest that
+	// starts while the client is shutting down (a hub stopped at once)
+	// must not Add to a WaitGroup being waited on.
+	lingerMu  sync.Mutex
+	lingerEnd bool // shutdown has begun: linger adds nothing
 
 	errMu   sync.Mutex
 	lastErr error
@@ -570,6 +575,11 @@ func (c *Client) setErr(err error) {
 // its acknowledgements must reach the broker before the DISCONNECT, or
 // the broker delivers those messages again at the next start.
 func (c *Client) linger() (done func()) {
+	c.lingerMu.Lock()
+	defer c.lingerMu.Unlock()
+	if c.lingerEnd {
+		return func() {} // the disconnect is under way: nothing to wait for
+	}
 	c.lingering.Add(1)
 	return sync.OnceFunc(c.lingering.Done)
 }
@@ -577,6 +587,9 @@ func (c *Client) linger() (done func()) {
 // shutdown waits for the lingering parts, says offline (the will is only
 // for unclean ends) and disconnects.
 func (c *Client) shutdown() {
+	c.lingerMu.Lock()
+	c.lingerEnd = true
+	c.lingerMu.Unlock()
 	waited := make(chan struct{})
 	go func() { c.lingering.Wait(); close(waited) }()
 	select {

@@ -43,9 +43,19 @@ func newDocServer(t *testing.T, redirect string) *docServer {
 	mux.HandleFunc("/moved.json", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, d.URL+"/client.json", http.StatusFound)
 	})
-	mux.HandleFunc("/slow.json", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	// Slow whatever the request's context says (a loaded CI machine once
+	// saw it end early, and the fetch got an empty body instead of its
+	// timeout): it answers only once the test is over.
+	over := make(chan struct{})
+	mux.HandleFunc("/slow.json", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-over:
+		case <-time.After(time.Minute):
+		}
+	})
 	d.Server = httptest.NewTLSServer(mux)
 	t.Cleanup(d.Close)
+	t.Cleanup(func() { close(over) }) // before Close, which waits for handlers
 	return d
 }
 
