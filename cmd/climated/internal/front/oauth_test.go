@@ -110,6 +110,18 @@ func TestScopeGate(t *testing.T) {
 	}
 }
 
+// TestScopeGateRefusesWhatItCannotRead: a body longer than the gate reads
+// is refused, so that a call past the peek cannot slip a tool by it.
+func TestScopeGateRefusesWhatItCannotRead(t *testing.T) {
+	ts, as := oauthHub(t, "s3cret-token-of-the-hub")
+	readOnly := accessToken(t, ts.URL, as, "")
+	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_alert","arguments":{}}}` + strings.Repeat(" ", maxPeek)
+	req := testutil.Request{Method: "POST", Path: "/mcp", Body: body, Header: map[string]string{"Authorization": "Bearer " + readOnly}}
+	if code, _, resp := testutil.Do(t, ts.URL, req); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a %d-byte body: %d %.80q, want 413", len(body), code, resp)
+	}
+}
+
 // accessToken signs a client in through the consent page's checks.
 func accessToken(t *testing.T, base string, as *oauth.Server, scope string) string {
 	t.Helper()

@@ -39,6 +39,12 @@ func (g *guard) scopeGate(next http.Handler) http.Handler {
 			http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		// A body the gate cannot read whole is refused, not passed on
+		// unread: past the peek a call could name any tool.
+		if len(body) > maxPeek {
+			http.Error(w, fmt.Sprintf("request body over %d bytes", maxPeek), http.StatusRequestEntityTooLarge)
+			return
+		}
 		r.Body = struct {
 			io.Reader
 			io.Closer
