@@ -115,7 +115,7 @@ func TestScopeGate(t *testing.T) {
 func TestScopeGateRefusesWhatItCannotRead(t *testing.T) {
 	ts, as := oauthHub(t, "s3cret-token-of-the-hub")
 	readOnly := accessToken(t, ts.URL, as, "")
-	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_alert","arguments":{}}}` + strings.Repeat(" ", maxPeek)
+	body := strings.Repeat(" ", maxPeek) + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_alert","arguments":{}}}`
 	req := testutil.Request{Method: "POST", Path: "/mcp", Body: body, Header: map[string]string{"Authorization": "Bearer " + readOnly}}
 	if code, _, resp := testutil.Do(t, ts.URL, req); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a %d-byte body: %d %.80q, want 413", len(body), code, resp)
