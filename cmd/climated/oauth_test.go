@@ -3,11 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"html"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,30 +65,5 @@ var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" valu
 // ownerApproves opens the consent page as the owner's browser would,
 // approves with the hub's token and reads the code from the redirect.
 func ownerApproves(owner string) auth.AuthorizationCodeFetcher {
-	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := c.Get(args.URL)
-		if err != nil {
-			return nil, err
-		}
-		page, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		form := url.Values{"owner": {owner}, "action": {"approve"}}
-		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
-			form.Set(m[1], html.UnescapeString(m[2]))
-		}
-		endpoint, _ := url.Parse(args.URL)
-		endpoint.RawQuery = ""
-		if resp, err = c.PostForm(endpoint.String(), form); err != nil {
-			return nil, err
-		}
-		resp.Body.Close()
-		loc, err := url.Parse(resp.Header.Get("Location"))
-		if resp.StatusCode != http.StatusSeeOther || err != nil {
-			return nil, fmt.Errorf("approval: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
-		}
-		q := loc.Query()
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	}
+	return approveOver(&http.Client{}, owner)
 }

@@ -99,13 +99,13 @@ func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.S
 func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, error) {
 	store, cfg := d.hub, d.cfg
 	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, &dash.Options{
-		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins,
-		Logger: d.log.With("component", "dashboard"),
+		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins,
+		Proxied: cfg.PublicURL != "", Logger: d.log.With("component", "dashboard"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	opts := &front.Options{Token: d.token, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
+	opts := &front.Options{Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
 	as, err := openOAuth(d, dsh)
 	if err != nil {
 		return nil, err

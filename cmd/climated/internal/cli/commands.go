@@ -26,7 +26,7 @@ var Commands = []Command{
 	{"read", "[--config FILE] [--bus N] [--zone NAME]", "one reading of every sensor, printed as JSON"},
 	{"mcp", "[--config FILE] [--db FILE] | --remote URL [--token-file FILE]", "MCP on stdin/stdout: read-only beside serve, or a bridge to a hub's /mcp"},
 	{"connect", "CLIENT [--remote URL] [--config FILE] [--name NAME] [--write]", "the configuration that connects an assistant (" + strings.Join(connect.IDs(), ", ") + ")"},
-	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address"},
+	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address, public URL"},
 	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
 	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},
 	{"import", "[--config FILE] [--db FILE] [--skip-bad] CSV-FILE", "readings in export's CSV into the database (with the hub stopped)"},

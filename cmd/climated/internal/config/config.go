@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -248,6 +249,21 @@ func (c *Config) TokenPath() string {
 func (c *Config) NeedsToken() bool {
 	host, _, _ := net.SplitHostPort(c.Listen)
 	return !front.IsLoopback(host) || c.PublicURL != ""
+}
+
+// Hosts are the Host names the hub accepts besides loopback ones: the
+// allowed_hosts, and public_url's name, which a tunnel in front of the hub
+// passes on as the Host (Tailscale Funnel and Cloudflare Tunnel do). With
+// no allowed_hosts any name is accepted with the token, and Hosts is empty.
+func (c *Config) Hosts() []string {
+	if len(c.AllowedHosts) == 0 || c.PublicURL == "" {
+		return c.AllowedHosts
+	}
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || slices.Contains(c.AllowedHosts, u.Hostname()) {
+		return c.AllowedHosts
+	}
+	return append(slices.Clip(c.AllowedHosts), u.Hostname())
 }
 
 // checkPublicURL accepts "" or an absolute https URL (http only on a

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -45,6 +46,29 @@ func TestPublicURL(t *testing.T) {
 	} {
 		if err := checkPublicURL(s); (err == nil) != ok {
 			t.Errorf("public_url %q: %v, want ok %v", s, err, ok)
+		}
+	}
+}
+
+// TestHostsLetThePublicNameIn: with allowed_hosts set, the tunnel's name
+// (the Host it passes on) is accepted as well; without, nothing is added.
+func TestHostsLetThePublicNameIn(t *testing.T) {
+	for _, c := range []struct {
+		allowed []string
+		public  string
+		want    []string
+	}{
+		{nil, "https://hub.example.ts.net", nil},
+		{[]string{"climated.lan"}, "", []string{"climated.lan"}},
+		{[]string{"climated.lan"}, "https://hub.example.ts.net:8443", []string{"climated.lan", "hub.example.ts.net"}},
+		{[]string{"hub.example.ts.net"}, "https://hub.example.ts.net", []string{"hub.example.ts.net"}},
+	} {
+		cfg := Config{AllowedHosts: c.allowed, PublicURL: c.public}
+		if got := cfg.Hosts(); !slices.Equal(got, c.want) {
+			t.Errorf("allowed_hosts %v, public_url %q: Hosts %v, want %v", c.allowed, c.public, got, c.want)
+		}
+		if len(cfg.AllowedHosts) != len(c.allowed) {
+			t.Errorf("Hosts changed allowed_hosts to %v", cfg.AllowedHosts)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -168,12 +169,23 @@ var clients = []Client{
 	{
 		ID: "home-assistant", Title: "Home Assistant (Model Context Protocol integration)",
 		Notes: func(t Target) []string {
+			if t.Public != "" {
+				return append([]string{
+					"1. Settings > Devices & services > Add integration > Model Context Protocol, then the server URL:",
+					"     " + t.Public + "/mcp",
+					"2. Home Assistant registers itself with the hub and sends your browser to the hub's consent page (through my.home-assistant.io: the My Home Assistant integration, part of default_config, must be on);",
+				}, append(approve(),
+					"3. The hub's tools are then an LLM API a conversation agent may use: choose it in the agent's options (for example Anthropic or OpenAI Conversation > Configure).",
+					"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it.")...)
+			}
 			lines := []string{
 				"Settings > Devices & services > Add integration > Model Context Protocol, then the server URL:",
 				"  " + t.SSE,
 			}
 			if t.Token {
-				lines = append(lines, "Home Assistant signs in to MCP servers with OAuth only, so it cannot send the hub's bearer token: it reaches a hub that listens on loopback on its own machine (listen: 127.0.0.1:8473), not one that needs the token.")
+				lines = append(lines, "Home Assistant cannot send the hub's bearer token: it signs in with OAuth, which the hub offers at its https public_url (docs/remote.md). Give the hub one, then run:",
+					"  climated connect home-assistant --remote https://hub.example.ts.net/mcp",
+					"Without it, Home Assistant reaches only a hub on its own machine that listens on loopback (listen: 127.0.0.1:8473).")
 			}
 			return lines
 		},
@@ -198,11 +210,13 @@ var clients = []Client{
 }
 
 // IDs are the clients connect knows, by the names its command line takes.
-func IDs() []string { return mapSlice(clients, func(c Client) string { return c.ID }) }
+func IDs() []string { return mapSlice(all(), func(c Client) string { return c.ID }) }
+
+func all() []Client { return append(slices.Clip(clients), assistants...) }
 
 // ByID is the client of that name.
 func ByID(id string) (Client, bool) {
-	for _, c := range clients {
+	for _, c := range all() {
 		if c.ID == id {
 			return c, true
 		}

@@ -28,6 +28,9 @@ type Target struct {
 	// when that hub answered on loopback, so the client reaches it over
 	// HTTP or through the bridge, with every tool.
 	Here, Answering bool
+	// Public is the https origin assistants on the internet sign in at
+	// (public_url, or the origin of an https --remote); "" when none.
+	Public string
 }
 
 // NewTarget is how a client reaches the hub of cfg: this machine's own
@@ -50,13 +53,13 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 		if err != nil {
 			return t, err
 		}
-		t.Remote, t.Token = true, remoteNeedsToken(cfg, u)
+		t.Remote, t.Token, t.Public = true, remoteNeedsToken(cfg, u), publicBase(u)
 		t.URL = u.String()
 		t.SSE = withPath(u, "/sse")
 		t.Args = []string{"mcp", "--remote", t.URL}
 		return t, nil
 	}
-	t.Args = []string{"mcp"}
+	t.Args, t.Public = []string{"mcp"}, cfg.PublicURL
 	// climated mcp finds the installed configuration by itself; any other
 	// file must be named.
 	if configFlag != "" && !config.Installed.IsInstalledConfig(configFlag) {

@@ -19,8 +19,12 @@ func (h *Handler) checkOrigin(r *http.Request) string {
 	return h.checks.Origin(r)
 }
 
-// local reports whether r comes from this machine to a loopback name.
+// local reports whether r comes from this machine to a loopback name,
+// and no proxy there may have passed it on.
 func (h *Handler) local(r *http.Request) bool {
+	if h.opts.Proxied {
+		return false
+	}
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		ip = r.RemoteAddr

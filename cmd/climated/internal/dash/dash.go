@@ -48,7 +48,12 @@ type Options struct {
 	TrustForwardedProto bool
 	// IsLoopback says whether a remote address (an IP, no port) is on this
 	// machine; nil means a loopback address (tests use it to play a remote client).
-	IsLoopback       func(ip string) bool
+	IsLoopback func(ip string) bool
+	// Proxied: the world may reach the hub through a proxy on this
+	// machine (public_url is set), which may pass requests on from
+	// loopback with a loopback Host (nginx's proxy_pass does by default):
+	// loopback is then no sign of a local user, and every browser logs in.
+	Proxied          bool
 	MaxStreams       int // live streams of all addresses together (DefaultMaxStreams)
 	MaxClientStreams int // live streams of one address (DefaultMaxClientStreams)
 	WriteTimeout     time.Duration

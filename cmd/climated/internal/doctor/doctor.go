@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"strings"
 	"time"
@@ -48,6 +49,8 @@ type Env struct {
 	// MosquittoConf is the local mosquitto's configuration; "" is
 	// Debian's (/etc/mosquitto/mosquitto.conf).
 	MosquittoConf string
+	// HTTP asks public_url; nil is a client with a 10 s timeout.
+	HTTP *http.Client
 }
 
 // Below this much free space the history soon stops being written.
@@ -57,7 +60,7 @@ const DefaultMinFree = 64 << 20
 type check func(ctx context.Context, cfg config.Config, env Env) []Finding
 
 // checks runs in this order, the order a hub is usually set up in.
-var checks = []check{checkI2C, checkSensors, checkGPIO, checkBroker, checkDatabase, checkClock, checkService, checkToken, checkListen}
+var checks = []check{checkI2C, checkSensors, checkGPIO, checkBroker, checkDatabase, checkClock, checkService, checkToken, checkListen, checkPublicURL}
 
 // ErrUnhealthy: at least one check failed (its findings say which).
 var ErrUnhealthy = errors.New("doctor")

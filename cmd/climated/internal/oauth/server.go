@@ -100,7 +100,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.Handle(PathASMetadata, s.asMetadata())
 	mux.HandleFunc(PathAuthorize, s.serveAuthorize)
-	mux.HandleFunc("POST "+PathToken, s.serveToken)
-	mux.HandleFunc("POST "+PathRegister, s.serveRegister)
+	mux.Handle(PathToken, postCORS(s.serveToken))
+	mux.Handle(PathRegister, postCORS(s.serveRegister))
 	return mux
 }
