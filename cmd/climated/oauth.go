@@ -17,7 +17,7 @@ func openOAuth(d hubDeps, dsh *dash.Handler) (*oauth.Server, error) {
 	}
 	as, err := oauth.Open(context.Background(), d.hub.Path(), oauth.Options{
 		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp",
-		Owner: dsh.CheckOwner, Logger: d.log.With("component", "oauth"),
+		Owner: dsh.CheckOwner, Stylesheet: dash.StylesheetPath, Logger: d.log.With("component", "oauth"),
 	})
 	if err != nil {
 		return nil, err

@@ -120,8 +120,9 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
 	}, opts)
-	f.Mount("GET /{$}", dsh)
-	f.Mount("/dash/", dsh)
+	for _, p := range dsh.Patterns() {
+		f.Mount(p, dsh)
+	}
 	if as != nil {
 		mountOAuth(f, as)
 	}

@@ -140,6 +140,12 @@ func (h *Handler) defaults() {
 	}
 }
 
+// Patterns are the patterns of http.ServeMux the dashboard serves, for
+// the hub's mux to mount it at.
+func (h *Handler) Patterns() []string {
+	return []string{"GET /{$}", "/dash/"}
+}
+
 // ServeHTTP checks the request (Host, Origin, token or session) and serves it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.protected.ServeHTTP(w, r)
