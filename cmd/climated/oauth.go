@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/front"
@@ -9,15 +10,16 @@ import (
 )
 
 // openOAuth opens the authorization server when public_url is set (nil
-// otherwise), on the history's file, with the dashboard's owner check,
-// as a part of the hub that closes after the HTTP server.
-func openOAuth(d hubDeps, dsh *dash.Handler) (*oauth.Server, error) {
+// otherwise), on the history's file, with owner as its owner check (the
+// dashboard's) and the dashboard's stylesheet, as a part of the hub that
+// closes after the HTTP server.
+func openOAuth(d hubDeps, owner func(r *http.Request, given string) error) (*oauth.Server, error) {
 	if d.cfg.PublicURL == "" {
 		return nil, nil
 	}
 	as, err := oauth.Open(context.Background(), d.hub.Path(), oauth.Options{
 		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp",
-		Owner: dsh.CheckOwner, Logger: d.log.With("component", "oauth"),
+		Owner: owner, Stylesheet: dash.StylesheetPath, Logger: d.log.With("component", "oauth"),
 	})
 	if err != nil {
 		return nil, err

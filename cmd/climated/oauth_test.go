@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/internal/testutil"
 )
@@ -21,11 +22,7 @@ import (
 // hub's token approves, and the client reads get_climate; without a
 // token, /mcp answers 401 naming the resource metadata.
 func TestOAuthSignInThroughServe(t *testing.T) {
-	cfg := demoConfig(t)
-	port := testutil.FreePort(t)
-	cfg.Listen = "127.0.0.1:" + port
-	cfg.PublicURL = "http://127.0.0.1:" + port
-	startHub(t, cfg)
+	cfg, owner := oauthServe(t)
 	resp, err := http.Post(cfg.PublicURL+"/mcp", "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,10 +30,6 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	resp.Body.Close()
 	if want := `resource_metadata="` + cfg.PublicURL + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), want) {
 		t.Errorf("/mcp without a token: %d, WWW-Authenticate %q; want 401 with %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
-	}
-	owner, err := token.LoadOrCreate(cfg.TokenPath())
-	if err != nil {
-		t.Fatal(err)
 	}
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
@@ -58,6 +51,22 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	if err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "Indoor") {
 		t.Fatalf("get_climate: %v %+v", err, res)
 	}
+}
+
+// oauthServe starts a hub with the demo house and public_url set (on
+// loopback); it returns its configuration and the owner's token.
+func oauthServe(t *testing.T) (config.Config, string) {
+	t.Helper()
+	cfg := demoConfig(t)
+	port := testutil.FreePort(t)
+	cfg.Listen = "127.0.0.1:" + port
+	cfg.PublicURL = "http://127.0.0.1:" + port
+	startHub(t, cfg)
+	owner, err := token.LoadOrCreate(cfg.TokenPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, owner
 }
 
 var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)

@@ -98,20 +98,22 @@ func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.S
 // dashboard at / and /dash/, which makes its own (a login for browsers).
 func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, error) {
 	store, cfg := d.hub, d.cfg
-	dsh, err := dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, &dash.Options{
-		Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins,
-		Proxied: cfg.PublicURL != "", Logger: d.log.With("component", "dashboard"),
-	})
+	// The consent page's owner is the dashboard's login check; the
+	// dashboard, made next, lists the apps the server signs in.
+	var dsh *dash.Handler
+	as, err := openOAuth(d, func(r *http.Request, given string) error { return dsh.CheckOwner(r, given) })
 	if err != nil {
 		return nil, err
 	}
+	dopts := &dash.Options{Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins,
+		Proxied: cfg.PublicURL != "", Logger: d.log.With("component", "dashboard")}
 	opts := &front.Options{Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
-	as, err := openOAuth(d, dsh)
+	if as != nil { // only when set: a nil *oauth.Server would be a non-nil interface
+		opts.OAuth, dopts.Apps = as, as
+	}
+	dsh, err = dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, dopts)
 	if err != nil {
 		return nil, err
-	}
-	if as != nil {
-		opts.OAuth = as // only when set: a nil *oauth.Server would be a non-nil OAuth
 	}
 	f := front.New(front.Routes{
 		MCP:      srv.Handler(),
@@ -120,8 +122,9 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
 	}, opts)
-	f.Mount("GET /{$}", dsh)
-	f.Mount("/dash/", dsh)
+	for _, p := range dsh.Patterns() {
+		f.Mount(p, dsh)
+	}
 	if as != nil {
 		mountOAuth(f, as)
 	}

@@ -17,6 +17,11 @@ import (
 //go:embed web
 var webFS embed.FS
 
+// StylesheetPath is where the dashboard's stylesheet is served: its
+// colours, fonts and light and dark themes, for the hub's other pages
+// (the OAuth consent page) to link.
+const StylesheetPath = "/dash/static/app.css"
+
 // asset is one embedded file, gzipped once at start.
 type asset struct {
 	raw, gz []byte

@@ -119,7 +119,7 @@ func (h *Handler) overTLS(r *http.Request) bool {
 const loginPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><link rel="icon" href="data:,">
-<title>climated — log in</title><link rel="stylesheet" href="/dash/static/app.css"></head>
+<title>climated — log in</title><link rel="stylesheet" href="` + StylesheetPath + `"></head>
 <body><main class="login"><h1>climated</h1>
 <form method="post" action="/dash/login">
 <label for="token">The hub's token (<code>climated token</code> prints it)</label>

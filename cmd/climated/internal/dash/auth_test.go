@@ -30,7 +30,7 @@ func do(t *testing.T, method, u string, hdr map[string]string, body string) (*ht
 	if h := hdr["Host"]; h != "" {
 		req.Host = h
 	}
-	if body != "" {
+	if body != "" && hdr["Content-Type"] == "" {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	res, err := noRedirect().Do(req)

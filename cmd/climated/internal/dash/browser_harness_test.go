@@ -126,6 +126,21 @@ func (tb *tab) check(t *testing.T) {
 	tb.problems = nil
 }
 
+// forgive forgets the problems of loading url, whose error status the
+// test expects (a login page's 401, an error page's 400): the response
+// and the log's line of it.
+func (tb *tab) forgive(url string) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	var others []string
+	for _, p := range tb.problems {
+		if !strings.HasSuffix(p, " "+url) {
+			others = append(others, p)
+		}
+	}
+	tb.problems = others
+}
+
 func (tb *tab) transferred() int64 {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()

@@ -61,11 +61,14 @@ type Options struct {
 	SessionTTL       time.Duration
 	Now              func() time.Time
 	Logger           *slog.Logger
+	// Apps, when set (the hub has OAuth on), adds the connected apps to
+	// the page, listed at AppsPath and revoked at RevokePath (apps.go).
+	Apps Apps
 }
 
 // Handler serves the dashboard: the page and its assets, /dash/state,
-// /dash/history, /dash/events and /dash/login. Mount it at "/" and at
-// "/dash/" of the hub's mux.
+// /dash/history, /dash/events and /dash/login, and the connected apps
+// when Options.Apps is set. Mount it at its Patterns in the hub's mux.
 type Handler struct {
 	src       Source
 	opts      Options
@@ -111,6 +114,10 @@ func New(src Source, opts *Options) (*Handler, error) {
 	h.mux.HandleFunc("GET /dash/state", h.serveState)
 	h.mux.HandleFunc("GET /dash/history", h.serveHistory)
 	h.mux.HandleFunc("GET /dash/events", h.serveEvents)
+	if h.opts.Apps != nil {
+		h.mux.HandleFunc("GET "+AppsPath, h.serveApps)
+		h.mux.HandleFunc("POST "+RevokePath, h.serveRevoke)
+	}
 	h.checks = front.NewChecks(h.opts.Token, h.opts.AllowedHosts, h.opts.AllowedOrigins)
 	h.protected = h.Protect(h.mux)
 	src.OnChange(h.notify)
@@ -143,6 +150,15 @@ func (h *Handler) defaults() {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+}
+
+// Patterns are the patterns of http.ServeMux the dashboard serves, for
+// the hub's mux to mount it at.
+func (h *Handler) Patterns() []string {
+	if h.opts.Apps != nil {
+		return []string{"GET /{$}", "/dash/", AppsPath, RevokePath}
+	}
+	return []string{"GET /{$}", "/dash/"}
 }
 
 // ServeHTTP checks the request (Host, Origin, token or session) and serves it.
@@ -181,6 +197,7 @@ type state struct {
 	Thresholds []Threshold         `json:"thresholds"`
 	Units      map[string]unitInfo `json:"units,omitempty"`
 	Order      []string            `json:"order,omitempty"`
+	Apps       bool                `json:"apps,omitempty"` // the page lists the connected apps (apps.go)
 }
 
 func (h *Handler) state(withUnits bool) []byte {
@@ -201,7 +218,7 @@ func (h *Handler) state(withUnits bool) []byte {
 		st.Thresholds = []Threshold{}
 	}
 	if withUnits {
-		st.Units, st.Order = h.units, h.order
+		st.Units, st.Order, st.Apps = h.units, h.order, h.opts.Apps != nil
 	}
 	data, err := json.Marshal(st)
 	if err != nil { // the structure is JSON already; a failure here is a bug

@@ -26,11 +26,7 @@ import (
 func demoStore(t testing.TB, span time.Duration) (*hub.Hub, *demo.House) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close(context.Background()) })
+	store := emptyStore(t)
 	house := demo.New(&demo.Options{Location: time.UTC})
 	now := time.Now().Truncate(5 * time.Minute)
 	day := now.Add(-24 * time.Hour)
@@ -55,6 +51,17 @@ func demoStore(t testing.TB, span time.Duration) (*hub.Hub, *demo.House) {
 		t.Fatal(err)
 	}
 	return store, house
+}
+
+// emptyStore is a real SQLite history with nothing in it yet.
+func emptyStore(t testing.TB) *hub.Hub {
+	t.Helper()
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close(context.Background()) })
+	return store
 }
 
 // serve runs h on a real HTTP server at ip:0 and returns its base URL.

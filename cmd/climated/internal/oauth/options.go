@@ -57,6 +57,11 @@ type Options struct {
 	// dashboard's login check, so both share one set of limits.
 	Owner func(r *http.Request, given string) error
 
+	// Stylesheet is the path, on the issuer's origin, of the stylesheet
+	// the consent page links (the dashboard's, dash.StylesheetPath), so
+	// that the page looks like the dashboard; "" leaves it plain.
+	Stylesheet string
+
 	// CIMDTimeout bounds a Client ID Metadata Document's fetch
 	// (DefaultCIMDTimeout). CIMDAllowAddr decides which addresses it may
 	// reach (nil: public ones only) and CIMDRootCAs which CAs it trusts

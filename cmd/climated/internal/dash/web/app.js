@@ -338,6 +338,7 @@
       units = st.units || {};
       order = st.order || [];
       render(st);
+      document.dispatchEvent(new CustomEvent("climated:state", { detail: st })); // apps.js
       const first = Object.keys(st.climate).sort()[0];
       if (first) {
         const m = Object.keys(st.climate[first]).filter((k) => !DERIVED.has(k) && (units[k] || {}).kind !== "health").sort(byCatalogue)[0];
