@@ -15,10 +15,14 @@ func openOAuth(d hubDeps, dsh *dash.Handler) (*oauth.Server, error) {
 	if d.cfg.PublicURL == "" {
 		return nil, nil
 	}
-	as, err := oauth.Open(context.Background(), d.hub.Path(), oauth.Options{
+	opts := oauth.Options{
 		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp",
 		Owner: dsh.CheckOwner, Logger: d.log.With("component", "oauth"),
-	})
+	}
+	if d.oauthSeam != nil {
+		d.oauthSeam(&opts)
+	}
+	as, err := oauth.Open(context.Background(), d.hub.Path(), opts)
 	if err != nil {
 		return nil, err
 	}

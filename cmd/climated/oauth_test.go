@@ -2,58 +2,117 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
-	"html"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
-	"regexp"
+	"net/http/httptest"
+	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/chromium"
 )
 
-// TestOAuthSignInThroughServe: a hub with public_url lets go-sdk's own
-// OAuth client register, sends the owner to the consent page, where the
-// hub's token approves, and the client reads get_climate; without a
-// token, /mcp answers 401 naming the resource metadata.
-func TestOAuthSignInThroughServe(t *testing.T) {
+// oauthHub starts a hub of the demo house with public_url set to its own
+// loopback address; seam (nil for none) adjusts its authorization
+// server. It returns the public URL and the hub's token, with which the
+// owner approves.
+func oauthHub(t *testing.T, seam func(*oauth.Options)) (string, string) {
+	t.Helper()
 	cfg := demoConfig(t)
 	port := testutil.FreePort(t)
 	cfg.Listen = "127.0.0.1:" + port
 	cfg.PublicURL = "http://127.0.0.1:" + port
-	startHub(t, cfg)
-	resp, err := http.Post(cfg.PublicURL+"/mcp", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if want := `resource_metadata="` + cfg.PublicURL + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), want) {
-		t.Errorf("/mcp without a token: %d, WWW-Authenticate %q; want 401 with %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
-	}
+	runHubEnv(t, cfg, serveEnv{oauth: seam})
 	owner, err := token.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg.PublicURL, owner
+}
+
+// TestOAuthSignInThroughServe: a hub with public_url lets go-sdk's own
+// OAuth client register (DCR), sends the owner to the consent page,
+// where the hub's token approves in chromium, and the client reads
+// get_climate; without a token, /mcp answers 401 naming the resource
+// metadata.
+func TestOAuthSignInThroughServe(t *testing.T) {
+	bctx := chromium.Browser(t)
+	base, owner := oauthHub(t, nil)
+	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := `resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), want) {
+		t.Errorf("/mcp without a token: %d, WWW-Authenticate %q; want 401 with %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+	}
+	const redirect = "http://127.0.0.1:9/callback"
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "go-sdk", RedirectURIs: []string{"http://127.0.0.1:9/callback"}}},
-		RedirectURL:              "http://127.0.0.1:9/callback",
-		AuthorizationCodeFetcher: ownerApproves(owner),
+			ClientName: "go-sdk", RedirectURIs: []string{redirect}}},
+		RedirectURL:              redirect,
+		AuthorizationCodeFetcher: chromiumApproves(bctx, owner, redirect),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	readClimate(t, base, handler)
+}
+
+// TestOAuthCIMDThroughServe: go-sdk's client names itself by a Client ID
+// Metadata Document, served over TLS on loopback with a test CA; the hub
+// (told by its test seam to trust that CA and to reach loopback, which
+// nothing in the configuration can tell it) fetches it, the owner
+// approves in chromium, and the client reads get_climate without ever
+// registering.
+func TestOAuthCIMDThroughServe(t *testing.T) {
+	bctx := chromium.Browser(t)
+	const redirect = "http://127.0.0.1:9/cimd-callback"
+	var fetched atomic.Int32
+	var docs *httptest.Server
+	docs = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"client_id":%q,"client_name":"go-sdk by its document","redirect_uris":[%q],"token_endpoint_auth_method":"none"}`,
+			docs.URL+r.URL.Path, redirect)
+	}))
+	t.Cleanup(docs.Close)
+	pool := x509.NewCertPool()
+	pool.AddCert(docs.Certificate())
+	base, owner := oauthHub(t, func(o *oauth.Options) {
+		o.CIMDRootCAs = pool
+		o.CIMDAllowAddr = func(a netip.Addr) bool { return a.IsLoopback() }
+	})
+	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: docs.URL + "/client.json"},
+		RedirectURL:                    redirect,
+		AuthorizationCodeFetcher:       chromiumApproves(bctx, owner, redirect),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readClimate(t, base, handler)
+	if fetched.Load() == 0 {
+		t.Error("the hub never fetched the client's document")
+	}
+}
+
+// readClimate connects go-sdk's client to the hub's /mcp with handler,
+// which signs in, and calls get_climate.
+func readClimate(t *testing.T, base string, handler auth.OAuthHandler) {
+	t.Helper()
 	ctx := context.Background()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "oauth-test"}, nil).Connect(ctx,
-		&sdk.StreamableClientTransport{Endpoint: cfg.PublicURL + "/mcp", OAuthHandler: handler}, nil)
+		&sdk.StreamableClientTransport{Endpoint: base + "/mcp", OAuthHandler: handler}, nil)
 	if err != nil {
 		t.Fatalf("connect with OAuth: %v", err)
 	}
@@ -64,35 +123,17 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	}
 }
 
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
-
-// ownerApproves opens the consent page as the owner's browser would,
-// approves with the hub's token and reads the code from the redirect.
-func ownerApproves(owner string) auth.AuthorizationCodeFetcher {
+// chromiumApproves is go-sdk's AuthorizationCodeFetcher as the owner's
+// browser: the consent page opens in chromium, the owner approves with
+// the hub's token, and the code, state and iss are read from where the
+// hub sends the browser (redirect, caught in the browser).
+func chromiumApproves(bctx context.Context, owner, redirect string) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := c.Get(args.URL)
+		u, err := chromium.Approve(bctx, args.URL, owner, redirect)
 		if err != nil {
 			return nil, err
 		}
-		page, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		form := url.Values{"owner": {owner}, "action": {"approve"}}
-		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
-			form.Set(m[1], html.UnescapeString(m[2]))
-		}
-		endpoint, _ := url.Parse(args.URL)
-		endpoint.RawQuery = ""
-		if resp, err = c.PostForm(endpoint.String(), form); err != nil {
-			return nil, err
-		}
-		resp.Body.Close()
-		loc, err := url.Parse(resp.Header.Get("Location"))
-		if resp.StatusCode != http.StatusSeeOther || err != nil {
-			return nil, fmt.Errorf("approval: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
-		}
-		q := loc.Query()
+		q := u.Query()
 		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 	}
 }
