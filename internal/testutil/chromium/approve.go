@@ -39,11 +39,32 @@ func Approve(browser context.Context, authorizeURL, owner, callback string) (*ur
 	defer cancelSteps()
 	// The flag marks the consent page: a page without it that is not
 	// callback is the hub's answer, an error.
-	if err := chromedp.Do(steps, chromedp.Navigate(authorizeURL), chromedp.SendKeys(ownerField, owner),
-		chromedp.Func(mark), chromedp.Click(approveButton)); err != nil {
+	if err := chromedp.Do(steps, chromedp.Navigate(authorizeURL)); err != nil {
+		return nil, fmt.Errorf("open %s: %w", authorizeURL, err)
+	}
+	if u, err := noConsent(steps, caught); u != nil || err != nil {
+		return u, err
+	}
+	if err := chromedp.Do(steps, chromedp.SendKeys(ownerField, owner), chromedp.Func(mark), chromedp.Click(approveButton)); err != nil {
 		return nil, fmt.Errorf("consent page %s: %w (the page says %q)", authorizeURL, err, pageText(tab))
 	}
 	return sentTo(steps, caught, callback)
+}
+
+// noConsent returns where the hub sent the browser at once, with an
+// error in its query, or an error quoting the page shown instead of the
+// consent page; nil and nil when the consent page is there.
+func noConsent(steps context.Context, caught <-chan *url.URL) (*url.URL, error) {
+	form, err := chromedp.Run(steps, chromedp.Evaluate[bool](`!!document.querySelector('input[name="owner"]')`))
+	if err != nil || form {
+		return nil, err
+	}
+	select {
+	case u := <-caught:
+		return u, nil
+	case <-time.After(time.Second):
+		return nil, fmt.Errorf("no consent page; the page says %q", pageText(steps))
+	}
 }
 
 func mark(ctx context.Context, t *chromedp.Target) error {
