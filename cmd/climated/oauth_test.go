@@ -77,21 +77,8 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 func TestOAuthCIMDThroughServe(t *testing.T) {
 	bctx := chromium.Browser(t)
 	const redirect = "http://127.0.0.1:9/cimd-callback"
-	var fetched atomic.Int32
-	var docs *httptest.Server
-	docs = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fetched.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"client_id":%q,"client_name":"go-sdk by its document","redirect_uris":[%q],"token_endpoint_auth_method":"none"}`,
-			docs.URL+r.URL.Path, redirect)
-	}))
-	t.Cleanup(docs.Close)
-	pool := x509.NewCertPool()
-	pool.AddCert(docs.Certificate())
-	base, owner := oauthHub(t, func(o *oauth.Options) {
-		o.CIMDRootCAs = pool
-		o.CIMDAllowAddr = func(a netip.Addr) bool { return a.IsLoopback() }
-	})
+	docs := newClientDocs(t, "go-sdk by its document", redirect)
+	base, owner := oauthHub(t, docs.trust)
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: docs.URL + "/client.json"},
 		RedirectURL:                    redirect,
@@ -101,9 +88,38 @@ func TestOAuthCIMDThroughServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	readClimate(t, base, handler)
-	if fetched.Load() == 0 {
+	if docs.fetched.Load() == 0 {
 		t.Error("the hub never fetched the client's document")
 	}
+}
+
+// clientDocs serves a client's Client ID Metadata Document over TLS on
+// loopback, with a CA of its own, at any path: the document names its
+// own URL as client_id.
+type clientDocs struct {
+	*httptest.Server
+	fetched atomic.Int32
+}
+
+func newClientDocs(t *testing.T, name, redirect string) *clientDocs {
+	d := &clientDocs{}
+	d.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d.fetched.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"client_id":%q,"client_name":%q,"redirect_uris":[%q],"token_endpoint_auth_method":"none"}`,
+			d.URL+r.URL.Path, name, redirect)
+	}))
+	t.Cleanup(d.Close)
+	return d
+}
+
+// trust is the hub's test seam for d: its CA trusted, and loopback,
+// where it listens, let through the address check.
+func (d *clientDocs) trust(o *oauth.Options) {
+	pool := x509.NewCertPool()
+	pool.AddCert(d.Certificate())
+	o.CIMDRootCAs = pool
+	o.CIMDAllowAddr = func(a netip.Addr) bool { return a.IsLoopback() }
 }
 
 // readClimate connects go-sdk's client to the hub's /mcp with handler,
