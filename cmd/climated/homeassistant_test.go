@@ -209,8 +209,12 @@ func (ha *haSession) register() {
 	if method != "none" {
 		t.Fatalf("token_endpoint_auth_methods_supported %q: HA would register as a confidential client (%q), which the hub has not", ha.authMethods, method)
 	}
-	body := fmt.Sprintf(`{"redirect_uris":[%q],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],"scope":%q,"client_name":%q,"application_type":"web"}`,
-		haRedirect, strings.Join(ha.scopes, " "), haClientName)
+	scope := "" // scope=" ".join(scopes) if scopes else None, and None is left out
+	if len(ha.scopes) > 0 {
+		scope = fmt.Sprintf(`"scope":%q,`, strings.Join(ha.scopes, " "))
+	}
+	body := fmt.Sprintf(`{"redirect_uris":[%q],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],%s"client_name":%q,"application_type":"web"}`,
+		haRedirect, scope, haClientName)
 	req, _ := http.NewRequest(http.MethodPost, ha.registrationURL, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -266,7 +270,9 @@ func (ha *haSession) startAuth() (string, string) {
 		"code_challenge_method=S256",
 		"access_type=offline",
 		"prompt=consent",
-		"scope=" + yarlQuote(strings.Join(ha.scopes, " ")),
+	}
+	if ha.scopes != nil { // the flow adds scope unless discovery found none at all
+		q = append(q, "scope="+yarlQuote(strings.Join(ha.scopes, " ")))
 	}
 	return state, ha.authorizeURL + "?" + strings.Join(q, "&")
 }
