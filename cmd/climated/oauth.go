@@ -17,10 +17,14 @@ func openOAuth(d hubDeps, owner func(r *http.Request, given string) error) (*oau
 	if d.cfg.PublicURL == "" {
 		return nil, nil
 	}
-	as, err := oauth.Open(context.Background(), d.hub.Path(), oauth.Options{
+	opts := oauth.Options{
 		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp",
 		Owner: owner, Stylesheet: dash.StylesheetPath, Logger: d.log.With("component", "oauth"),
-	})
+	}
+	if d.oauthSeam != nil {
+		d.oauthSeam(&opts)
+	}
+	as, err := oauth.Open(context.Background(), d.hub.Path(), opts)
 	if err != nil {
 		return nil, err
 	}

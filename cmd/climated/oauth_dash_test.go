@@ -19,20 +19,20 @@ import (
 // /mcp; the dashboard's list has it, and the owner's revocation there
 // (from the hub's own origin) closes /mcp to the token at once.
 func TestOAuthDashboardRevoke(t *testing.T) {
-	cfg, owner := oauthServe(t)
-	client, access := approvedClient(t, cfg.PublicURL, owner)
-	if s := mcpStatus(t, cfg.PublicURL, access); s != http.StatusOK {
+	base, owner := oauthHub(t, nil)
+	client, access := approvedClient(t, base, owner)
+	if s := mcpStatus(t, base, access); s != http.StatusOK {
 		t.Fatalf("/mcp with the fresh access token: %d, want 200", s)
 	}
 	asOwner := map[string]string{"Authorization": "Bearer " + owner}
-	if s, list := call(t, "GET", cfg.PublicURL+"/api/clients", asOwner, ""); s != 200 || !strings.Contains(list, `"id":"`+client+`","name":"Home Assistant","scopes":["climate:read"]`) {
+	if s, list := call(t, "GET", base+"/api/clients", asOwner, ""); s != 200 || !strings.Contains(list, `"id":"`+client+`","name":"Home Assistant","scopes":["climate:read"]`) {
 		t.Fatalf("the dashboard's apps: %d %s", s, list)
 	}
-	asOwner["Origin"], asOwner["Content-Type"] = cfg.PublicURL, "application/json"
-	if s, text := call(t, "POST", cfg.PublicURL+"/api/clients/revoke", asOwner, `{"client_id":"`+client+`"}`); s != http.StatusNoContent {
+	asOwner["Origin"], asOwner["Content-Type"] = base, "application/json"
+	if s, text := call(t, "POST", base+"/api/clients/revoke", asOwner, `{"client_id":"`+client+`"}`); s != http.StatusNoContent {
 		t.Fatalf("revoking from the dashboard: %d %s", s, text)
 	}
-	if s := mcpStatus(t, cfg.PublicURL, access); s != http.StatusUnauthorized {
+	if s := mcpStatus(t, base, access); s != http.StatusUnauthorized {
 		t.Errorf("/mcp with the revoked app's token: %d, want 401", s)
 	}
 }
@@ -55,7 +55,7 @@ func approvedClient(t *testing.T, base, owner string) (client, access string) {
 	sum := sha256.Sum256([]byte(verifier))
 	q := url.Values{"client_id": {r.ClientID}, "redirect_uri": {redirect}, "response_type": {"code"}, "state": {"st"},
 		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"}, "resource": {base + "/mcp"}}
-	res, err := ownerApproves(owner)(context.Background(), &auth.AuthorizationArgs{URL: base + "/authorize?" + q.Encode()})
+	res, err := approveOver(&http.Client{}, owner)(context.Background(), &auth.AuthorizationArgs{URL: base + "/authorize?" + q.Encode()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/httpserve"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
+	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history/alerts"
@@ -38,6 +39,8 @@ type hubDeps struct {
 	token   string // the bearer token; "" on loopback
 	ln      net.Listener
 	log     *slog.Logger
+	// oauthSeam is serveEnv.oauth.
+	oauthSeam func(*oauth.Options)
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server

@@ -19,6 +19,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/httpserve"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
+	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/cmd/climated/internal/token"
@@ -80,6 +81,11 @@ type serveEnv struct {
 	// stderr is where the log goes, for a progress bar when it is a
 	// terminal; nil is none.
 	stderr io.Writer
+	// oauth adjusts the authorization server's options once the
+	// configuration has set them: the tests' way to a Client ID Metadata
+	// Document on loopback and a clock of their own, which no key of the
+	// configuration offers; nil changes nothing.
+	oauth func(*oauth.Options)
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order
@@ -124,7 +130,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()

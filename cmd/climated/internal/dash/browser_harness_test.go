@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -15,45 +14,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
-
-// chromium returns the path of Debian's chromium, installing it with apt
-// when it is missing, as scripts/test.sh does for mosquitto.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"chromium", "/usr/bin/chromium"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	t.Log("installing chromium: apt-get install -y chromium")
-	cmd := exec.Command("sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		msg := fmt.Sprintf("this test needs Debian's chromium and could not install it (apt-get install -y chromium; scripts/test.sh installs it): %v\n%s", err, out)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg + " (required when CI=true)")
-	}
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("chromium installed but not found: %v", err)
-	}
-	return path
-}
-
-// browser starts one headless chromium for the whole test; tabs open in it.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1440, 900))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
 
 // tab is a browser tab that records what went wrong in it: console errors,
 // uncaught exceptions, failed requests and HTTP errors.

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/internal/testutil/chromium"
 )
 
 // view is a screen the dashboard is tried on: a phone's true width by
@@ -39,7 +40,7 @@ func TestBrowserShortHistory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a browser")
 	}
-	bctx := browser(t)
+	bctx := chromium.Browser(t)
 	store, _ := demoStore(t, 24*time.Hour)
 	alert := []dash.Alert{{Zone: "Bedroom", Rule: "house.co2", Text: "stuffy air: any zone: CO2 above 1400 ppm for 15 min", Since: time.Now().Add(-26 * time.Hour).Unix(), Value: 1450}}
 	src := dash.StoreSource{Store: store, StaleAfter: time.Hour, ActiveAlerts: func() []dash.Alert { return alert }}

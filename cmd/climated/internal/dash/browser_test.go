@@ -19,6 +19,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/internal/testutil/chromium"
 	"github.com/climated/climated/sensors"
 )
 
@@ -30,7 +31,7 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a browser over a year of demo history")
 	}
-	bctx := browser(t)
+	bctx := chromium.Browser(t)
 	start := time.Now()
 	store, house := demoStore(t, 365*24*time.Hour)
 	t.Logf("a year of demo history recorded in %s", time.Since(start).Round(time.Millisecond))

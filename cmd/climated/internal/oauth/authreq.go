@@ -32,7 +32,8 @@ type AuthError struct {
 
 // CheckAuthRequest checks the query of an /authorize request: a
 // registered client, its redirect URI exactly as registered, response_type
-// code, PKCE S256, the hub's own resource and known scopes.
+// code, PKCE S256, the hub's own resource (or none, which means it) and
+// known scopes.
 func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthRequest, error) {
 	c, err := s.anyClient(ctx, q.Get("client_id"))
 	if err != nil {
@@ -78,6 +79,14 @@ func (s *Server) checkAuthParams(q url.Values, ar *AuthRequest) *oauthError {
 	}
 	if len(ar.CodeChallenge) != 43 {
 		return invalidRequest("code_challenge is not a base64url SHA-256 (43 characters)")
+	}
+	if ar.Resource == "" {
+		// The hub serves one resource, so a sign-in that names none can
+		// only mean it, and is bound to it like one that does. The MCP
+		// specification says clients MUST send resource; Home Assistant's
+		// does not (homeassistant/helpers/config_entry_oauth2_flow.py),
+		// and would otherwise never sign in (TestHomeAssistantSignsIn).
+		ar.Resource = s.opts.Resource
 	}
 	if e := s.checkResource(ar.Resource, true); e != nil {
 		return e

@@ -33,8 +33,8 @@ func TestRedirectURIExactlyRegistered(t *testing.T) {
 	}
 }
 
-// TestAuthRequestRefusals: PKCE missing or plain, no resource or another
-// one, unknown scopes: each refused with its RFC error, at the redirect.
+// TestAuthRequestRefusals: PKCE missing or plain, another resource,
+// unknown scopes: each refused with its RFC error, at the redirect.
 func TestAuthRequestRefusals(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
@@ -45,7 +45,6 @@ func TestAuthRequestRefusals(t *testing.T) {
 		{"PKCE missing", "code_challenge", "", "invalid_request"},
 		{"PKCE method missing (plain)", "code_challenge_method", "", "invalid_request"},
 		{"PKCE plain", "code_challenge_method", "plain", "invalid_request"},
-		{"resource missing", "resource", "", "invalid_target"},
 		{"another resource", "resource", "https://other.example/mcp", "invalid_target"},
 		{"the issuer as resource", "resource", h.base, "invalid_target"},
 		{"unknown scope", "scope", "climate:read admin", "invalid_scope"},
@@ -60,6 +59,28 @@ func TestAuthRequestRefusals(t *testing.T) {
 				t.Errorf("got %v, want a redirected %s", err, c.code)
 			}
 		})
+	}
+}
+
+// TestAuthRequestWithoutResource: a sign-in that names no resource, as
+// Home Assistant's does, is bound to the hub's one resource, and its
+// token is accepted there.
+func TestAuthRequestWithoutResource(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	q := h.authQuery(h.register(redirect), redirect)
+	q.Del("resource")
+	ar, err := h.srv.CheckAuthRequest(context.Background(), q)
+	if err != nil || ar.Resource != h.base+"/mcp" {
+		t.Fatalf("got %+v, %v; want the hub's resource %s/mcp", ar, err, h.base)
+	}
+	status, m := h.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {q.Get("client_id")}, "code": {h.code(q)},
+		"redirect_uri": {redirect}, "code_verifier": {verifier}})
+	if status != 200 {
+		t.Fatalf("token: %d %v", status, m)
+	}
+	if _, err := h.srv.Verify(context.Background(), m["access_token"].(string), nil); err != nil {
+		t.Errorf("the token of a sign-in without resource: %v", err)
 	}
 }
 

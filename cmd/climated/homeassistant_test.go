@@ -1,0 +1,434 @@
+package main
+
+// Home Assistant's "Model Context Protocol" integration signing in to the
+// hub, replayed request by request from its source in home-assistant/core:
+//
+//   - homeassistant/components/mcp/config_flow.py and registration.py at
+//     00b00102104c57ec28e05371131a97d38c4be956: discovery from the 401,
+//     the RFC 8414 fetches, the choice of scopes, the DCR body and what HA
+//     accepts back, the authorize URL's extra parameters;
+//   - homeassistant/components/mcp/const.py (blob 70672475515 of the
+//     search index, the one with DCR_CLIENT_NAME): the client's name and
+//     its token endpoint auth methods;
+//   - homeassistant/components/mcp/auth.py at
+//     048ce0eaa9fbd7e35325ff72e17a3ad25e53efe9: the WWW-Authenticate regexps;
+//   - homeassistant/components/mcp/application_credentials.py at
+//     1df604799c161311de3501053c770c87b48c9cfd: PKCE through
+//     LocalOAuth2ImplementationWithPkce;
+//   - homeassistant/components/mcp/__init__.py at
+//     12e9414247f8af0a604ca15d262c2de8b2da5b90: OAuth2Session's
+//     async_ensure_token_valid before each use of the token;
+//   - homeassistant/helpers/config_entry_oauth2_flow.py at
+//     005d61300a24be809f316d08884aab20d2236f9e: the authorize URL (a JWT
+//     as state, a 128-character verifier), the token and refresh forms,
+//     MY_AUTH_CALLBACK_PATH, CLOCK_OUT_OF_SYNC_MAX_SEC.
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/cmd/climated/internal/oauth"
+	"github.com/climated/climated/internal/testutil/chromium"
+)
+
+const (
+	haRedirect      = "https://my.home-assistant.io/redirect/oauth" // MY_AUTH_CALLBACK_PATH, with the "my" integration loaded (the default)
+	haClientName    = "Home Assistant"                              // DCR_CLIENT_NAME
+	haClockSkew     = 20 * time.Second                              // CLOCK_OUT_OF_SYNC_MAX_SEC
+	haOAuthDiscover = "/.well-known/oauth-authorization-server"
+	haOIDCDiscover  = "/.well-known/openid-configuration"
+)
+
+// auth.py's RESOURCE_METADATA_REGEXP and SCOPES_REGEXP.
+var (
+	haResourceMetadata = regexp.MustCompile(`resource_metadata="([^"]+)"`)
+	haScopes           = regexp.MustCompile(`scope="([^"]+)"`)
+)
+
+// haSession is what Home Assistant holds of one MCP server: its URL, what
+// discovery found, the registered client and the token as the config
+// entry stores it.
+type haSession struct {
+	t                       *testing.T
+	mcpURL                  string
+	now                     func() time.Time // Home Assistant's clock
+	authorizeURL, tokenURL  string
+	registrationURL         string
+	authMethods             []string
+	scopes                  []string
+	clientID, verifier      string
+	accessToken, refreshTok string
+	expiresAt               time.Time
+}
+
+// TestHomeAssistantSignsIn replays Home Assistant's sign-in against a
+// running hub: the 401, the resource metadata it names, the RFC 8414 and
+// OpenID fetches HA makes side by side, DCR with HA's own body, the
+// authorize URL HA builds (PKCE S256, a JWT as state, access_type,
+// prompt and scope) approved by the owner in chromium at HA's redirect
+// URI, the code exchanged with HA's form, get_climate; then both clocks
+// pass the access token's lifetime, the hub refuses the old token, HA
+// refreshes with its form and reads get_climate again.
+func TestHomeAssistantSignsIn(t *testing.T) {
+	bctx := chromium.Browser(t)
+	var skew atomic.Int64 // how far both clocks have been moved on
+	now := func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	base, owner := oauthHub(t, func(o *oauth.Options) { o.Now = now })
+	ha := &haSession{t: t, mcpURL: base + "/mcp", now: now}
+
+	header := ha.firstContact()
+	ha.discover(header)
+	ha.register()
+	state, authURL := ha.startAuth()
+	sent, err := chromium.Approve(bctx, authURL, owner, haRedirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ha.callback(sent, state)
+	ha.readClimate()
+
+	expired := ha.accessToken
+	skew.Store(int64(ha.expiresAt.Sub(time.Now()) + time.Second))
+	if code := ha.mcpStatus(expired); code != http.StatusUnauthorized {
+		t.Errorf("an expired access token: /mcp answered %d, want 401", code)
+	}
+	ha.ensureTokenValid()
+	if ha.accessToken == expired {
+		t.Fatal("the refresh returned the old access token")
+	}
+	ha.readClimate()
+}
+
+// firstContact is validate_input without a token: the MCP request fails
+// with 401, and AuthenticateHeader.from_header reads the header.
+func (ha *haSession) firstContact() string {
+	t := ha.t
+	req, _ := http.NewRequest(http.MethodPost, ha.mcpURL, strings.NewReader(
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcp","version":"0.1.0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp := ha.do(req)
+	resp.Body.Close()
+	header := resp.Header.Get("WWW-Authenticate")
+	if resp.StatusCode != http.StatusUnauthorized || !haResourceMetadata.MatchString(header) {
+		t.Fatalf("first contact: %d, WWW-Authenticate %q; HA needs 401 with resource_metadata", resp.StatusCode, header)
+	}
+	return header
+}
+
+// discover is async_step_auth_discovery: the resource metadata the
+// header names (its resource exactly the URL HA was given), then RFC 8414
+// and OpenID discovery at the authorization server's root, side by side,
+// the first success winning; then _select_scopes.
+func (ha *haSession) discover(header string) {
+	t := ha.t
+	prmURL, _ := url.Parse(ha.mcpURL)
+	prmURL, _ = prmURL.Parse(haResourceMetadata.FindStringSubmatch(header)[1])
+	var prm struct {
+		Resource             string   `json:"resource"`
+		AuthorizationServers []string `json:"authorization_servers"`
+		ScopesSupported      []string `json:"scopes_supported"`
+	}
+	ha.getJSON(prmURL.String(), &prm)
+	if prm.Resource != ha.mcpURL || len(prm.AuthorizationServers) == 0 {
+		t.Fatalf("resource metadata %+v: HA ignores it unless resource is exactly %s and authorization_servers is a list", prm, ha.mcpURL)
+	}
+	as, _ := url.Parse(prm.AuthorizationServers[0])
+	if as.Path != "" && as.Path != "/" {
+		t.Fatalf("authorization server %s has a path: HA would try other well-known URLs than this replay does", as)
+	}
+	// HA fetches both at once and takes whichever succeeds first: an
+	// OpenID answer that succeeded with something else could win.
+	if code := ha.status(as.Scheme + "://" + as.Host + haOIDCDiscover); code >= 200 && code < 300 {
+		t.Errorf("%s answered %d: HA may take it for the authorization server's metadata", haOIDCDiscover, code)
+	}
+	var meta struct {
+		AuthorizationEndpoint string    `json:"authorization_endpoint"`
+		TokenEndpoint         string    `json:"token_endpoint"`
+		RegistrationEndpoint  string    `json:"registration_endpoint"`
+		ScopesSupported       []string  `json:"scopes_supported"`
+		AuthMethods           *[]string `json:"token_endpoint_auth_methods_supported"`
+	}
+	ha.getJSON(as.Scheme+"://"+as.Host+haOAuthDiscover, &meta)
+	ha.authorizeURL, ha.tokenURL = resolve(as, meta.AuthorizationEndpoint), resolve(as, meta.TokenEndpoint)
+	ha.registrationURL = resolve(as, meta.RegistrationEndpoint)
+	if meta.AuthMethods != nil {
+		ha.authMethods = *meta.AuthMethods
+	}
+	if ha.registrationURL == "" {
+		t.Fatal("no registration_endpoint: HA would ask the user for application credentials")
+	}
+	switch m := haScopes.FindStringSubmatch(header); {
+	case m != nil:
+		ha.scopes = strings.Split(m[1], " ")
+	case len(prm.ScopesSupported) > 0:
+		ha.scopes = prm.ScopesSupported
+	default:
+		ha.scopes = meta.ScopesSupported
+	}
+}
+
+// resolve is how HA completes an endpoint: a path beginning with / is
+// put on the authorization server's URL; anything else is taken as it is.
+func resolve(as *url.URL, endpoint string) string {
+	if strings.HasPrefix(endpoint, "/") {
+		return as.Scheme + "://" + as.Host + endpoint
+	}
+	return endpoint
+}
+
+// register is async_register_dynamic_client: HA's auth method choice,
+// its body (OAuthClientMetadata's fields in the python SDK's order, None
+// left out, then application_type), and the checks of
+// _parse_registration_response.
+func (ha *haSession) register() {
+	t := ha.t
+	method := ""
+	for _, m := range []string{"none", "client_secret_post", "client_secret_basic"} { // public clients preferred
+		if slices.Contains(ha.authMethods, m) {
+			method = m
+			break
+		}
+	}
+	if method != "none" {
+		t.Fatalf("token_endpoint_auth_methods_supported %q: HA would register as a confidential client (%q), which the hub has not", ha.authMethods, method)
+	}
+	scope := "" // scope=" ".join(scopes) if scopes else None, and None is left out
+	if len(ha.scopes) > 0 {
+		scope = fmt.Sprintf(`"scope":%q,`, strings.Join(ha.scopes, " "))
+	}
+	body := fmt.Sprintf(`{"redirect_uris":[%q],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],%s"client_name":%q,"application_type":"web"}`,
+		haRedirect, scope, haClientName)
+	req, _ := http.NewRequest(http.MethodPost, ha.registrationURL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp := ha.do(req)
+	defer resp.Body.Close()
+	var got struct {
+		ClientID        *string         `json:"client_id"`
+		RedirectURIs    *[]string       `json:"redirect_uris"`
+		Scope           *string         `json:"scope"`
+		AuthMethod      *string         `json:"token_endpoint_auth_method"`
+		SecretExpiresAt json.RawMessage `json:"client_secret_expires_at"`
+	}
+	if resp.StatusCode != 200 && resp.StatusCode != 201 || json.NewDecoder(resp.Body).Decode(&got) != nil {
+		t.Fatalf("registration: %d; HA needs 200 or 201 with a JSON object", resp.StatusCode)
+	}
+	switch {
+	case got.ClientID == nil || *got.ClientID == "":
+		t.Fatal("registration: no client_id")
+	case got.RedirectURIs != nil && !slices.Contains(*got.RedirectURIs, haRedirect):
+		t.Fatalf("registration: redirect_uris %q lacks HA's", *got.RedirectURIs)
+	case got.Scope != nil && !isSubset(ha.scopes, strings.Fields(*got.Scope)):
+		t.Fatalf("registration: scope %q does not cover %q", *got.Scope, ha.scopes)
+	case got.AuthMethod != nil && *got.AuthMethod != "none":
+		t.Fatalf("registration: token_endpoint_auth_method %q", *got.AuthMethod)
+	case len(got.SecretExpiresAt) > 0 && string(got.SecretExpiresAt) != "0" && string(got.SecretExpiresAt) != "null":
+		t.Fatalf("registration: client_secret_expires_at %s: HA refuses a secret that expires", got.SecretExpiresAt)
+	}
+	ha.clientID = *got.ClientID
+}
+
+func isSubset(want, have []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// startAuth is LocalOAuth2Implementation.async_generate_authorize_url
+// with PKCE and the flow's extra_authorize_data, in yarl's order and
+// quoting; it returns the state and the URL.
+func (ha *haSession) startAuth() (string, string) {
+	ha.verifier = base64.RawURLEncoding.EncodeToString(randomBytes(ha.t, 96))[:128] // secrets.token_urlsafe(96)[:128]
+	sum := sha256.Sum256([]byte(ha.verifier))
+	state := haJWT(ha.t, fmt.Sprintf(`{"flow_id":"%x","redirect_uri":%q}`, randomBytes(ha.t, 16), haRedirect))
+	q := []string{
+		"response_type=code",
+		"client_id=" + yarlQuote(ha.clientID),
+		"redirect_uri=" + yarlQuote(haRedirect),
+		"state=" + yarlQuote(state),
+		"code_challenge=" + base64.RawURLEncoding.EncodeToString(sum[:]),
+		"code_challenge_method=S256",
+		"access_type=offline",
+		"prompt=consent",
+	}
+	if ha.scopes != nil { // the flow adds scope unless discovery found none at all
+		q = append(q, "scope="+yarlQuote(strings.Join(ha.scopes, " ")))
+	}
+	return state, ha.authorizeURL + "?" + strings.Join(q, "&")
+}
+
+// yarlQuote quotes a query value as yarl does: unreserved characters and
+// ?/:@ as they are, a space as +, the rest %XX.
+func yarlQuote(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("-._~?/:@", c) >= 0:
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// haJWT is _encode_jwt: PyJWT's HS256 with HA's secret.
+func haJWT(t *testing.T, payload string) string {
+	enc := base64.RawURLEncoding
+	signed := enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." + enc.EncodeToString([]byte(payload))
+	mac := hmac.New(sha256.New, randomBytes(t, 32))
+	mac.Write([]byte(signed))
+	return signed + "." + enc.EncodeToString(mac.Sum(nil))
+}
+
+// callback is what reaches HA through my.home-assistant.io: the state it
+// sent, unchanged, and a code; then async_resolve_external_data redeems
+// the code with HA's form.
+func (ha *haSession) callback(sent *url.URL, state string) {
+	t := ha.t
+	q := sent.Query()
+	if q.Get("error") != "" {
+		t.Fatalf("the hub sent HA an error: %s: %s", q.Get("error"), q.Get("error_description"))
+	}
+	if got := sent.Scheme + "://" + sent.Host + sent.Path; got != haRedirect || q.Get("state") != state || q.Get("code") == "" {
+		t.Fatalf("sent to %s: want %s with the state unchanged and a code", sent, haRedirect)
+	}
+	ha.tokenRequest([][2]string{
+		{"grant_type", "authorization_code"}, {"code", q.Get("code")}, {"redirect_uri", haRedirect},
+		{"code_verifier", ha.verifier}, {"client_id", ha.clientID},
+	})
+}
+
+// ensureTokenValid is OAuth2Session.async_ensure_token_valid: a token
+// within 20 s of its end is refreshed with HA's form.
+func (ha *haSession) ensureTokenValid() {
+	if ha.expiresAt.After(ha.now().Add(haClockSkew)) {
+		ha.t.Fatal("HA would not refresh: its token has not expired")
+	}
+	ha.tokenRequest([][2]string{{"grant_type", "refresh_token"}, {"client_id", ha.clientID}, {"refresh_token", ha.refreshTok}})
+}
+
+// tokenRequest is _token_request: the form in HA's order (client_secret
+// left out, a public client's being empty); HA needs expires_in.
+func (ha *haSession) tokenRequest(form [][2]string) {
+	t := ha.t
+	var parts []string
+	for _, kv := range form {
+		parts = append(parts, url.QueryEscape(kv[0])+"="+url.QueryEscape(kv[1]))
+	}
+	req, _ := http.NewRequest(http.MethodPost, ha.tokenURL, strings.NewReader(strings.Join(parts, "&")))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp := ha.do(req)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var tok struct {
+		AccessToken  string       `json:"access_token"`
+		RefreshToken string       `json:"refresh_token"`
+		ExpiresIn    *json.Number `json:"expires_in"`
+	}
+	if resp.StatusCode >= 400 || json.Unmarshal(body, &tok) != nil || tok.AccessToken == "" {
+		t.Fatalf("token request %s: %d %s", form[0][1], resp.StatusCode, body)
+	}
+	secs, err := tok.ExpiresIn.Int64() // int(token["expires_in"])
+	if tok.ExpiresIn == nil || err != nil {
+		t.Fatalf("token request: expires_in %v: HA aborts with oauth_error", tok.ExpiresIn)
+	}
+	if tok.RefreshToken != "" { // {**token, **new_token}: a missing one keeps the old
+		ha.refreshTok = tok.RefreshToken
+	}
+	ha.accessToken, ha.expiresAt = tok.AccessToken, ha.now().Add(time.Duration(secs)*time.Second)
+}
+
+// readClimate calls get_climate over Streamable HTTP with the bearer
+// token, as HA's mcp_client does with its token manager.
+func (ha *haSession) readClimate() {
+	t := ha.t
+	hc := &http.Client{Transport: bearer{ha.accessToken, http.DefaultTransport}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "home-assistant"}, nil).Connect(context.Background(),
+		&sdk.StreamableClientTransport{Endpoint: ha.mcpURL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect with HA's token: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "get_climate"})
+	if err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "Indoor") {
+		t.Fatalf("get_climate: %v %+v", err, res)
+	}
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func (ha *haSession) mcpStatus(token string) int {
+	req, _ := http.NewRequest(http.MethodPost, ha.mcpURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp := ha.do(req)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func (ha *haSession) status(u string) int {
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	resp := ha.do(req)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func (ha *haSession) getJSON(u string, v any) {
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	resp := ha.do(req)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		ha.t.Fatalf("GET %s: %d", u, resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		ha.t.Fatalf("GET %s: %v", u, err)
+	}
+}
+
+func (ha *haSession) do(req *http.Request) *http.Response {
+	ha.t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ha.t.Fatal(err)
+	}
+	return resp
+}
+
+func randomBytes(t *testing.T, n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand)
+	return b
+}
