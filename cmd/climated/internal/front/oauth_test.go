@@ -67,6 +67,24 @@ func TestOAuthOnMCP(t *testing.T) {
 	if code, _, _ := testutil.Do(t, ts.URL, init); code != 401 {
 		t.Errorf("a wrong token: %d, want 401", code)
 	}
+	// The SSE transport (protocol 2024-11-05, Home Assistant's fallback)
+	// takes the same tokens: without one 401 with the metadata, with an
+	// access token its stream opens.
+	for _, tok := range []string{"", accessToken(t, ts.URL, as, "")} {
+		req, _ := http.NewRequest("GET", ts.URL+"/sse", nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close() // a stream: its body never ends
+		if want := map[bool]int{true: 401, false: 200}[tok == ""]; resp.StatusCode != want ||
+			tok == "" && !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
+			t.Errorf("GET /sse with token %t: %d %q, want %d", tok != "", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+		}
+	}
 	// The other routes keep the static token only: an access token is for /mcp.
 	api := testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Authorization": "Bearer " + accessToken(t, ts.URL, as, "")}}
 	if code, _, _ := testutil.Do(t, ts.URL, api); code != 401 {
