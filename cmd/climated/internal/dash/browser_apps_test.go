@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/climated/climated/cmd/climated/internal/dash"
+	"github.com/climated/climated/internal/testutil/chromium"
 )
 
 // TestBrowserAppsRevoke: with OAuth on, the owner logs in to the
@@ -25,7 +26,7 @@ func TestBrowserAppsRevoke(t *testing.T) {
 	signedIn := h.register("Claude", "https://claude.example/callback")
 	access := h.signIn(signedIn, "https://claude.example/callback")
 	other := h.register(longName, longRedirect)
-	bctx := browser(t)
+	bctx := chromium.Browser(t)
 	tb := newTab(t, bctx)
 	tb.do(t, chromedp.Navigate(h.base+"/"))
 	waitFor(t, tb, `document.querySelector('input#token') !== null`, 10*time.Second)

@@ -20,6 +20,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/chromium"
 )
 
 // oauthHub is the dashboard and the authorization server on one origin,
@@ -144,7 +145,7 @@ func TestBrowserConsentPhone(t *testing.T) {
 	}
 	h := newOAuthHub(t, nil)
 	client := h.register(longName, longRedirect)
-	tb := newTab(t, browser(t))
+	tb := newTab(t, chromium.Browser(t))
 	phone := views[0]
 	dir := artifacts(t)
 	for _, theme := range []string{"light", "dark"} {
