@@ -30,11 +30,25 @@ func startHub(t *testing.T, cfg config.Config) served {
 // so that a test can restart a hub as systemctl restart does.
 func runHub(t *testing.T, cfg config.Config) (served, func()) {
 	t.Helper()
+	return runHubEnv(t, cfg, serveEnv{})
+}
+
+// startHubEnv is startHub with env.
+func startHubEnv(t *testing.T, cfg config.Config, env serveEnv) served {
+	t.Helper()
+	h, _ := runHubEnv(t, cfg, env)
+	return h
+}
+
+// runHubEnv is runHub with env, whose ready it sets.
+func runHubEnv(t *testing.T, cfg config.Config, env serveEnv) (served, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }}) }()
+	env.ready = func(h served) { ready <- h }
+	go func() { done <- serve(ctx, cfg, log, env) }()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
