@@ -33,7 +33,8 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 		// No client: which there are, and the hubs on the LAN to use
 		// with --remote.
 		d.FS.Usage()
-		return connect.ListHubs(context.Background(), stdout)
+		connect.ListHubs(context.Background(), stdout)
+		return nil
 	}
 	if id == "" && d.FS.NArg() == 1 {
 		id = d.FS.Arg(0)

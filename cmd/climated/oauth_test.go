@@ -23,7 +23,8 @@ import (
 // TestOAuthSignInThroughServe: a hub with public_url lets go-sdk's own
 // OAuth client register, sends the owner to the consent page, where the
 // hub's token approves, and the client reads get_climate; without a
-// token, /mcp answers 401 naming the resource metadata.
+// token, /mcp answers 401 naming the resource metadata, as the Server
+// Card does.
 func TestOAuthSignInThroughServe(t *testing.T) {
 	cfg := demoConfig(t)
 	port := testutil.FreePort(t)
@@ -37,6 +38,10 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	resp.Body.Close()
 	if want := `resource_metadata="` + cfg.PublicURL + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), want) {
 		t.Errorf("/mcp without a token: %d, WWW-Authenticate %q; want 401 with %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+	}
+	// The Server Card says the same, without a token.
+	if auth := serverCard(t, cfg.PublicURL).Meta["io.github.climated/auth"]; auth["kind"] != "oauth" || auth["resource_metadata"] != cfg.PublicURL+"/.well-known/oauth-protected-resource/mcp" {
+		t.Errorf("the Server Card's auth: %v", auth)
 	}
 	owner, err := token.LoadOrCreate(cfg.TokenPath())
 	if err != nil {

@@ -13,15 +13,17 @@ import (
 // ListHubs browses the LAN for MCP servers (_mcp._tcp, for
 // discovery.DefaultBrowse) and prints each with the command that connects
 // an assistant to it; climated connect does so when it is given neither a
-// client nor --remote.
-func ListHubs(ctx context.Context, w io.Writer) error {
+// client nor --remote. A machine that cannot browse (no multicast
+// interface) is told so in a line: the rest of the output stands.
+func ListHubs(ctx context.Context, w io.Writer) {
 	found, err := discovery.Browse(ctx, discovery.ServiceMCP)
 	if err != nil {
-		return fmt.Errorf("look for hubs on the LAN: %w", err)
+		fmt.Fprintf(w, "Cannot look for hubs on the LAN: %v\n", err)
+		return
 	}
 	if len(found) == 0 {
 		fmt.Fprintf(w, "No hub answered on the LAN within %s (mDNS, _mcp._tcp). A hub announces itself when it listens beyond loopback (docs/discovery.md).\n", discovery.DefaultBrowse)
-		return nil
+		return
 	}
 	fmt.Fprintf(w, "MCP servers on the LAN (mDNS, _mcp._tcp):\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -30,7 +32,6 @@ func ListHubs(ctx context.Context, w io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Connect an assistant to one: climated connect CLIENT --remote URL (CLIENT: %s).\n", strings.Join(IDs(), ", "))
-	return nil
 }
 
 // describe says how a found server signs clients in and which MCP
