@@ -191,37 +191,17 @@ func (r *Responder) serve() {
 // handle answers one packet when it is a query for the hub's records and
 // the rate limit allows.
 func (r *Responder) handle(pkt []byte, ifIndex int, src *net.UDPAddr) {
-	var q dns.Msg
-	if err := q.Unpack(pkt); err != nil || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Question) == 0 {
-		return
-	}
-	qs := q.Question[:min(len(q.Question), maxQuestions)]
-	if !r.hub.knowsAny(qs) {
+	q, qs := r.hub.query(pkt)
+	if q == nil {
 		return
 	}
 	if !r.limit.Allow() {
 		r.limited.Add(1)
 		return
 	}
-	legacy := src.Port != Port // RFC 6762 §6.7: a one-shot query from an ordinary resolver
-	resp := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}}
-	if legacy {
-		resp.Id, resp.Question = q.Id, qs
-	}
-	addrs := r.addrs(ifIndex)
-	unicast := legacy
-	for _, qq := range qs {
-		unicast = unicast || qq.Qclass&(1<<15) != 0 // the QU bit
-		qq.Qclass &^= 1 << 15
-		ans, extra := r.hub.answer(qq, addrs)
-		resp.Answer = append(resp.Answer, ans...)
-		resp.Extra = append(resp.Extra, extra...)
-	}
-	if len(resp.Answer) == 0 {
+	resp, unicast := r.hub.reply(q, qs, src.Port != Port, r.addrs(ifIndex))
+	if resp == nil {
 		return
-	}
-	if legacy {
-		capTTL(resp, ttlLegacy)
 	}
 	dst := Group
 	if unicast {
@@ -277,16 +257,11 @@ func (r *Responder) announce(goodbye bool) {
 	}
 }
 
-// send packs m, leaving out its extra records when it would not fit
-// maxAnswer, and writes it to dst out of interface idx.
+// send writes m to dst out of interface idx.
 func (r *Responder) send(m *dns.Msg, idx int, dst *net.UDPAddr) bool {
-	b, err := m.Pack()
-	if err == nil && len(b) > maxAnswer {
-		m.Extra = nil
-		b, err = m.Pack()
-	}
-	if err != nil || len(b) > maxAnswer {
-		r.log.Warn("mDNS: answer does not fit one packet", "bytes", len(b), "err", err)
+	b, err := pack(m)
+	if err != nil {
+		r.log.Warn("mDNS: answer not sent", "err", err)
 		return false
 	}
 	if _, err := r.conn.WriteTo(b, &ipv4.ControlMessage{IfIndex: idx}, dst); err != nil {
@@ -294,14 +269,6 @@ func (r *Responder) send(m *dns.Msg, idx int, dst *net.UDPAddr) bool {
 		return false
 	}
 	return true
-}
-
-func capTTL(m *dns.Msg, ttl uint32) {
-	for _, s := range [][]dns.RR{m.Answer, m.Extra} {
-		for _, rr := range s {
-			rr.Header().Ttl = min(rr.Header().Ttl, ttl)
-		}
-	}
 }
 
 // dedupe drops records that are there twice (the host's A records after
