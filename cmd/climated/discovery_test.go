@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/discovery"
@@ -28,11 +31,15 @@ func lanConfig(t *testing.T) config.Config {
 	return cfg
 }
 
-// startLANHub is startHub with no Avahi socket to find, whatever the
-// machine runs.
-func startLANHub(t *testing.T, cfg config.Config) served {
+// startLANHub is startHub with Avahi where avahi says, by default
+// nowhere (whatever the machine runs).
+func startLANHub(t *testing.T, cfg config.Config, avahi ...avahiSeams) served {
 	t.Helper()
-	return startHubEnv(t, cfg, serveEnv{avahiSocket: filepath.Join(t.TempDir(), "no-avahi")})
+	a := avahiSeams{Socket: filepath.Join(t.TempDir(), "no-avahi")}
+	if len(avahi) > 0 {
+		a = avahi[0]
+	}
+	return startHubEnv(t, cfg, serveEnv{avahi: a})
 }
 
 // browse is discovery.Browse for _mcp._tcp, failing the test on error.
@@ -165,4 +172,58 @@ func serverCard(t *testing.T, base string) cardJSON {
 		t.Errorf("ETag %q: a second request is %d, want 304", etag, code)
 	}
 	return c
+}
+
+// fakeAvahi is a socket where avahi-daemon's would be, which takes
+// connections as the daemon's does, until the test ends.
+func fakeAvahi(t *testing.T) string {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "socket")
+	testutil.Listening(t, "unix", sock)
+	return sock
+}
+
+// TestDiscoveryThroughAvahi: where avahi-daemon runs and the hub is a
+// systemd unit's (RUNTIME_DIRECTORY), the hub writes its Avahi service
+// file; handed to Avahi (as the unit's ExecStartPost does), the built-in
+// responder stays silent; not handed over in time, it announces the hub.
+func TestDiscoveryThroughAvahi(t *testing.T) {
+	if !testutil.InNetns(t) {
+		return
+	}
+	run := t.TempDir()
+	t.Setenv("RUNTIME_DIRECTORY", run)
+	installed := filepath.Join(t.TempDir(), "climated.service")
+	unit := make(chan error, 1)
+	go func() { // the unit's ExecStartPost
+		written := filepath.Join(run, discovery.AvahiFile)
+		if !testutil.Eventually(func() bool { _, err := os.Stat(written); return err == nil }) {
+			unit <- errors.New("the hub wrote no service file for Avahi")
+			return
+		}
+		data, err := os.ReadFile(written)
+		if err == nil {
+			err = os.WriteFile(installed, data, 0o644)
+		}
+		unit <- err
+	}()
+	h := startLANHub(t, lanConfig(t), avahiSeams{Socket: fakeAvahi(t), Installed: installed, Wait: time.Minute})
+	if err := <-unit; err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(installed)
+	port := h.Addr.(*net.TCPAddr).Port
+	if !strings.Contains(string(data), fmt.Sprintf("<type>_mcp._tcp</type>\n    <port>%d</port>", port)) || !strings.Contains(string(data), "<txt-record>auth=bearer</txt-record>") {
+		t.Errorf("the service file:\n%s", data)
+	}
+	if found := browse(t); len(found) != 0 {
+		t.Errorf("Avahi announces the hub, and so does its own responder: %+v", found)
+	}
+
+	os.RemoveAll(run)
+	os.Mkdir(run, 0o755)
+	startLANHub(t, lanConfig(t), avahiSeams{Socket: fakeAvahi(t), Installed: filepath.Join(t.TempDir(), "never"), Wait: 100 * time.Millisecond})
+	if found := browse(t); len(found) != 1 {
+		t.Errorf("not handed to Avahi, the hub is not announced: %+v", found)
+	}
 }

@@ -38,9 +38,8 @@ type hubDeps struct {
 	token   string // the bearer token; "" on loopback
 	ln      net.Listener
 	log     *slog.Logger
-	// avahiSocket is where avahi-daemon answers when it runs
-	// (discovery.AvahiSocket; another in tests).
-	avahiSocket string
+	// avahi is where the hub looks for Avahi (other places in tests).
+	avahi avahiSeams
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server

@@ -80,8 +80,8 @@ type serveEnv struct {
 	// stderr is where the log goes, for a progress bar when it is a
 	// terminal; nil is none.
 	stderr io.Writer
-	// avahiSocket replaces discovery.AvahiSocket, for tests.
-	avahiSocket string
+	// avahi is where the hub looks for Avahi, for tests.
+	avahi avahiSeams
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order
@@ -126,7 +126,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, avahiSocket: env.avahiSocket}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, avahi: env.avahi}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()

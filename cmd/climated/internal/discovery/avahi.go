@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"net"
@@ -18,6 +19,31 @@ const AvahiSocket = "/run/avahi-daemon/socket"
 // /etc/avahi/services when the hub has started and removes it when the
 // hub stops (docs/discovery.md).
 const AvahiFile = "avahi.service"
+
+// AvahiInstalled is where the systemd unit puts the hub's service file
+// for Avahi.
+const AvahiInstalled = "/etc/avahi/services/climated.service"
+
+// AvahiHas reports whether the file at path holds want, looking every
+// 100 ms until wait has passed or ctx ends.
+func AvahiHas(ctx context.Context, path string, want []byte, wait time.Duration) bool {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if got, err := os.ReadFile(path); err == nil && bytes.Equal(got, want) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline.C:
+			return false
+		case <-tick.C:
+		}
+	}
+}
 
 // AvahiRunning reports whether an avahi-daemon answers on socket.
 func AvahiRunning(socket string) bool {
