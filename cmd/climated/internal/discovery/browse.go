@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 	"golang.org/x/net/ipv4"
 )
 
@@ -66,8 +66,12 @@ func Browse(ctx context.Context, service string) ([]Found, error) {
 	if len(ifaces) == 0 {
 		return nil, errors.New("mDNS browse: no interface is up with multicast")
 	}
-	q := new(dns.Msg)
-	q.SetQuestion(dns.Fqdn(service+"."+domain), dns.TypePTR)
+	svc, err := dnsmessage.NewName(service + "." + domain)
+	if err != nil {
+		return nil, fmt.Errorf("mDNS browse: %w", err)
+	}
+	q := dnsmessage.Message{Header: dnsmessage.Header{ID: uint16(time.Now().UnixNano())},
+		Questions: []dnsmessage.Question{{Name: svc, Type: dnsmessage.TypePTR, Class: dnsmessage.ClassINET}}}
 	pkt, err := q.Pack()
 	if err != nil {
 		return nil, err
@@ -85,16 +89,16 @@ func Browse(ctx context.Context, service string) ([]Found, error) {
 		<-ctx.Done()
 		pc.SetReadDeadline(time.Now()) // ends the reads below
 	}()
-	c := newCollector(dns.Fqdn(service + "." + domain))
+	c := newCollector(svc.String())
 	buf := make([]byte, MaxPacket)
 	for range maxReads {
 		n, _, err := pc.ReadFrom(buf)
 		if err != nil {
 			break
 		}
-		var m dns.Msg
+		var m dnsmessage.Message
 		if m.Unpack(buf[:n]) == nil && m.Response {
-			c.add(slices.Concat(m.Answer, m.Ns, m.Extra))
+			c.add(slices.Concat(m.Answers, m.Authorities, m.Additionals))
 		}
 	}
 	return c.found(), nil
@@ -111,38 +115,40 @@ func multicastInterfaces() []net.Interface {
 	return out
 }
 
-// collector keeps the records of a browse's answers, bounded.
+// collector keeps the records of a browse's answers, bounded. Names are
+// kept in lower case: DNS compares them so.
 type collector struct {
 	service   string
-	instances []string // in the order they came
-	srv       map[string]*dns.SRV
+	instances []string // as named, in the order they came
+	srv       map[string]*dnsmessage.SRVResource
 	txt       map[string][]string
 	a         map[string][]net.IP
 	records   int
 }
 
 func newCollector(service string) *collector {
-	return &collector{service: wireKey(service), srv: map[string]*dns.SRV{}, txt: map[string][]string{}, a: map[string][]net.IP{}}
+	return &collector{service: strings.ToLower(service), srv: map[string]*dnsmessage.SRVResource{}, txt: map[string][]string{}, a: map[string][]net.IP{}}
 }
 
-func (c *collector) add(rrs []dns.RR) {
+func (c *collector) add(rrs []dnsmessage.Resource) {
 	for _, rr := range rrs {
 		if c.records >= maxRecords {
 			return
 		}
-		name := wireKey(rr.Header().Name)
-		switch rr := rr.(type) {
-		case *dns.PTR:
-			if name == c.service && len(c.instances) < maxFound && !slices.Contains(c.instances, rr.Ptr) && rr.Hdr.Ttl > 0 {
-				c.instances = append(c.instances, rr.Ptr)
+		key := strings.ToLower(rr.Header.Name.String())
+		switch b := rr.Body.(type) {
+		case *dnsmessage.PTRResource:
+			inst := b.PTR.String()
+			if key == c.service && len(c.instances) < maxFound && !slices.ContainsFunc(c.instances, func(s string) bool { return strings.EqualFold(s, inst) }) && rr.Header.TTL > 0 {
+				c.instances = append(c.instances, inst)
 			}
-		case *dns.SRV:
-			c.srv[name], c.records = rr, c.records+1
-		case *dns.TXT:
-			c.txt[name], c.records = rr.Txt, c.records+1
-		case *dns.A:
-			if !slices.ContainsFunc(c.a[name], rr.A.Equal) {
-				c.a[name], c.records = append(c.a[name], rr.A), c.records+1
+		case *dnsmessage.SRVResource:
+			c.srv[key], c.records = b, c.records+1
+		case *dnsmessage.TXTResource:
+			c.txt[key], c.records = b.TXT, c.records+1
+		case *dnsmessage.AResource:
+			if ip := net.IP(b.A[:]); !slices.ContainsFunc(c.a[key], ip.Equal) {
+				c.a[key], c.records = append(c.a[key], ip), c.records+1
 			}
 		}
 	}
@@ -152,12 +158,13 @@ func (c *collector) add(rrs []dns.RR) {
 func (c *collector) found() []Found {
 	var out []Found
 	for _, inst := range c.instances {
-		key := wireKey(inst)
+		key := strings.ToLower(inst)
 		srv, ok := c.srv[key]
 		if !ok {
 			continue
 		}
-		f := Found{Instance: instanceLabel(inst), Host: srv.Target, Port: int(srv.Port), Addrs: c.a[wireKey(srv.Target)], TXT: map[string]string{}}
+		target := srv.Target.String()
+		f := Found{Instance: instanceLabel(inst, c.service), Host: target, Port: int(srv.Port), Addrs: c.a[strings.ToLower(target)], TXT: map[string]string{}}
 		for _, kv := range c.txt[key] {
 			k, v, _ := strings.Cut(kv, "=")
 			f.TXT[strings.ToLower(k)] = v
@@ -168,28 +175,12 @@ func (c *collector) found() []Found {
 	return out
 }
 
-// instanceLabel is the first label of an instance's name, unescaped:
-// "climated on pi" of "climated\ on\ pi._mcp._tcp.local.".
-func instanceLabel(name string) string {
-	labels := dns.SplitDomainName(name)
-	if len(labels) == 0 {
-		return name
+// instanceLabel is the instance's own label: its name without the
+// service's ("climated on pi" of "climated on pi._mcp._tcp.local.").
+func instanceLabel(inst, service string) string {
+	if strings.HasSuffix(strings.ToLower(inst), "."+service) {
+		return inst[:len(inst)-len(service)-1]
 	}
-	var b strings.Builder
-	l := labels[0]
-	for i := 0; i < len(l); i++ {
-		if l[i] == '\\' && i+1 < len(l) {
-			i++
-			if i+2 < len(l) && isDigit(l[i]) && isDigit(l[i+1]) && isDigit(l[i+2]) {
-				n, _ := strconv.Atoi(l[i : i+3])
-				b.WriteByte(byte(n))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(l[i])
-	}
-	return b.String()
+	first, _, _ := strings.Cut(inst, ".")
+	return first
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }

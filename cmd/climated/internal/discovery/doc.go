@@ -8,7 +8,7 @@
 // the Debian package installs (avahi.go) and this package's responder
 // stays silent: two responders on one host would each claim the host
 // name. Elsewhere a small built-in responder answers (responder.go),
-// built on github.com/miekg/dns for the wire format only. It is bounded
+// on golang.org/x/net/dns/dnsmessage for the wire format. It is bounded
 // by construction: it keeps no state from what other hosts send (no
 // cache, no per-sender table), reads at most MaxPacket bytes a packet,
 // answers at most Burst queries at once and Rate a second after that,

@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // query is the query in pkt and the questions of it looked at, nil when
 // pkt is no query (a response, another opcode, not DNS at all) or names
 // none of the hub's records.
-func (h Hub) query(pkt []byte) (*dns.Msg, []dns.Question) {
-	var q dns.Msg
-	if err := q.Unpack(pkt); err != nil || q.Response || q.Opcode != dns.OpcodeQuery || len(q.Question) == 0 {
+func (h Hub) query(pkt []byte) (*dnsmessage.Message, []dnsmessage.Question) {
+	var q dnsmessage.Message
+	if err := q.Unpack(pkt); err != nil || q.Response || q.OpCode != 0 || len(q.Questions) == 0 {
 		return nil, nil
 	}
-	qs := q.Question[:min(len(q.Question), maxQuestions)]
+	qs := q.Questions[:min(len(q.Questions), maxQuestions)]
 	if !h.knowsAny(qs) {
 		return nil, nil
 	}
@@ -27,23 +27,23 @@ func (h Hub) query(pkt []byte) (*dns.Msg, []dns.Question) {
 // legacy query (RFC 6762 §6.7: from a port other than 5353, which gets
 // its id, its questions and TTLs of at most ttlLegacy back) or a question
 // with the QU bit. addrs are the host's addresses for its A records.
-func (h Hub) reply(q *dns.Msg, qs []dns.Question, legacy bool, addrs []net.IP) (*dns.Msg, bool) {
-	resp := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}}
+func (h Hub) reply(q *dnsmessage.Message, qs []dnsmessage.Question, legacy bool, addrs []net.IP) (*dnsmessage.Message, bool) {
+	resp := &dnsmessage.Message{Header: dnsmessage.Header{Response: true, Authoritative: true}}
 	if legacy {
-		resp.Id, resp.Question = q.Id, qs
+		resp.ID, resp.Questions = q.ID, qs
 	}
 	unicast := legacy
 	for _, qq := range qs {
-		unicast = unicast || qq.Qclass&(1<<15) != 0 // the QU bit
-		qq.Qclass &^= 1 << 15
+		unicast = unicast || qq.Class&cacheFlush != 0 // the QU bit
+		qq.Class &^= cacheFlush
 		ans, extra := h.answer(qq, addrs)
-		resp.Answer = append(resp.Answer, ans...)
-		resp.Extra = append(resp.Extra, extra...)
+		resp.Answers = append(resp.Answers, ans...)
+		resp.Additionals = append(resp.Additionals, extra...)
 	}
-	if len(resp.Answer) == 0 {
+	if len(resp.Answers) == 0 {
 		return nil, false
 	}
-	resp.Answer, resp.Extra = dedupe(resp.Answer), dedupe(resp.Extra)
+	resp.Answers, resp.Additionals = dedupe(resp.Answers), dedupe(resp.Additionals)
 	if legacy {
 		capTTL(resp, ttlLegacy)
 	}
@@ -52,10 +52,10 @@ func (h Hub) reply(q *dns.Msg, qs []dns.Question, legacy bool, addrs []net.IP) (
 
 // pack is m on the wire in at most maxAnswer bytes, its extra records
 // left out when they would not fit.
-func pack(m *dns.Msg) ([]byte, error) {
+func pack(m *dnsmessage.Message) ([]byte, error) {
 	b, err := m.Pack()
 	if err == nil && len(b) > maxAnswer {
-		m.Extra = nil
+		m.Additionals = nil
 		b, err = m.Pack()
 	}
 	if err == nil && len(b) > maxAnswer {
@@ -67,10 +67,24 @@ func pack(m *dns.Msg) ([]byte, error) {
 	return b, nil
 }
 
-func capTTL(m *dns.Msg, ttl uint32) {
-	for _, s := range [][]dns.RR{m.Answer, m.Extra} {
-		for _, rr := range s {
-			rr.Header().Ttl = min(rr.Header().Ttl, ttl)
+func capTTL(m *dnsmessage.Message, ttl uint32) {
+	for _, s := range [][]dnsmessage.Resource{m.Answers, m.Additionals} {
+		for i := range s {
+			s[i].Header.TTL = min(s[i].Header.TTL, ttl)
 		}
 	}
+}
+
+// dedupe drops records that are there twice (the host's A records after
+// each instance).
+func dedupe(rrs []dnsmessage.Resource) []dnsmessage.Resource {
+	seen := map[string]bool{}
+	out := rrs[:0]
+	for _, rr := range rrs {
+		if k := rr.GoString(); !seen[k] {
+			seen[k] = true
+			out = append(out, rr)
+		}
+	}
+	return out
 }

@@ -4,8 +4,19 @@ import (
 	"net"
 	"testing"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 )
+
+// packQuery is a query of qs on the wire.
+func packQuery(t testing.TB, id uint16, qs ...dnsmessage.Question) []byte {
+	t.Helper()
+	m := dnsmessage.Message{Header: dnsmessage.Header{ID: id}, Questions: qs}
+	b, err := m.Pack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // TestLegacyReply: a one-shot query from an ordinary resolver gets its
 // id and question back, TTLs of at most ten seconds, by unicast; an mDNS
@@ -13,29 +24,26 @@ import (
 // unless it set the QU bit.
 func TestLegacyReply(t *testing.T) {
 	addrs := []net.IP{net.IPv4(192, 0, 2, 7)}
-	m := new(dns.Msg)
-	m.SetQuestion("_mcp._tcp.local.", dns.TypePTR)
-	pkt, _ := m.Pack()
-	q, qs := testHub.query(pkt)
+	ptrQ := question("_mcp._tcp.local.", dnsmessage.TypePTR)
+	q, qs := testHub.query(packQuery(t, 77, ptrQ))
 	if q == nil {
 		t.Fatal("a query for _mcp._tcp is not the hub's")
 	}
 	resp, unicast := testHub.reply(q, qs, true, addrs)
-	if resp == nil || !unicast || resp.Id != m.Id || len(resp.Question) != 1 {
+	if resp == nil || !unicast || resp.ID != 77 || len(resp.Questions) != 1 {
 		t.Fatalf("legacy reply %v (unicast %v)", resp, unicast)
 	}
-	for _, rr := range append(resp.Answer, resp.Extra...) {
-		if rr.Header().Ttl > ttlLegacy {
-			t.Errorf("TTL %d in a legacy reply: %v", rr.Header().Ttl, rr)
+	for _, rr := range append(resp.Answers, resp.Additionals...) {
+		if rr.Header.TTL > ttlLegacy {
+			t.Errorf("TTL %d in a legacy reply: %v", rr.Header.TTL, rr)
 		}
 	}
 	resp, unicast = testHub.reply(q, qs, false, addrs)
-	if resp == nil || unicast || resp.Id != 0 || len(resp.Question) != 0 || resp.Answer[0].Header().Ttl != ttlOther {
+	if resp == nil || unicast || resp.ID != 0 || len(resp.Questions) != 0 || resp.Answers[0].Header.TTL != ttlOther {
 		t.Errorf("mDNS reply %v (unicast %v)", resp, unicast)
 	}
-	m.Question[0].Qclass |= 1 << 15
-	pkt, _ = m.Pack()
-	q, qs = testHub.query(pkt)
+	ptrQ.Class |= cacheFlush
+	q, qs = testHub.query(packQuery(t, 0, ptrQ))
 	if _, unicast = testHub.reply(q, qs, false, addrs); !unicast {
 		t.Error("the QU bit is not answered by unicast")
 	}
@@ -45,14 +53,10 @@ func TestLegacyReply(t *testing.T) {
 // what it answers is a response of at most maxAnswer bytes; only a legacy
 // reply, which echoes the questions, may be too long to send at all.
 func FuzzQuery(f *testing.F) {
-	m := new(dns.Msg)
-	m.SetQuestion("_mcp._tcp.local.", dns.TypePTR)
-	pkt, _ := m.Pack()
-	f.Add(pkt)
-	m.Question = append(m.Question, dns.Question{Name: `climated\ on\ pi\.lab._mcp._tcp.local.`, Qtype: dns.TypeANY, Qclass: dns.ClassINET | 1<<15},
-		dns.Question{Name: "pi.local.", Qtype: dns.TypeA, Qclass: dns.ClassINET}, dns.Question{Name: servicesEnum, Qtype: dns.TypePTR})
-	pkt, _ = m.Pack()
-	f.Add(pkt)
+	f.Add(packQuery(f, 0, question("_mcp._tcp.local.", dnsmessage.TypePTR)))
+	any := question("climated on pi._mcp._tcp.local.", dnsmessage.TypeALL)
+	any.Class |= cacheFlush
+	f.Add(packQuery(f, 1, question("_mcp._tcp.local.", dnsmessage.TypePTR), any, question("pi.local.", dnsmessage.TypeA), question(servicesEnum, dnsmessage.TypePTR)))
 	f.Add([]byte("not DNS"))
 	addrs := []net.IP{net.IPv4(192, 0, 2, 7), net.IPv4(198, 51, 100, 1)}
 	f.Fuzz(func(t *testing.T, pkt []byte) {
@@ -66,7 +70,7 @@ func FuzzQuery(f *testing.F) {
 				continue
 			}
 			b, err := pack(resp)
-			if (err != nil && !legacy) || len(b) > maxAnswer || !resp.Response || len(resp.Answer) == 0 {
+			if (err != nil && !legacy) || len(b) > maxAnswer || !resp.Response || len(resp.Answers) == 0 {
 				t.Fatalf("answer of %d bytes: %v (%v)", len(b), err, resp)
 			}
 		}

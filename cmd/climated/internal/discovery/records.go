@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // The DNS-SD names this package answers for.
@@ -22,12 +22,16 @@ const (
 	// ttlLegacy caps the TTLs of an answer to a legacy unicast query
 	// (RFC 6762 §6.7).
 	ttlLegacy = 10
+	// cacheFlush is the class's top bit in a unique record (RFC 6762
+	// §10.2); in a question it is the QU bit (§5.4).
+	cacheFlush = 1 << 15
 )
 
 // Hub is what the responder announces of one hub.
 type Hub struct {
 	// Instance is the DNS-SD instance name people see ("climated on
-	// pi"); Host is the machine's name without ".local".
+	// pi"), without dots; Host is the machine's name without ".local",
+	// one label.
 	Instance, Host string
 	Port           int
 	// IP is the one address the hub listens on, nil when it listens on
@@ -57,9 +61,9 @@ type names struct {
 }
 
 func (h Hub) names() names {
-	inst := escapeInstance(h.Instance)
+	inst := label(strings.ReplaceAll(h.Instance, ".", " "))
 	return names{
-		host:     dns.Fqdn(h.Host + "." + domain),
+		host:     label(h.Host) + "." + domain,
 		mcpType:  ServiceMCP + "." + domain,
 		httpType: ServiceHTTP + "." + domain,
 		mcpInst:  inst + "." + ServiceMCP + "." + domain,
@@ -67,64 +71,75 @@ func (h Hub) names() names {
 	}
 }
 
-// escapeInstance escapes the dots and backslashes of an instance name,
-// which is one DNS label whatever it holds.
-func escapeInstance(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `.`, `\.`).Replace(s)
-}
-
 // answer is the response to one question, nil when the hub has no record
-// that answers it: the records asked for in Answer, and in Extra those a
+// that answers it: the records asked for in ans, and in extra those a
 // client will ask for next (RFC 6763 §12). addrs are the addresses for the
 // host's A records.
-func (h Hub) answer(q dns.Question, addrs []net.IP) (ans, extra []dns.RR) {
+func (h Hub) answer(q dnsmessage.Question, addrs []net.IP) (ans, extra []dnsmessage.Resource) {
 	n := h.names()
-	name := wireKey(q.Name)
-	ptr := func(typ, inst string) dns.RR {
-		return &dns.PTR{Hdr: hdr(typ, dns.TypePTR, ttlOther, false), Ptr: inst}
-	}
+	name := q.Name.String()
+	is := func(s string) bool { return strings.EqualFold(name, s) }
 	switch {
-	case name == wireKey(servicesEnum) && matches(q, dns.TypePTR):
-		return []dns.RR{ptr(servicesEnum, n.mcpType), ptr(servicesEnum, n.httpType)}, nil
-	case name == wireKey(n.mcpType) && matches(q, dns.TypePTR):
-		return []dns.RR{ptr(n.mcpType, n.mcpInst)}, h.instance(n, n.mcpInst, h.TXT(), addrs)
-	case name == wireKey(n.httpType) && matches(q, dns.TypePTR):
-		return []dns.RR{ptr(n.httpType, n.httpInst)}, h.instance(n, n.httpInst, httpTXT(), addrs)
-	case name == wireKey(n.mcpInst):
+	case is(servicesEnum) && matches(q, dnsmessage.TypePTR):
+		return []dnsmessage.Resource{ptr(servicesEnum, n.mcpType), ptr(servicesEnum, n.httpType)}, nil
+	case is(n.mcpType) && matches(q, dnsmessage.TypePTR):
+		return []dnsmessage.Resource{ptr(n.mcpType, n.mcpInst)}, h.instance(n, n.mcpInst, h.TXT(), addrs)
+	case is(n.httpType) && matches(q, dnsmessage.TypePTR):
+		return []dnsmessage.Resource{ptr(n.httpType, n.httpInst)}, h.instance(n, n.httpInst, httpTXT(), addrs)
+	case is(n.mcpInst):
 		return only(q, h.instance(n, n.mcpInst, h.TXT(), addrs))
-	case name == wireKey(n.httpInst):
+	case is(n.httpInst):
 		return only(q, h.instance(n, n.httpInst, httpTXT(), addrs))
-	case name == wireKey(n.host):
+	case is(n.host):
 		return only(q, hostRecords(n.host, addrs))
 	}
 	return nil, nil
 }
 
+// knowsAny reports whether any question names one of the hub's records,
+// before any work is spent on an answer.
+func (h Hub) knowsAny(qs []dnsmessage.Question) bool {
+	n := h.names()
+	for _, q := range qs {
+		name := q.Name.String()
+		for _, s := range []string{servicesEnum, n.mcpType, n.httpType, n.mcpInst, n.httpInst, n.host} {
+			if strings.EqualFold(name, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // instance is the SRV and TXT records of an instance and the A records of
 // the host its SRV names.
-func (h Hub) instance(n names, inst string, txt []string, addrs []net.IP) []dns.RR {
-	rrs := []dns.RR{
-		&dns.SRV{Hdr: hdr(inst, dns.TypeSRV, ttlHost, true), Port: uint16(h.Port), Target: n.host},
-		&dns.TXT{Hdr: hdr(inst, dns.TypeTXT, ttlOther, true), Txt: txt},
+func (h Hub) instance(n names, inst string, txt []string, addrs []net.IP) []dnsmessage.Resource {
+	rrs := []dnsmessage.Resource{
+		{Header: hdr(inst, dnsmessage.TypeSRV, ttlHost, true), Body: &dnsmessage.SRVResource{Port: uint16(h.Port), Target: name(n.host)}},
+		{Header: hdr(inst, dnsmessage.TypeTXT, ttlOther, true), Body: &dnsmessage.TXTResource{TXT: txt}},
 	}
 	return append(rrs, hostRecords(n.host, addrs)...)
 }
 
-func hostRecords(host string, addrs []net.IP) []dns.RR {
-	var rrs []dns.RR
+func hostRecords(host string, addrs []net.IP) []dnsmessage.Resource {
+	var rrs []dnsmessage.Resource
 	for _, ip := range addrs {
 		if v4 := ip.To4(); v4 != nil {
-			rrs = append(rrs, &dns.A{Hdr: hdr(host, dns.TypeA, ttlHost, true), A: v4})
+			rrs = append(rrs, dnsmessage.Resource{Header: hdr(host, dnsmessage.TypeA, ttlHost, true), Body: &dnsmessage.AResource{A: [4]byte(v4)}})
 		}
 	}
 	return rrs
 }
 
-// only splits rrs into those of the question's type (every one for ANY)
-// as the answer, and the others as extra.
-func only(q dns.Question, rrs []dns.RR) (ans, extra []dns.RR) {
+func ptr(from, to string) dnsmessage.Resource {
+	return dnsmessage.Resource{Header: hdr(from, dnsmessage.TypePTR, ttlOther, false), Body: &dnsmessage.PTRResource{PTR: name(to)}}
+}
+
+// only splits rrs into those of the question's name and type (every one
+// of the name for ANY) as the answer, and the others as extra.
+func only(q dnsmessage.Question, rrs []dnsmessage.Resource) (ans, extra []dnsmessage.Resource) {
 	for _, rr := range rrs {
-		if matches(q, rr.Header().Rrtype) && wireKey(rr.Header().Name) == wireKey(q.Name) {
+		if matches(q, rr.Header.Type) && strings.EqualFold(rr.Header.Name.String(), q.Name.String()) {
 			ans = append(ans, rr)
 		} else {
 			extra = append(extra, rr)
@@ -136,49 +151,32 @@ func only(q dns.Question, rrs []dns.RR) (ans, extra []dns.RR) {
 	return ans, extra
 }
 
-func matches(q dns.Question, t uint16) bool { return q.Qtype == t || q.Qtype == dns.TypeANY }
+func matches(q dnsmessage.Question, t dnsmessage.Type) bool {
+	return q.Type == t || q.Type == dnsmessage.TypeALL
+}
 
 // hdr is a record's header in class IN; unique records carry the
 // cache-flush bit (RFC 6762 §10.2), shared ones (PTR) do not.
-func hdr(name string, typ uint16, ttl uint32, unique bool) dns.RR_Header {
-	class := uint16(dns.ClassINET)
+func hdr(n string, typ dnsmessage.Type, ttl uint32, unique bool) dnsmessage.ResourceHeader {
+	class := dnsmessage.ClassINET
 	if unique {
-		class |= 1 << 15
+		class |= cacheFlush
 	}
-	return dns.RR_Header{Name: name, Rrtype: typ, Class: class, Ttl: ttl}
+	return dnsmessage.ResourceHeader{Name: name(n), Type: typ, Class: class, TTL: ttl}
+}
+
+// label is s cut to the 63 bytes of a DNS label.
+func label(s string) string { return s[:min(len(s), 63)] }
+
+// name is s as a DNS name; the hub's names are all short enough (labels
+// of up to 63 bytes, four at the most).
+func name(s string) dnsmessage.Name {
+	n, err := dnsmessage.NewName(s)
+	if err != nil {
+		panic("discovery: name " + strconv.Quote(s) + ": " + err.Error())
+	}
+	return n
 }
 
 // portString is the port for log lines.
 func (h Hub) portString() string { return strconv.Itoa(h.Port) }
-
-// knowsAny reports whether any question names one of the hub's records,
-// before any work is spent on an answer.
-func (h Hub) knowsAny(qs []dns.Question) bool {
-	n := h.names()
-	for _, q := range qs {
-		switch wireKey(q.Name) {
-		case wireKey(servicesEnum), wireKey(n.mcpType), wireKey(n.httpType), wireKey(n.mcpInst), wireKey(n.httpInst), wireKey(n.host):
-			return true
-		}
-	}
-	return false
-}
-
-// wireKey is a name as it goes on the wire, in lower case, so that two
-// spellings of one name compare equal ("climated on pi" and
-// "climated\ on\ pi", as miekg/dns writes a received one); "" for a name
-// that is not one.
-func wireKey(name string) string {
-	var buf [256]byte
-	off, err := dns.PackDomainName(dns.Fqdn(name), buf[:], 0, nil, false)
-	if err != nil {
-		return ""
-	}
-	b := buf[:off]
-	for i, c := range b { // ASCII only: DNS compares names so (RFC 4343)
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 	"golang.org/x/net/ipv4"
 	"golang.org/x/sys/unix"
 	"golang.org/x/time/rate"
@@ -241,15 +241,15 @@ func interfaceIPv4(idx int) []net.IP {
 // announce multicasts every record on every interface; goodbye with TTL
 // 0, which tells caches to forget them (RFC 6762 §10.1).
 func (r *Responder) announce(goodbye bool) {
+	n := r.hub.names()
 	for _, ifi := range r.ifaces {
 		addrs := r.addrs(ifi.Index)
-		n := r.hub.names()
-		var all []dns.RR
-		for _, q := range []dns.Question{{Name: n.mcpType, Qtype: dns.TypePTR}, {Name: n.httpType, Qtype: dns.TypePTR}} {
-			ans, extra := r.hub.answer(q, addrs)
+		var all []dnsmessage.Resource
+		for _, typ := range []string{n.mcpType, n.httpType} {
+			ans, extra := r.hub.answer(dnsmessage.Question{Name: name(typ), Type: dnsmessage.TypePTR, Class: dnsmessage.ClassINET}, addrs)
 			all = append(append(all, ans...), extra...)
 		}
-		resp := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}, Answer: dedupe(all)}
+		resp := &dnsmessage.Message{Header: dnsmessage.Header{Response: true, Authoritative: true}, Answers: dedupe(all)}
 		if goodbye {
 			capTTL(resp, 0)
 		}
@@ -258,7 +258,7 @@ func (r *Responder) announce(goodbye bool) {
 }
 
 // send writes m to dst out of interface idx.
-func (r *Responder) send(m *dns.Msg, idx int, dst *net.UDPAddr) bool {
+func (r *Responder) send(m *dnsmessage.Message, idx int, dst *net.UDPAddr) bool {
 	b, err := pack(m)
 	if err != nil {
 		r.log.Warn("mDNS: answer not sent", "err", err)
@@ -269,18 +269,4 @@ func (r *Responder) send(m *dns.Msg, idx int, dst *net.UDPAddr) bool {
 		return false
 	}
 	return true
-}
-
-// dedupe drops records that are there twice (the host's A records after
-// each instance).
-func dedupe(rrs []dns.RR) []dns.RR {
-	seen := map[string]bool{}
-	out := rrs[:0]
-	for _, rr := range rrs {
-		if k := rr.String(); !seen[k] {
-			seen[k] = true
-			out = append(out, rr)
-		}
-	}
-	return out
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miekg/dns"
+	"golang.org/x/net/dns/dnsmessage"
 
 	"github.com/climated/climated/internal/testutil"
 )
@@ -68,9 +68,7 @@ func TestQueryFloodStaysBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	q := new(dns.Msg)
-	q.SetQuestion("_mcp._tcp.local.", dns.TypePTR)
-	query, _ := q.Pack()
+	query := packQuery(t, 0, question("_mcp._tcp.local.", dnsmessage.TypePTR))
 	big := slices.Repeat(query, MaxPacket/len(query)+2) // past MaxPacket: cut, then unparsable
 	to := &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: Port}
 	start := time.Now()
