@@ -45,9 +45,21 @@ func (h Hub) reply(q *dnsmessage.Message, qs []dnsmessage.Question, legacy bool,
 	}
 	resp.Answers, resp.Additionals = dedupe(resp.Answers), dedupe(resp.Additionals)
 	if legacy {
-		capTTL(resp, ttlLegacy)
+		legacyRecords(resp)
 	}
 	return resp, unicast
+}
+
+// legacyRecords makes resp's records fit an ordinary resolver (RFC 6762
+// §6.7): TTLs of at most ttlLegacy, and no cache-flush bit, which such a
+// resolver would read as a class of its own.
+func legacyRecords(resp *dnsmessage.Message) {
+	capTTL(resp, ttlLegacy)
+	for _, s := range [][]dnsmessage.Resource{resp.Answers, resp.Additionals} {
+		for i := range s {
+			s[i].Header.Class &^= cacheFlush
+		}
+	}
 }
 
 // pack is m on the wire in at most maxAnswer bytes, its extra records

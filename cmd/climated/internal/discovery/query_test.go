@@ -19,7 +19,8 @@ func packQuery(t testing.TB, id uint16, qs ...dnsmessage.Question) []byte {
 }
 
 // TestLegacyReply: a one-shot query from an ordinary resolver gets its
-// id and question back, TTLs of at most ten seconds, by unicast; an mDNS
+// id and question back, TTLs of at most ten seconds and no cache-flush
+// bit, by unicast; an mDNS
 // query (from port 5353) gets the records as they are, by multicast
 // unless it set the QU bit.
 func TestLegacyReply(t *testing.T) {
@@ -34,8 +35,8 @@ func TestLegacyReply(t *testing.T) {
 		t.Fatalf("legacy reply %v (unicast %v)", resp, unicast)
 	}
 	for _, rr := range append(resp.Answers, resp.Additionals...) {
-		if rr.Header.TTL > ttlLegacy {
-			t.Errorf("TTL %d in a legacy reply: %v", rr.Header.TTL, rr)
+		if rr.Header.TTL > ttlLegacy || rr.Header.Class != dnsmessage.ClassINET {
+			t.Errorf("TTL %d, class %v in a legacy reply: %v", rr.Header.TTL, rr.Header.Class, rr)
 		}
 	}
 	resp, unicast = testHub.reply(q, qs, false, addrs)
