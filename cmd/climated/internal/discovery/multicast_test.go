@@ -62,14 +62,7 @@ func TestMulticastAnnounceAnswerGoodbye(t *testing.T) {
 		return
 	}
 	c := peer(t)
-	r, err := Listen(testHub, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { r.Run(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	_, stop := runResponder(t, testHub, nil)
 
 	if m, _ := nextResponse(t, c, "_mcp._tcp.local."); m.Answers[0].Header.TTL != ttlOther {
 		t.Errorf("announcement %v", m)
@@ -84,8 +77,7 @@ func TestMulticastAnnounceAnswerGoodbye(t *testing.T) {
 	if srv.Header.Type != dnsmessage.TypeSRV || srv.Header.Class != dnsmessage.ClassINET|cacheFlush || len(m.Questions) != 0 {
 		t.Errorf("answer to the group %v", m)
 	}
-	cancel()
-	<-done
+	stop()
 	if m, _ := nextResponse(t, c, "_mcp._tcp.local."); m.Answers[0].Header.TTL != 0 {
 		t.Errorf("goodbye %v", m)
 	}

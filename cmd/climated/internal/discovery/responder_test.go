@@ -12,8 +12,9 @@ import (
 	"github.com/climated/climated/internal/testutil"
 )
 
-// runResponder runs a responder for h until the test ends.
-func runResponder(t *testing.T, h Hub, opts *Options) *Responder {
+// runResponder runs a responder for h until the test ends, or stop
+// (which waits for it) is called.
+func runResponder(t *testing.T, h Hub, opts *Options) (r *Responder, stop func()) {
 	t.Helper()
 	r, err := Listen(h, opts)
 	if err != nil {
@@ -22,8 +23,9 @@ func runResponder(t *testing.T, h Hub, opts *Options) *Responder {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return r
+	stop = func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return r, stop
 }
 
 // TestBrowseFindsHub: in a network namespace of its own, a browse for
@@ -62,7 +64,7 @@ func TestQueryFloodStaysBounded(t *testing.T) {
 		return
 	}
 	const burst, perSecond = 5, 5
-	r := runResponder(t, testHub, &Options{Burst: burst, Rate: perSecond})
+	r, _ := runResponder(t, testHub, &Options{Burst: burst, Rate: perSecond})
 	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
