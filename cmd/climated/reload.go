@@ -35,6 +35,7 @@ var restartKeys = []struct {
 	{"allowed_hosts", func(c *config.Config) any { return c.AllowedHosts }},
 	{"allowed_origins", func(c *config.Config) any { return c.AllowedOrigins }},
 	{"alerts", func(c *config.Config) any { return c.Alerts }},
+	{"discovery", func(c *config.Config) any { return c.Discovery }},
 }
 
 // reloader is what a reload needs of the running hub.
@@ -90,7 +91,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		r.log.Warn("reload: these keys take effect after a restart", "keys", pending)
 		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
-		next.Alerts = cur.Alerts
+		next.Alerts, next.Discovery = cur.Alerts, cur.Discovery
 	}
 	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {
