@@ -20,7 +20,7 @@ since() { echo "$(($(date +%s) - $1))s"; }
 # Everything from apt in one go, before anything runs in parallel (apt
 # holds a lock): gcc for go test -race (cgo), mosquitto for the MQTT broker
 # tests, chromium for the dashboard, qemu-user-static, lintian and
-# systemd-nspawn for the scripts.
+# systemd-nspawn for the scripts, iproute2 and dig for the mDNS tests.
 need=()
 command -v gcc >/dev/null || need+=(gcc)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
@@ -28,6 +28,11 @@ command -v chromium >/dev/null || need+=(chromium) # the browser tests: the dash
 command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null || need+=(qemu-user-static)
 command -v lintian >/dev/null || need+=(lintian)
 command -v systemd-nspawn >/dev/null || need+=(systemd-container)
+# ip and unshare for the mDNS tests, each in a network namespace of its
+# own, and dig, a DNS client of BIND's, to read the responder's answers.
+command -v ip >/dev/null || need+=(iproute2)
+command -v unshare >/dev/null || need+=(util-linux)
+command -v dig >/dev/null || need+=(bind9-dnsutils)
 if [ ${#need[@]} -gt 0 ]; then
 	echo "== installing ${need[*]}"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

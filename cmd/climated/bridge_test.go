@@ -33,6 +33,7 @@ func tokenHubFile(t *testing.T) (url, token string, restart func(), tokenFile st
 	cfg := demoConfig(t)
 	cfg.Demo.Interval = time.Second // so that a subscription sees an update soon
 	cfg.Listen = "0.0.0.0:0"
+	cfg.Discovery = new(false) // no multicast onto the machine's own network
 	h, stop := runHub(t, cfg)
 	port := h.Addr.(*net.TCPAddr).Port
 	cfg.Listen = fmt.Sprintf("0.0.0.0:%d", port) // the same port after a restart

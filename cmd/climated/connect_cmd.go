@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,8 @@ import (
 // runConnect is `climated connect CLIENT`: the configuration that makes
 // CLIENT use this hub, printed, or merged into the client's own file with
 // --write. The values come from the hub's configuration (--config, else
-// the installed one), so they are right on an installed hub.
+// the installed one), so they are right on an installed hub. Without a
+// client nor --remote, the hubs it finds on the LAN.
 func runConnect(args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("connect", stdout, stderr)
 	remote := d.FS.String("remote", "", "the hub's Streamable HTTP `URL` (http://hub.local:8473/mcp); without it, this machine's hub: on loopback when it answers there, else climated mcp")
@@ -26,6 +28,13 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 	cfg, err := d.ConfigUnlessRemote(remote, args, stderr)
 	if err != nil {
 		return err
+	}
+	if id == "" && d.FS.NArg() == 0 && *remote == "" {
+		// No client: which there are, and the hubs on the LAN to use
+		// with --remote.
+		d.FS.Usage()
+		connect.ListHubs(context.Background(), stdout)
+		return nil
 	}
 	if id == "" && d.FS.NArg() == 1 {
 		id = d.FS.Arg(0)

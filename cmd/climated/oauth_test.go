@@ -44,7 +44,7 @@ func oauthHub(t *testing.T, seam func(*oauth.Options)) (string, string) {
 // OAuth client register (DCR), sends the owner to the consent page,
 // where the hub's token approves in chromium, and the client reads
 // get_climate; without a token, /mcp answers 401 naming the resource
-// metadata.
+// metadata, as the Server Card does.
 func TestOAuthSignInThroughServe(t *testing.T) {
 	bctx := chromium.Browser(t)
 	base, owner := oauthHub(t, nil)
@@ -55,6 +55,10 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	resp.Body.Close()
 	if want := `resource_metadata="` + base + `/.well-known/oauth-protected-resource/mcp"`; resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), want) {
 		t.Errorf("/mcp without a token: %d, WWW-Authenticate %q; want 401 with %s", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+	}
+	// The Server Card says the same, without a token.
+	if auth := serverCard(t, base).Meta["io.github.climated/auth"]; auth["kind"] != "oauth" || auth["resource_metadata"] != base+"/.well-known/oauth-protected-resource/mcp" {
+		t.Errorf("the Server Card's auth: %v", auth)
 	}
 	const redirect = "http://127.0.0.1:9/callback"
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{

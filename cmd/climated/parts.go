@@ -41,6 +41,8 @@ type hubDeps struct {
 	log     *slog.Logger
 	// oauthSeam is serveEnv.oauth.
 	oauthSeam func(*oauth.Options)
+	// avahi is where the hub looks for Avahi (other places in tests).
+	avahi avahiSeams
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server
@@ -74,8 +76,8 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 
 // startParts starts the parts of the running hub, each owned by h, in an
 // order that Close reverses: the sources, the HTTP server (so that it
-// drains before the sources stop and the history closes), the watchdog
-// and the memory trimmer. It returns the HTTP server's end.
+// drains before the sources stop and the history closes), the LAN
+// announcement, the watchdog and the memory trimmer. It returns the HTTP server's end.
 func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.Server, web http.Handler) <-chan error {
 	h, ln, log := d.hub, d.ln, d.log
 	h.Start("sources", func(ctx context.Context) error {
@@ -85,6 +87,7 @@ func startParts(ctx context.Context, d hubDeps, run *sources.Running, srv *mcp.S
 	})
 	httpErr := h.Start("http", httpserve.Server{Listener: ln, Handler: web, Closing: srv.Close, Log: log}.Run)
 	run.Start(ctx, d.sources)
+	startDiscovery(d)
 	h.Start("watchdog", func(ctx context.Context) error {
 		systemd.Watchdog(ctx, log, systemd.Liveness{Ping: h.Ping, Addr: ln.Addr()})
 		return nil
@@ -124,6 +127,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
+		Card:     &front.Card{Version: buildVersion(), PublicURL: cfg.PublicURL, Versions: mcp.ProtocolVersions(), SSEVersions: mcp.SSEProtocolVersions()},
 	}, opts)
 	for _, p := range dsh.Patterns() {
 		f.Mount(p, dsh)

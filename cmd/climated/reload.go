@@ -36,6 +36,7 @@ var restartKeys = []struct {
 	{"allowed_origins", func(c *config.Config) any { return c.AllowedOrigins }},
 	{"alerts", func(c *config.Config) any { return c.Alerts }},
 	{"public_url", func(c *config.Config) any { return c.PublicURL }},
+	{"discovery", func(c *config.Config) any { return c.Discovery }},
 }
 
 // reloader is what a reload needs of the running hub.
@@ -91,7 +92,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		r.log.Warn("reload: these keys take effect after a restart", "keys", pending)
 		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
-		next.Alerts, next.PublicURL = cur.Alerts, cur.PublicURL
+		next.Alerts, next.PublicURL, next.Discovery = cur.Alerts, cur.PublicURL, cur.Discovery
 	}
 	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {

@@ -86,6 +86,8 @@ type serveEnv struct {
 	// Document on loopback and a clock of their own, which no key of the
 	// configuration offers; nil changes nothing.
 	oauth func(*oauth.Options)
+	// avahi is where the hub looks for Avahi, for tests.
+	avahi avahiSeams
 }
 
 // serve runs the hub until ctx ends, then shuts down in reverse order
@@ -130,7 +132,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, avahi: env.avahi}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()

@@ -33,8 +33,14 @@ func runHub(t *testing.T, cfg config.Config) (served, func()) {
 	return runHubEnv(t, cfg, serveEnv{})
 }
 
-// runHubEnv is runHub with what a test adds to serve's environment (its
-// ready is runHubEnv's own).
+// startHubEnv is startHub with env.
+func startHubEnv(t *testing.T, cfg config.Config, env serveEnv) served {
+	t.Helper()
+	h, _ := runHubEnv(t, cfg, env)
+	return h
+}
+
+// runHubEnv is runHub with env, whose ready it sets.
 func runHubEnv(t *testing.T, cfg config.Config, env serveEnv) (served, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -3,6 +3,8 @@ package main
 import (
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,7 +17,9 @@ import (
 // (not http://0.0.0.0:…), and the machine's network addresses beside it.
 func TestServeOnEveryAddressLogsUsableURLs(t *testing.T) {
 	dir := t.TempDir()
-	p := startServed(t, "serve", "--listen", "0.0.0.0:0", "--db", dir+"/climated.db")
+	conf := filepath.Join(dir, "climated.yaml")
+	os.WriteFile(conf, []byte("discovery: false # no multicast onto the machine's own network\n"), 0o600)
+	p := startServed(t, "serve", "--config", conf, "--listen", "0.0.0.0:0", "--db", dir+"/climated.db")
 	defer p.stop(t)
 	if !strings.HasPrefix(p.base, "http://127.0.0.1:") {
 		t.Fatalf("streamable_http on %s, want loopback", p.base)

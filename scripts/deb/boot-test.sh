@@ -126,6 +126,44 @@ check "systemctl reload: same process, configuration reloaded" sh -c "timeout 30
 	[ \"\$(timeout 10 nsenter -t $leader -a systemctl show -p MainPID --value climated.service)\" = $pid ] &&
 	timeout 10 nsenter -t $leader -a journalctl -b --no-pager -u climated.service | grep -q 'configuration reloaded'"
 
+# Avahi (docs/discovery.md): with avahi-daemon's socket there (the real
+# daemon where the image has it, else a stand-in in perl-base that takes
+# connections) and the hub on every address, the unit hands the hub's
+# service file to Avahi, and takes it back when the hub stops; on loopback
+# (the starter configuration) it hands none.
+standin=""
+if ! cx test -S /run/avahi-daemon/socket; then
+	cx mkdir -p /run/avahi-daemon /etc/avahi/services
+	timeout 120 nsenter -t "$leader" -a env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin perl -MIO::Socket::UNIX \
+		-e 'my $s = IO::Socket::UNIX->new(Local => "/run/avahi-daemon/socket", Listen => 5) or die $!; while (my $c = $s->accept) { close $c }' &
+	standin=$!
+	for _ in $(seq 50); do cx test -S /run/avahi-daemon/socket && break; sleep 0.1; done
+fi
+echo "   Avahi: ${standin:+a stand-in for }avahi-daemon's socket"
+cx cp /etc/climated/climated.yaml /root/climated.yaml
+cx sed -i 's/^listen:.*/listen: 0.0.0.0:8473/' /etc/climated/climated.yaml
+cx systemctl restart climated.service
+check "Avahi: the unit hands it the hub's _mcp._tcp service (port, auth)" \
+	sh -c "timeout 10 nsenter -t $leader -a cat /etc/avahi/services/climated.service | tr -d '\n ' |
+		grep -q '<type>_mcp._tcp</type><port>8473</port><txt-record>txtvers=1</txt-record><txt-record>path=/mcp</txt-record><txt-record>versions=[0-9,-]*</txt-record><txt-record>auth=bearer</txt-record>'"
+# The hub looks for the file every 100 ms once the unit has copied it.
+check "Avahi: the hub saw it handed over and said Avahi announces it" sh -c "for i in \$(seq 50); do
+		timeout 10 nsenter -t $leader -a journalctl -b --no-pager -u climated.service | grep -q 'Avahi announces the hub' && exit 0; sleep 0.1; done; exit 1"
+check "Avahi: the file is readable by avahi-daemon (0644)" test "$(cx stat -c %a /etc/avahi/services/climated.service)" = 644
+if [ -z "$standin" ]; then # the real daemon reads the file (inotify)
+	check "Avahi: avahi-daemon loaded the service file" sh -c "for i in \$(seq 50); do
+		timeout 10 nsenter -t $leader -a journalctl -b --no-pager -u avahi-daemon.service | grep -q 'Loading service file .*climated.service' && exit 0; sleep 0.1; done; exit 1"
+fi
+cx systemctl stop climated.service
+check "Avahi: the service file goes when the hub stops" test -z "$(cx ls /etc/avahi/services/climated.service 2>/dev/null)"
+cx cp /root/climated.yaml /etc/climated/climated.yaml
+cx systemctl start climated.service
+check "Avahi: a hub on loopback hands none" test -z "$(cx ls /etc/avahi/services/climated.service 2>/dev/null)"
+if [ -n "$standin" ]; then
+	kill "$standin" 2>/dev/null
+	cx rm -rf /run/avahi-daemon
+fi
+
 # The watchdog, shortened for the test: fed while the hub runs, and a
 # stuck hub (SIGSTOP) is killed with SIGABRT and restarted.
 cx mkdir -p /run/systemd/system/climated.service.d

@@ -67,6 +67,12 @@ type Config struct {
 	// endpoint at PublicURL/mcp. Set, assistants may sign in with OAuth
 	// (docs/oauth.md) and the hub needs its token wherever it listens.
 	PublicURL string `yaml:"public_url"`
+	// Discovery announces the hub on the LAN (DNS-SD over mDNS,
+	// docs/discovery.md) when it listens beyond loopback; unset means
+	// true, false never announces. On loopback nothing is announced
+	// whatever it says (the start-up log says so): nothing on the LAN
+	// could reach the hub.
+	Discovery *bool `yaml:"discovery"`
 }
 
 // AlertsConfig is the alerts: section: the house rules (each on by
@@ -247,8 +253,20 @@ func (c *Config) TokenPath() string {
 // NeedsToken: a hub reachable from other machines answers only requests
 // that carry its token.
 func (c *Config) NeedsToken() bool {
+	return c.ListensBeyondLoopback() || c.PublicURL != ""
+}
+
+// ListensBeyondLoopback reports whether other machines can reach the
+// listener: an address other than loopback, or every address.
+func (c *Config) ListensBeyondLoopback() bool {
 	host, _, _ := net.SplitHostPort(c.Listen)
-	return !front.IsLoopback(host) || c.PublicURL != ""
+	return !front.IsLoopback(host)
+}
+
+// Announces reports whether the hub announces itself on the LAN:
+// discovery not false, and a listener other machines reach.
+func (c *Config) Announces() bool {
+	return (c.Discovery == nil || *c.Discovery) && c.ListensBeyondLoopback()
 }
 
 // Hosts are the Host names the hub accepts besides loopback ones: the

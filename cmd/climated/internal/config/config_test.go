@@ -2,6 +2,7 @@ package config
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,33 @@ func TestHostsLetThePublicNameIn(t *testing.T) {
 		if len(cfg.AllowedHosts) != len(c.allowed) {
 			t.Errorf("Hosts changed allowed_hosts to %v", cfg.AllowedHosts)
 		}
+	}
+}
+
+// TestDiscovery: the hub announces itself when it listens beyond loopback
+// and discovery is not false; on loopback never, since nothing on the LAN
+// could reach what it would announce.
+func TestDiscovery(t *testing.T) {
+	on, off := new(true), new(false)
+	for _, c := range []struct {
+		listen    string
+		discovery *bool
+		announces bool
+	}{
+		{"0.0.0.0:8473", nil, true}, {"192.168.1.20:8473", on, true}, {"0.0.0.0:8473", off, false},
+		{"127.0.0.1:8473", nil, false}, {"[::1]:8473", off, false},
+	} {
+		cfg := Config{Listen: c.listen, Discovery: c.discovery}
+		if got := cfg.Announces(); got != c.announces {
+			t.Errorf("listen %s, discovery %v: announces %v, want %v", c.listen, c.discovery, got, c.announces)
+		}
+	}
+	for _, ok := range []string{"listen: 0.0.0.0:8473\ndiscovery: true\n", "discovery: false\n", "discovery: true\n"} {
+		if _, err := Check("c.yaml", []byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	if _, err := Check("c.yaml", []byte("discovery: maybe\n")); err == nil || !strings.Contains(err.Error(), "c.yaml:1") {
+		t.Errorf("discovery: maybe: %v, want an error on line 1", err)
 	}
 }

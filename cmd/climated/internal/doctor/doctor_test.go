@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,21 +135,7 @@ func TestDoctor(t *testing.T) {
 		}, "token", []string{"mode 0644", "chmod 600 /"}},
 		{"service failed", func(t *testing.T, cfg *config.Config, env *Env) { env.Run = tools("failed") }, "service", []string{"failed", "journalctl -u climated"}},
 		{"port held by another program", func(t *testing.T, cfg *config.Config, env *Env) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ln.Close() })
-			go func() {
-				for {
-					c, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					c.Close()
-				}
-			}()
-			cfg.Listen = ln.Addr().String()
+			cfg.Listen = testutil.Listening(t, "tcp", "127.0.0.1:0").Addr().String()
 		}, "listen", []string{"held by another program", "ss -ltnp"}},
 	}
 	for _, c := range cases {

@@ -1,9 +1,10 @@
 // Package front is the hub's HTTP front: the one handler of its listener.
 // It mounts the MCP transports (whose handlers package mcp builds), the
 // get_climate structure as plain JSON at /api/climate, /healthz and
-// /metrics, and puts the same checks before every route but /healthz: the
+// /metrics, the MCP Server Card at /mcp/server-card (card.go), and puts
+// the same checks before every route but /healthz: the
 // Host header (DNS rebinding), the Origin header (cross-site requests) and
-// the bearer token (guard.go). A panic in a handler is answered 500 and
+// the bearer token (guard.go), which the card alone does not need. A panic in a handler is answered 500 and
 // logged. More routes mount with Handle and get the same checks; the
 // dashboard, which checks who may call itself, mounts with Mount.
 package front
@@ -40,6 +41,9 @@ type Routes struct {
 	Warnings []func() []string
 	// Metrics is served at /metrics; nil: none.
 	Metrics http.Handler
+	// Card, when set, is served as the MCP Server Card at
+	// PathServerCard, without a token (card.go).
+	Card *Card
 }
 
 // Front is the hub's HTTP handler.
@@ -70,6 +74,9 @@ func New(r Routes, opts *Options) *Front {
 		f.Handle("GET /metrics", r.Metrics)
 	}
 	f.mux.Handle("GET /healthz", health(r.Health, r.Warnings))
+	if r.Card != nil {
+		f.mux.Handle("GET "+PathServerCard, f.guard.serverCardHandler(*r.Card))
+	}
 	return f
 }
 
