@@ -33,20 +33,24 @@ func TestRetainedStatePerTopic(t *testing.T) {
 	}
 }
 
-// Tasmota on an ESP32: the processor's temperature is never a room's, and
-// an analog input only through a field.
+// Tasmota on an ESP32: the processor's temperature is never a room's; an
+// analog input's TemperatureN (an NTC, on a Sonoff NSPanel the panel's
+// room sensor) is, in the payload's unit (TempUnit F).
 func TestTasmotaChipTemperatureIsNoRoom(t *testing.T) {
 	plug := upstream(t, "tasmota", "esp32_with_energy")
 	panel := upstream(t, "tasmota", "nspanel_analog_esp32_fahrenheit")
 	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "tele/#", Format: "tasmota", AutoZone: true})
 	sink := &recSink{}
-	feed(t, in, sink, plug.msg(), panel.msg())
+	feed(t, in, sink, plug.msg())
 	if len(sink.readings) != 0 || len(in.Zones()) != 0 {
 		t.Errorf("readings %+v, zones %v: the ESP32's temperature became a room's", sink.readings, in.Zones())
 	}
+	feed(t, in, sink, panel.msg())
+	if got := sink.values("nspanel", sensors.Temperature); !equal(got, []float64{28.11}) {
+		t.Errorf("the panel's temperature %v, want [28.11] (82.6 °F on its NTC, not the ESP32's 156 °F)", got)
+	}
 
-	// Mapped, the panel's thermistor is the hall's temperature, in the
-	// payload's unit (TempUnit F).
+	// A field still picks the input by its path.
 	in = newTestIngest(t, IngestOptions{}, Mapping{Topic: "tele/#", Format: "tasmota", Zone: "Hall",
 		Fields: []decode.Field{{Measurement: sensors.Temperature, Path: "ANALOG.Temperature1"}}})
 	sink = &recSink{}

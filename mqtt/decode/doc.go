@@ -23,8 +23,9 @@
 //     PM2_5, PM4_0), and SEN5X's VOC and
 //     NOx indices; TempUnit (C/F) and PressureUnit (hPa,
 //     mmHg, inHg) apply, to fields without a unit too. Each chip is a
-//     probe; the processor's own (ESP32, ESP8266), Global and ANALOG are
-//     never taken but through a field. tele/<topic>/STATE gives the Wi-Fi
+//     probe; the processor's own (ESP32, ESP8266) and Global are never
+//     taken but through a field, nor ANALOG's inputs but its lowest
+//     TemperatureN (an NTC: a Sonoff NSPanel's room sensor). tele/<topic>/STATE gives the Wi-Fi
 //     signal, tele/<topic>/LWT the availability.
 //   - esphome: <node>/sensor/<name>/state plain numbers (None, or nan
 //     before 2024.11, is no value), <node>/status availability. The measurement comes from the sensor name: battery

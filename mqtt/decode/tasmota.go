@@ -2,6 +2,7 @@ package decode
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/climated/climated/sensors"
@@ -19,14 +20,17 @@ import (
 // Each chip is a probe of the device ("DS18B20-2", "SHT3X"): the first
 // chip in name order that gives a measurement gives the device's own, and
 // <topic>/<chip> can be given a zone of its own. The processor's
-// temperature (ESP32, ESP8266) is never a room's, and neither are the
-// analog inputs (ANALOG, whose meaning depends on the wiring) nor Global,
-// Tasmota's copy of another chip: a field with a path such as
-// ANALOG.Temperature1 takes them.
+// temperature (ESP32, ESP8266) is never a room's, and neither is Global,
+// Tasmota's copy of another chip. Of the analog inputs (ANALOG) only a
+// TemperatureN is: an NTC thermistor the user set up as a temperature
+// (ADC_TEMP in xsns_02_analog.ino), on a Sonoff NSPanel the panel's room
+// sensor. The lowest N is the chip's temperature; the raw A0, Range,
+// Illuminance and the rest depend on the wiring, and a field with a path
+// such as ANALOG.A0 or ANALOG.Temperature2 takes them.
 type tasmota struct{ fieldDecoder }
 
 // notRoom are the chip names whose values are never a room's by themselves.
-var notRoom = map[string]bool{"ESP32": true, "ESP8266": true, "ANALOG": true, "Global": true}
+var notRoom = map[string]bool{"ESP32": true, "ESP8266": true, "Global": true}
 
 func (*tasmota) Format() string { return Tasmota }
 
@@ -93,8 +97,42 @@ func (d *tasmota) applyChips(r *Result, o object, tempUnit, pressUnit string) {
 		{"PM10", sensors.PM10, ""},
 	}
 	for _, chip := range chips {
+		if chip == "ANALOG" {
+			d.applyProbe(r, o[chip].(object), analogTemperature(o[chip].(object), tempUnit), chip+".", chip)
+			continue
+		}
 		d.applyProbe(r, o[chip].(object), append(names[:len(names):len(names)], tasmotaChipNames[chip]...), chip+".", chip)
 	}
+}
+
+// analogTemperature is the name ANALOG's temperature goes by: Temperature,
+// or TemperatureN of the lowest N (one per ADC_TEMP input, numbered from 1
+// since Tasmota 9.5), or none.
+func analogTemperature(o object, tempUnit string) []builtin {
+	best, bestN := "", -1
+	for k := range o {
+		n, ok := analogIndex(k)
+		if ok && (bestN < 0 || n < bestN) {
+			best, bestN = k, n
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return []builtin{{best, sensors.Temperature, tempUnit}}
+}
+
+// analogIndex is N of "TemperatureN" (0 for a bare "Temperature").
+func analogIndex(k string) (int, bool) {
+	rest, ok := strings.CutPrefix(k, "Temperature")
+	if !ok {
+		return 0, false
+	}
+	if rest == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
 }
 
 // tasmotaChipNames are the names whose meaning depends on the chip. The

@@ -33,6 +33,13 @@ func TestTasmota(t *testing.T) {
 		{file: "sps30", device: "sps30", values: map[sensors.Measurement]float64{
 			sensors.PM1: 2.41, sensors.PM25: 2.55, sensors.PM4: 2.55, sensors.PM10: 2.55,
 		}},
+		// A Sonoff NSPanel's room sensor is an NTC on its ADC
+		// (smarthomeNG's nspanel plugin, __init__.py, quotes this
+		// payload); the ESP32's own temperature stays out. With two
+		// thermistors the lowest-numbered one is the device's; the raw A0
+		// and the illuminance are not read.
+		{file: "nspanel", device: "NSPanel1", values: map[sensors.Measurement]float64{sensors.Temperature: 27.4}},
+		{file: "analog_two", device: "sonoff_th", values: map[sensors.Measurement]float64{sensors.Temperature: 19.6}},
 		{file: "sds0x1", device: "dust", values: map[sensors.Measurement]float64{sensors.PM25: 7.3, sensors.PM10: 12.9}},
 		{file: "state_wifi", device: "tasmota_1A2B3C", values: map[sensors.Measurement]float64{sensors.RFStatus: 65}},
 		{file: "lwt_offline", device: "tasmota_1A2B3C", avail: Offline},
