@@ -1,0 +1,7 @@
+// Package weather derives what a weather station's readings imply, as
+// weewx, the reference weather-station software, derives it
+// (weewx.wxformulas): dew point, heat index, wind chill, humidex and
+// apparent temperature. Each function cites the formula it follows, and
+// its test the published table it is checked against. Temperatures are in
+// °C, relative humidity in %, wind in m/s.
+package weather
