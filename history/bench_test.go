@@ -38,7 +38,7 @@ func BenchmarkWriterBatch(b *testing.B) {
 			batch[i] = r
 		}
 		shift++
-		if _, err := s.w.write(batch, nil); err != nil {
+		if _, err := s.w.write(batch, notes{}); err != nil {
 			b.Fatal(err)
 		}
 	}

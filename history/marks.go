@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -13,14 +14,33 @@ import (
 // keeps the latest 2048 to 4096 messages.
 const keepMarks = 4096
 
-// writeMarks writes marks within tx, the transaction of their readings.
-func (w *writer) writeMarks(ctx context.Context, tx *sql.Tx, marks []string) error {
-	for _, m := range marks {
+// writeNotes writes marks and states within tx, the transaction of their
+// readings; a key's later state replaces its earlier.
+func (w *writer) writeNotes(ctx context.Context, tx *sql.Tx, n notes) error {
+	for _, m := range n.marks {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO marks (name) VALUES (?) ON CONFLICT (name) DO NOTHING", m); err != nil {
 			return fmt.Errorf("insert mark %q: %w", m, err)
 		}
 	}
+	for _, st := range n.states {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO source_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", st.Key, st.Value); err != nil {
+			return fmt.Errorf("write state %q: %w", st.Key, err)
+		}
+	}
 	return nil
+}
+
+// SourceState is the committed state of key (sensors.WithState); false
+// when none was written.
+func (s *Store) SourceState(ctx context.Context, key string) (string, bool, error) {
+	var v string
+	switch err := s.rdb.QueryRowContext(ctx, "SELECT value FROM source_state WHERE key = ?", key).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("read state %q: %w", key, err)
+	}
+	return v, true, nil
 }
 
 // pruneMarks keeps the newest keepMarks marks.

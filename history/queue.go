@@ -3,10 +3,18 @@ package history
 import "github.com/climated/climated/sensors"
 
 // recordItem is what one Record call hands the writer: its valid readings
-// and the mark of its context ("" when none).
+// and the mark and state of its context (zero when none).
 type recordItem struct {
-	rs   []sensors.Reading
-	mark string
+	rs    []sensors.Reading
+	mark  string
+	state sensors.State
+}
+
+// notes are the marks and states of a transaction's calls, written with
+// its readings.
+type notes struct {
+	marks  []string
+	states []sensors.State
 }
 
 // queue is what the writer holds until it is written: the readings in the
@@ -20,20 +28,21 @@ type queue struct {
 }
 
 type call struct {
-	end  int // len(rs) once the call's readings were added
-	mark string
+	end   int // len(rs) once the call's readings were added
+	mark  string
+	state sensors.State
 }
 
 func (q *queue) add(it recordItem) {
 	q.rs = append(q.rs, it.rs...)
-	q.calls = append(q.calls, call{len(q.rs), it.mark})
+	q.calls = append(q.calls, call{len(q.rs), it.mark, it.state})
 }
 
 // txFrom is the transaction that starts at call ci: whole calls, as many
 // as fit in size readings, and at least one (a call larger than size is a
 // transaction of its own). It returns where the transaction's readings
-// end, the marks of its calls, and the call after it.
-func (q *queue) txFrom(ci, size int) (end int, marks []string, next int) {
+// end, the marks and states of its calls, and the call after it.
+func (q *queue) txFrom(ci, size int) (end int, n notes, next int) {
 	start := 0
 	if ci > 0 {
 		start = q.calls[ci-1].end
@@ -45,10 +54,13 @@ func (q *queue) txFrom(ci, size int) (end int, marks []string, next int) {
 		}
 		end = c.end
 		if c.mark != "" {
-			marks = append(marks, c.mark)
+			n.marks = append(n.marks, c.mark)
+		}
+		if c.state.Key != "" {
+			n.states = append(n.states, c.state)
 		}
 	}
-	return end, marks, next
+	return end, n, next
 }
 
 // dropFront forgets the first n readings (written, or dropped for the

@@ -21,7 +21,7 @@ func TestQueueTransactions(t *testing.T) {
 		if i != 1 {
 			mark = fmt.Sprintf("m%d", i)
 		}
-		q.add(recordItem{readingsN(n), mark})
+		q.add(recordItem{readingsN(n), mark, sensors.State{}})
 	}
 	type tx struct {
 		end   int
@@ -29,8 +29,8 @@ func TestQueueTransactions(t *testing.T) {
 	}
 	var got []tx
 	for ci := 0; ci < len(q.calls); {
-		end, marks, next := q.txFrom(ci, 100)
-		got = append(got, tx{end, marks})
+		end, n, next := q.txFrom(ci, 100)
+		got = append(got, tx{end, n.marks})
 		ci = next
 	}
 	want := []tx{{80, []string{"m0"}}, {120, []string{"m2"}}, {370, []string{"m3"}}, {390, []string{"m4", "m5"}}}
@@ -40,11 +40,11 @@ func TestQueueTransactions(t *testing.T) {
 
 	// The bound drops the first 100: calls 0 and 1 entirely, 20 of call 2.
 	q.dropFront(100)
-	if len(q.rs) != 290 || len(q.calls) != 4 || q.calls[0] != (call{20, "m2"}) || q.calls[3] != (call{290, "m5"}) {
+	if len(q.rs) != 290 || len(q.calls) != 4 || q.calls[0] != (call{20, "m2", sensors.State{}}) || q.calls[3] != (call{290, "m5", sensors.State{}}) {
 		t.Errorf("after dropping 100: %d readings, calls %v", len(q.rs), q.calls)
 	}
-	if end, marks, _ := q.txFrom(0, 100); end != 20 || !slices.Equal(marks, []string{"m2"}) {
-		t.Errorf("first transaction after the drop: %d %v, want 20 [m2]", end, marks)
+	if end, n, _ := q.txFrom(0, 100); end != 20 || !slices.Equal(n.marks, []string{"m2"}) {
+		t.Errorf("first transaction after the drop: %d %v, want 20 [m2]", end, n.marks)
 	}
 	q.reset()
 	if len(q.rs) != 0 || len(q.calls) != 0 {

@@ -14,7 +14,7 @@ import (
 // rolled back alone, dropped and logged, and the others are committed. An
 // error that is not about a row (busy, full, I/O) aborts it all, and the
 // batch waits for a later retry.
-func (w *writer) writeRows(rs []sensors.Reading, marks []string) (int, error) {
+func (w *writer) writeRows(rs []sensors.Reading, n notes) (int, error) {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -37,7 +37,7 @@ func (w *writer) writeRows(rs []sensors.Reading, marks []string) (int, error) {
 		}
 		refused = append(refused, refusal{r, err})
 	}
-	if err := w.writeMarks(ctx, tx, marks); err != nil {
+	if err := w.writeNotes(ctx, tx, n); err != nil {
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {

@@ -248,14 +248,14 @@ func explainOpen(err error) error {
 func (s *Store) Path() string { return s.path }
 
 // Record validates readings and queues the valid ones for the writer,
-// which commits them in one transaction, with the mark ctx carries
-// (sensors.WithMark; see Marked). It blocks while the writer's queue is
+// which commits them in one transaction, with the mark and the state ctx
+// carries (sensors.WithMark, sensors.WithState; see Marked, SourceState). It blocks while the writer's queue is
 // full, returns ctx.Err() if ctx ends first and ErrStopped after Close. An
 // error names every invalid reading; the valid ones are kept all the same.
 func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 	valid, invalid := Prepare(readings)
 	if len(valid) > 0 {
-		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx)}); err != nil {
+		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StateOf(ctx)}); err != nil {
 			return err
 		}
 	}

@@ -317,8 +317,8 @@ func (w *writer) maybePrune() {
 func (w *writer) flush(q *queue) {
 	done := 0
 	for ci := 0; ci < len(q.calls); {
-		end, marks, next := q.txFrom(ci, w.opts.BatchSize)
-		if !w.flushBatch(q.rs[done:end], marks, len(q.rs)-done) {
+		end, n, next := q.txFrom(ci, w.opts.BatchSize)
+		if !w.flushBatch(q.rs[done:end], n, len(q.rs)-done) {
 			q.dropFront(done)
 			w.bound(q, DefaultMaxPending)
 			return
@@ -330,9 +330,9 @@ func (w *writer) flush(q *queue) {
 
 // flushBatch writes rs and marks in one transaction and reports whether
 // it did; waiting is how many readings the writer holds, rs among them.
-func (w *writer) flushBatch(rs []sensors.Reading, marks []string, waiting int) bool {
+func (w *writer) flushBatch(rs []sensors.Reading, notes notes, waiting int) bool {
 	start := time.Now()
-	n, err := w.write(rs, marks)
+	n, err := w.write(rs, notes)
 	if w.opts.OnFlush != nil {
 		w.opts.OnFlush(time.Since(start), n, err)
 	}
@@ -368,18 +368,18 @@ func (w *writer) flushBatch(rs []sensors.Reading, marks []string, waiting int) b
 // a row for the row's own sake, the batch is written again a row at a
 // time so that the row cannot hold up the others; it returns how many
 // readings were written.
-func (w *writer) write(rs []sensors.Reading, marks []string) (int, error) {
-	err := w.writeBatch(rs, marks)
+func (w *writer) write(rs []sensors.Reading, n notes) (int, error) {
+	err := w.writeBatch(rs, n)
 	if err == nil {
 		return len(rs), nil
 	}
 	if !rowFault(err) {
 		return 0, err
 	}
-	return w.writeRows(rs, marks)
+	return w.writeRows(rs, n)
 }
 
-func (w *writer) writeBatch(rs []sensors.Reading, marks []string) error {
+func (w *writer) writeBatch(rs []sensors.Reading, n notes) error {
 	ctx := context.Background()
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -390,7 +390,7 @@ func (w *writer) writeBatch(rs []sensors.Reading, marks []string) error {
 	if err := w.writeRecent(ctx, tx, tw, rs); err != nil {
 		return err
 	}
-	if err := w.writeMarks(ctx, tx, marks); err != nil {
+	if err := w.writeNotes(ctx, tx, n); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
