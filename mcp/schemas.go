@@ -50,7 +50,9 @@ func measurementNamesAll() []string {
 // no more: the tool's description says what the keys hold, the result's
 // text carries every field, and the schemas are read by the model on
 // every tools/list, where a typed property costs as much as a sentence.
-// The go-sdk validates each tool's structured content against its schema.
+// The go-sdk does not validate structured content a tool hands it ready
+// made: cmd/climated's TestOutputSchemasHoldServed holds every answer to
+// its schema.
 func keys(required ...string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Required: required}
 }

@@ -19,6 +19,21 @@ import (
 // them before the model, so they are reported but not held to the budget.
 const budgetToolsList = 1500
 
+// servedSession is a go-sdk client's session over Streamable HTTP with a
+// hub served with the default configuration on a day of demo history,
+// closed when the test ends.
+func servedSession(t *testing.T) *sdk.ClientSession {
+	t.Helper()
+	h := startHub(t, demoConfig(t))
+	client := sdk.NewClient(&sdk.Implementation{Name: t.Name(), Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + h.Addr.String() + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // toolTokens is the measure of mcp's budget test: (bytes + 3) / 4 of
 // compact JSON.
 func toolTokens(t *testing.T, v any) int {
@@ -45,13 +60,7 @@ func appOnly(tool *sdk.Tool) bool {
 // HTTP, with every tool it lists: each tool's figure in the log, the
 // model's total held to budgetToolsList, the app-only tools' apart.
 func TestToolsListBudgetServed(t *testing.T) {
-	h := startHub(t, demoConfig(t))
-	client := sdk.NewClient(&sdk.Implementation{Name: "budget", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + h.Addr.String() + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := servedSession(t)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

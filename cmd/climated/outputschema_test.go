@@ -35,13 +35,7 @@ func resolvedSchema(t *testing.T, tool *sdk.Tool) *jsonschema.Resolved {
 // is what holds the schemas and the answers together. Each schema also
 // refuses an answer without its keys, so that it says something.
 func TestOutputSchemasHoldServed(t *testing.T) {
-	h := startHub(t, demoConfig(t))
-	client := sdk.NewClient(&sdk.Implementation{Name: "schemas", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + h.Addr.String() + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := servedSession(t)
 	calls := map[string]map[string]any{
 		"get_climate":    {},
 		"get_history":    {"zone": "Indoor", "measurement": "Temperature"},
