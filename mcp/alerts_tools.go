@@ -55,16 +55,16 @@ func createAlertSchema() *jsonschema.Schema {
 		kinds = append(kinds, string(k))
 	}
 	return object(map[string]*jsonschema.Schema{
-		"zone":        str("the zone to watch (describe_zones lists them)"),
-		"measurement": enum("what to watch; not for stale and condensation", measurementNamesAll()),
-		"kind": enum("above or below the threshold; rise or fall by the threshold within window; stale: the zone silent for 'for'; "+
-			"condensation: dew point within threshold °C of an outside wall's surface", kinds),
-		"threshold": number("the level (above, below), the change (rise, fall) or the margin in °C (condensation), in the measurement's unit"),
-		"clear":     number("where a firing alert clears (default: a little back from the threshold, so it does not flap)"),
-		"window":    str("rise, fall: the time the change is judged over, such as 3h"),
-		"for":       str("how long the condition must hold before the alert fires, such as 15m; stale: the silence"),
-		"clear_for": str("how long the clear condition must hold before the alert clears"),
-		"name":      str("a few words for the rule, such as 'bedroom stuffy'"),
+		"zone":        {Type: "string"},
+		"measurement": enum("not for stale, condensation", measurementNamesAll()),
+		"kind": enum("rise, fall: by threshold within window; stale: silent for 'for'; "+
+			"condensation: dew point within threshold °C of an outside wall", kinds),
+		"threshold": number("in the measurement's unit"),
+		"clear":     number("default: a little back from threshold"),
+		"window":    str("such as 3h"),
+		"for":       str("hold before firing, such as 15m"),
+		"clear_for": str("hold before clearing"),
+		"name":      {Type: "string"},
 	}, "zone", "kind", "threshold")
 }
 
@@ -77,16 +77,17 @@ const readOnlyAlerts = " This server reads the hub's database and cannot change 
 // create_alert and delete_alert.
 func (s *Server) addAlertTools() {
 	edit, _ := s.opts.Alerts.(AlertEditor)
-	listDesc := "Every alert rule (the house rules that are on, then the user's) in words with its id, and the alerts that are on now."
+	listDesc := "Alert rules (house rules on, then the user's) with ids and in words, and the alerts on now " +
+		"(firing or clearing)."
 	if edit == nil {
 		listDesc += readOnlyAlerts
 	}
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:         ToolListAlerts,
-		Title:        "Alert rules and active alerts",
+		Title:        "Alerts",
 		Description:  listDesc,
 		OutputSchema: listAlertsOutputSchema,
-		Annotations:  readOnly("Alert rules and active alerts"),
+		Annotations:  readOnly(),
 	}, s.listAlerts)
 	if edit == nil {
 		return
@@ -94,21 +95,20 @@ func (s *Server) addAlertTools() {
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolCreateAlert,
 		Title: "Create an alert",
-		Description: "Watch a zone: an alert fires when the rule's condition holds (for its hold time) and clears when it is back " +
-			"past the clear level. Answers the rule's id and the rule in words: read it back to the user. Where the client " +
-			"supports it the user confirms the rule first. Subscribe to " + URIAlertsActive + " to be told when alerts fire or clear.",
+		Description: "Watch a zone: it fires when the condition holds for 'for', clears back past clear. Read the " +
+			"rule in words back to the user.",
 		InputSchema:  createAlertSchema(),
 		OutputSchema: createAlertOutputSchema,
-		Annotations:  &sdk.ToolAnnotations{Title: "Create an alert", OpenWorldHint: new(bool)},
+		Annotations:  &sdk.ToolAnnotations{OpenWorldHint: new(bool)},
 	}, func(ctx context.Context, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {
 		return s.createAlert(ctx, edit, req, a)
 	})
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:        ToolDeleteAlert,
 		Title:       "Delete an alert rule",
-		Description: "Delete a user's alert rule by its id (list_alerts shows them); house rules are turned off in the hub's configuration.",
-		InputSchema: object(map[string]*jsonschema.Schema{"id": str("the rule's id, such as u3")}, "id"),
-		Annotations: &sdk.ToolAnnotations{Title: "Delete an alert rule", DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(bool)},
+		Description: "Delete a user's alert rule by id (list_alerts); house rules are turned off in the configuration.",
+		InputSchema: object(map[string]*jsonschema.Schema{"id": str("such as u3")}, "id"),
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(bool)},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a deleteAlertArgs) (*sdk.CallToolResult, any, error) {
 		if err := edit.Delete(ctx, a.ID); err != nil {
 			return nil, nil, s.alertErr("delete_alert", err)
@@ -200,23 +200,9 @@ func (s *Server) alertErr(tool string, err error) error {
 	return err
 }
 
-// ruleSchema is a rule as list_alerts and create_alert show it (ruleView).
-var ruleSchema = object(map[string]*jsonschema.Schema{
-	"id": str(""), "text": str("the rule in words"), "kind": str(""), "house": {Type: "boolean"},
-	"zone": str("a user rule's zone"), "scope": str("a house rule's zones: any, indoor, outdoor"), "measurement": str(""),
-	"threshold": number(""), "clear": number("where a firing alert clears"),
-	"window": str(""), "for": str(""), "clear_for": str(""),
-}, "id", "text", "kind", "house", "threshold")
+// The alert tools' results: the keys of a rule (ruleView) and of an
+// active alert are read in the result itself, whose text says each rule in
+// words.
+var listAlertsOutputSchema = keys("rules", "active")
 
-var listAlertsOutputSchema = object(map[string]*jsonschema.Schema{
-	"rules": arrayOf(ruleSchema, "the house rules that are on, then the user's"),
-	"active": arrayOf(object(map[string]*jsonschema.Schema{
-		"rule": str("the rule's id"), "text": str("the rule in words"), "zone": str(""),
-		"phase": str("firing, or clearing (recovered, holding)"), "since": integer(""), "fired_at": integer(""),
-		"local_time": str("fired_at, ISO 8601 local"), "value": number("the value that fired it"), "unit": str(""),
-	}, "rule", "zone", "phase", "fired_at"), "the alerts that are on"),
-}, "rules", "active")
-
-var createAlertOutputSchema = object(map[string]*jsonschema.Schema{
-	"id": str("the new rule's id"), "text": str("the rule in words: read it back to the user"), "rule": ruleSchema,
-}, "id", "text")
+var createAlertOutputSchema = keys("id", "text")

@@ -34,7 +34,7 @@ func TestGetClimateOverTransports(t *testing.T) {
 				t.Fatal(err)
 			}
 			tool := findTool(t, tools.Tools, ToolGetClimate)
-			for _, want := range []string{"Zones in this house: Indoor, Rain", "sum_rain_24", "Unix", "°C", "hPa", `"stable"`, "SIMULATED"} {
+			for _, want := range []string{"Zones: Indoor, Rain.", "sum_rain_24", "Unix", "°C", "hPa", `"stable"`, "SIMULATED"} {
 				if !strings.Contains(tool.Description, want) {
 					t.Errorf("description lacks %q", want)
 				}

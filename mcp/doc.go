@@ -44,7 +44,9 @@
 // schemas for structured results, enums and bounds, no type arrays
 // (schemas.go); the hub's time zone named and times given in local ISO
 // 8601 beside the Unix seconds (localtime.go, climate_times.go);
-// TestContextBudget measures the token cost with a year of demo history.
+// TestContextBudget measures the token cost with a year of demo history,
+// and cmd/climated's TestToolsListBudgetServed that of tools/list on the
+// served hub, where the alert tools are listed too.
 //
 // With Options.Alerts (alerts_tools.go, alerts_resources.go) it adds the
 // tool list_alerts, create_alert (confirmed through elicitation where the

@@ -27,8 +27,11 @@ func jsonToolResult(v any) (*sdk.CallToolResult, any, error) {
 	}, nil, nil
 }
 
-func readOnly(title string) *sdk.ToolAnnotations {
-	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
+// readOnly annotates a tool that changes nothing. The annotations carry no
+// title: the tool's own title is the one hosts show first, and a second
+// copy is only more for the model to read.
+func readOnly() *sdk.ToolAnnotations {
+	return &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 }
 
 type describeArgs struct{}
@@ -36,13 +39,12 @@ type describeArgs struct{}
 func (s *Server) addHistoryTools() {
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolGetHistory,
-		Title: "History of a measurement",
-		Description: "Recorded history of one measurement of one zone: a summary (count, min and max with their times, mean; " +
-			"Rain: total mm), then points [t, mean, min, max] per step (Rain: [t, sum]), t in Unix seconds. Default: the last " +
-			"24 hours. A step finer than max_points allows is coarsened, and the note says so.",
+		Title: "Measurement history",
+		Description: "One zone's measurement over time (default: the last 24 h): a summary, then points [t, mean, min, max] " +
+			"per step (Rain: [t, sum]), t in Unix seconds.",
 		InputSchema:  historyInputSchema(),
 		OutputSchema: historyOutputSchema,
-		Annotations:  readOnly("History of a measurement"),
+		Annotations:  readOnly(),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a historyArgs) (*sdk.CallToolResult, any, error) {
 		res, err := s.history(ctx, a)
 		if err != nil {
@@ -53,11 +55,10 @@ func (s *Server) addHistoryTools() {
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolDescribeZones,
 		Title: "Zones and sensors",
-		Description: "Every zone of the house with its measurements (unit, description, the source that provides it, " +
-			"latest value and its Unix time, local_time the same in the hub's time zone) and whether the zone is stale " +
-			"(no reading for " + humanDuration(s.opts.StaleAfter) + ", or its source reports itself offline).",
+		Description: "Every zone: sources, last_error, last reading's when, local_time, stale (silent " +
+			humanDuration(s.opts.StaleAfter) + " or source offline), measurements (unit, description, source, latest value).",
 		OutputSchema: zonesOutputSchema,
-		Annotations:  readOnly("Zones and sensors"),
+		Annotations:  readOnly(),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, _ describeArgs) (*sdk.CallToolResult, any, error) {
 		return jsonToolResult(map[string]any{"zones": s.describe()})
 	})

@@ -35,12 +35,11 @@ func (s *Server) addReportTool() {
 	kinds := reportKinds()
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolWriteReport,
-		Title: "Write a climate report",
-		Description: "Writes a climate report (" + strings.Join(kinds, ", ") + ") from the recorded data. When the client " +
-			"offers sampling, the client's model writes it and the report is returned; otherwise the tool returns the " +
-			"instructions and the data, for the caller to write the report itself.",
+		Title: "Climate report",
+		Description: "A climate report, written by the client's model (sampling), else the instructions and data to " +
+			"write it yourself.",
 		InputSchema: reportInputSchema(kinds),
-		Annotations: readOnly("Write a climate report"),
+		Annotations: readOnly(),
 	}, s.writeReport)
 }
 

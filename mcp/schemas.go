@@ -28,10 +28,6 @@ func object(props map[string]*jsonschema.Schema, required ...string) *jsonschema
 	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
 }
 
-func arrayOf(items *jsonschema.Schema, desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "array", Items: items, Description: desc}
-}
-
 func enum(desc string, values []string) *jsonschema.Schema {
 	s := str(desc)
 	for _, v := range values {
@@ -50,67 +46,47 @@ func measurementNamesAll() []string {
 	return names
 }
 
-// climateOutputSchema: zone → key → a number or a trend word.
+// The output schemas name the keys every result has (required) and say
+// no more: the tool's description says what the keys hold, the result's
+// text carries every field, and the schemas are read by the model on
+// every tools/list, where a typed property costs as much as a sentence.
+// The go-sdk does not validate structured content a tool hands it ready
+// made: cmd/climated's TestOutputSchemasHoldServed holds every answer to
+// its schema.
+func keys(required ...string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Required: required}
+}
+
+// climateOutputSchema: zone → an object of keys, which the description
+// lists with their values (numbers, the trends' words).
 var climateOutputSchema = &jsonschema.Schema{
-	Type:        "object",
-	Description: "zone name → measurement key → value",
-	AdditionalProperties: &jsonschema.Schema{
-		Type: "object",
-		AdditionalProperties: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
-			{Type: "number"},
-			{Type: "string", Enum: []any{"up", "down", "stable"}},
-		}},
-	},
+	Type:                 "object",
+	AdditionalProperties: &jsonschema.Schema{Type: "object"},
 }
 
 func historyInputSchema() *jsonschema.Schema {
-	maxPoints := integer("at most this many points (default 500); a finer step is coarsened")
+	maxPoints := integer("default 500")
 	lo, hi := 1.0, float64(maxPointsLimit)
 	maxPoints.Minimum, maxPoints.Maximum = &lo, &hi
 	return object(map[string]*jsonschema.Schema{
-		"zone":        str("zone name, as in get_climate"),
-		"measurement": enum("measurement key, as in get_climate", measurementNamesAll()),
-		"from":        str("start: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 (default 24h ago)"),
-		"to":          str("end, same forms (default now)"),
-		"step":        str("bucket width: 1m, 15m, 1h, 1d (default: fits max_points)"),
+		"zone":        {Type: "string"},
+		"measurement": enum("", measurementNamesAll()),
+		"from":        str("24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 (default 24h)"),
+		"to":          str("same forms (default now)"),
+		"step":        str("1m, 15m, 1h, 1d (default: fits max_points)"),
 		"max_points":  maxPoints,
 	}, "zone", "measurement")
 }
 
-var historyOutputSchema = object(map[string]*jsonschema.Schema{
-	"zone":         str(""),
-	"measurement":  str(""),
-	"unit":         str(""),
-	"from":         integer(""),
-	"to":           integer(""),
-	"step":         str(""),
-	"step_seconds": integer(""),
-	"tier":         str(""),
-	"note":         str(""),
-	"summary":      {Description: "null without readings"},
-	"columns":      arrayOf(&jsonschema.Schema{Type: "string"}, ""),
-	"points":       arrayOf(arrayOf(&jsonschema.Schema{Type: "number"}, ""), ""),
-}, "zone", "measurement", "points")
-
-var zonesOutputSchema = object(map[string]*jsonschema.Schema{
-	"zones": arrayOf(object(map[string]*jsonschema.Schema{
-		"name":       str(""),
-		"stale":      {Type: "boolean"},
-		"last_error": str(""),
-		"when":       integer(""),
-		"local_time": str("when, ISO 8601 local"),
-		"sources":    arrayOf(&jsonschema.Schema{Type: "string"}, ""),
-		"measurements": arrayOf(object(map[string]*jsonschema.Schema{
-			"name": str(""), "unit": str(""), "description": str(""), "source": str(""),
-			"value": {Type: "number"}, "when": integer(""),
-		}), ""),
-	}, "name", "stale", "when"), ""),
-}, "zones")
+var (
+	historyOutputSchema = keys("zone", "measurement", "points")
+	zonesOutputSchema   = keys("zones")
+)
 
 func reportInputSchema(kinds []string) *jsonschema.Schema {
 	return object(map[string]*jsonschema.Schema{
 		"kind":   enum("default climate_report", kinds),
-		"zone":   str("one zone; leave out for the whole house"),
+		"zone":   str("default: the whole house"),
 		"period": enum("default: the kind's own", periodNames()),
 	})
 }

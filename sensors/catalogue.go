@@ -58,7 +58,7 @@ var entries = []Info{
 	{
 		Name: PM25, Unit: "µg/m³", Units: massConcentrationUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 1000, Resolution: 0.01,
 		Description: "mass concentration of particles up to 2.5 µm (PM2.5); WHO 2021 guideline: 15 µg/m³ as a 24-hour mean, 5 µg/m³ as an annual mean",
-		Brief:       "µg/m³, PM2.5 (WHO guideline: 15 as a 24-h mean)",
+		Brief:       "µg/m³, PM2.5 (WHO 24-h guideline: 15)",
 		HA:          HomeAssistant{Name: "PM2.5", DeviceClass: "pm25", StateClass: "measurement"},
 	},
 	{
@@ -71,7 +71,7 @@ var entries = []Info{
 	{
 		Name: PM10, Unit: "µg/m³", Units: massConcentrationUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 1000, Resolution: 0.01,
 		Description: "mass concentration of particles up to 10 µm (PM10); WHO 2021 guideline: 45 µg/m³ as a 24-hour mean",
-		Brief:       "µg/m³ (WHO guideline: 45 as a 24-h mean)",
+		Brief:       "µg/m³ (WHO 24-h guideline: 45)",
 		HA:          HomeAssistant{Name: "PM10", DeviceClass: "pm10", StateClass: "measurement"},
 	},
 	// Sensirion's gas indices come in tenths; Home Assistant has no device
@@ -103,7 +103,7 @@ var entries = []Info{
 	{
 		Name: RFStatus, Unit: "", Units: signalUnits(RFStatus), Kind: Health, Decimals: 0, Min: 0, Max: signalMaxStatus, Resolution: 0.01,
 		Description: "radio signal of a wireless sensor, Netatmo scale: the level in dBm without its sign (lower is better: 90 low, 80 medium, 70 high, 60 full)",
-		Brief:       "module radio, Netatmo scale, lower is better: 90 low, 80 medium, 70 high, 60 full",
+		Brief:       "module radio, lower is better: 90 low, 80 medium, 70 high, 60 full",
 		HA:          HomeAssistant{Name: "Radio signal (Netatmo scale, lower is better)", StateClass: "measurement", Icon: "mdi:signal"},
 	},
 	{
