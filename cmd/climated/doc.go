@@ -13,6 +13,7 @@
 //	climated import [--config FILE] [--db FILE] [--skip-bad] CSV-FILE
 //	climated forget [--config FILE] [--db FILE] --after TIME|--ahead [--yes]
 //	climated clients [--config FILE] [--db FILE] [--json] [revoke CLIENT-ID]
+//	climated station [--config FILE]
 //	climated token [--config FILE] [--db FILE]
 //	climated config check [FILE]
 //	climated config example [--starter]

@@ -21,6 +21,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/hwcmd"
 	"github.com/climated/climated/cmd/climated/internal/mcpcmd"
+	"github.com/climated/climated/cmd/climated/internal/stationcmd"
 	"github.com/climated/climated/cmd/climated/internal/token"
 )
 
@@ -47,11 +48,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// plainCommands are the commands that need neither a context nor more
+// than their arguments and output.
+var plainCommands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"config":  configcmd.Run,
+	"token":   token.Command,
+	"station": stationcmd.Run,
+	"connect": runConnect,
+}
+
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	// "climated --help" is the list of commands, not serve's flags.
 	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelpOrVersion(args[0])) {
 		cmd, args = args[0], args[1:]
+	}
+	if run, ok := plainCommands[cmd]; ok {
+		return run(args, stdout, stderr)
 	}
 	switch cmd {
 	case "serve":
@@ -72,8 +85,6 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		go forward(ctx, hup, reload)
 		load := func() (config.Config, error) { return parseServe(args, io.Discard, io.Discard) }
 		return serve(ctx, cfg, log, serveEnv{reload: reload, load: load, level: level, stderr: stderr})
-	case "config":
-		return configcmd.Run(args, stdout, stderr)
 	case "backup":
 		return datacmd.Backup(ctx, args, stdout, stderr)
 	case "export":
@@ -92,10 +103,6 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return hwcmd.Read(ctx, args, stdout, stderr)
 	case "mcp":
 		return mcpcmd.Run(ctx, args, mcpcmd.Deps{Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, NewLogger: processLogger, Version: buildVersion()})
-	case "token":
-		return token.Command(args, stdout, stderr)
-	case "connect":
-		return runConnect(args, stdout, stderr)
 	case "doctor":
 		return doctor.Command(ctx, args, stdout, stderr)
 	case "version", "--version", "-version":

@@ -135,6 +135,11 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if as != nil {
 		mountOAuth(f, as)
 	}
+	secret, err := stationSecret(cfg, d.log)
+	if err != nil {
+		return nil, err
+	}
+	mountStation(f, secret, run)
 	return f, nil
 }
 

@@ -37,6 +37,9 @@ var restartKeys = []struct {
 	{"alerts", func(c *config.Config) any { return c.Alerts }},
 	{"public_url", func(c *config.Config) any { return c.PublicURL }},
 	{"discovery", func(c *config.Config) any { return c.Discovery }},
+	// A station's upload path is served from the start: adding or
+	// removing the section takes a restart; its zones reload.
+	{"station", func(c *config.Config) any { return c.Station != nil }},
 }
 
 // reloader is what a reload needs of the running hub.
@@ -93,6 +96,9 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
 		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
 		next.Alerts, next.PublicURL, next.Discovery = cur.Alerts, cur.PublicURL, cur.Discovery
+		if (next.Station != nil) != (cur.Station != nil) {
+			next.Station = cur.Station
+		}
 	}
 	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {

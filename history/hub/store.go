@@ -46,6 +46,11 @@ func (h *Hub) Marked(ctx context.Context, names []string) (map[string]bool, erro
 	return h.store.Marked(ctx, names)
 }
 
+// SourceState is a source's committed state (history.Store.SourceState).
+func (h *Hub) SourceState(ctx context.Context, key string) (string, bool, error) {
+	return h.store.SourceState(ctx, key)
+}
+
 // Ahead is what the history holds after now (history.Store.Ahead).
 func (h *Hub) Ahead(ctx context.Context, now time.Time) (history.Ahead, error) {
 	return h.store.Ahead(ctx, now)

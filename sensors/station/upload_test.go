@@ -1,15 +1,13 @@
 package station
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"net/url"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -29,26 +27,7 @@ func mphToKmh(v float64) float64  { return v * msPerMph * 3.6 }
 // fixture reads one of ecowitt2mqtt's uploads as the form it was sent as.
 func fixture(t *testing.T, name string) url.Values {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "ecowitt2mqtt", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var m map[string]any
-	if err := d.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	form := url.Values{}
-	for k, v := range m {
-		switch v := v.(type) {
-		case json.Number:
-			form.Set(k, v.String())
-		case string:
-			form.Set(k, v)
-		}
-	}
-	return form
+	return testutil.FormFromJSON(t, filepath.Join("testdata", "ecowitt2mqtt", name))
 }
 
 type expect map[string]map[sensors.Measurement]float64

@@ -33,6 +33,7 @@ var Commands = []Command{
 	{"forget", "[--config FILE] [--db FILE] --after TIME|--ahead [--yes]", "delete the readings stamped after TIME from every tier (with the hub stopped; a dry run without --yes)"},
 	{"alerts", "[--config FILE] [--db FILE] [--since T] [--limit N] [--json]", "the alert rules, the alerts that are on and the recent ones, beside a running hub"},
 	{"clients", "[--config FILE] [--db FILE] [--json] [revoke CLIENT-ID]", "the assistants signed in with OAuth, or revoke one, beside a running hub"},
+	{"station", "[--config FILE]", "the settings that make a weather station (Ecowitt, Ambient, Weather Underground protocol) upload to the hub"},
 	{"token", "[--config FILE] [--db FILE]", "print the bearer token that clients beyond loopback need, creating it if needed"},
 	{"config", "check [FILE] | example [--starter]", "check a configuration file, or print an annotated example"},
 	{"config check", "[FILE]", "decode and validate FILE (default " + config.DefaultFile + ") and say what it sets up"},

@@ -22,6 +22,7 @@ import (
 	"github.com/climated/climated/sensors/field"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
+	"github.com/climated/climated/sensors/station"
 )
 
 // DefaultListen is loopback on a port that common home-hub software leaves
@@ -54,6 +55,7 @@ type Config struct {
 	HW        hw.Config         `yaml:",inline"`
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
+	Station   *station.Config   `yaml:"station"`    // a weather station that uploads to the hub (Ecowitt, Weather Underground)
 	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
 	File      string            `yaml:"-"`          // the file it was read from, if any
 
@@ -248,6 +250,12 @@ func (c *Config) TokenPath() string {
 		return c.TokenFile
 	}
 	return filepath.Join(filepath.Dir(c.Database), "token")
+}
+
+// StationSecretPath is the file of the unguessable part of the path a
+// weather station uploads to (station.Path): beside the token.
+func (c *Config) StationSecretPath() string {
+	return filepath.Join(filepath.Dir(c.TokenPath()), "station_secret")
 }
 
 // NeedsToken: a hub reachable from other machines answers only requests

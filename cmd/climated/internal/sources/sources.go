@@ -15,6 +15,7 @@ import (
 	"github.com/climated/climated/sensors/demo"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
+	"github.com/climated/climated/sensors/station"
 )
 
 // Set is what feeds the hub.
@@ -34,6 +35,9 @@ type Set struct {
 	// MQTTPublish is the client and its options when the hub publishes
 	// (the alerts are published beside the zones); nil otherwise.
 	MQTTPublish *MQTTPublish
+	// Station takes a weather station's uploads (its Handler is served
+	// at station.Path); nil without a station: section.
+	Station *station.Source
 }
 
 // MQTTPublish is the MQTT client the hub publishes on, and how.
@@ -73,7 +77,7 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 	log, sm := d.Log, d.Seams
 	set := &Set{}
 	hwCfg := cfg.HW
-	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
+	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && cfg.Station == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
 		hwCfg = autodetect(ctx, hwCfg, log, sm.OpenBus)
 	}
 	if len(hwCfg.Sensors) > 0 {
@@ -90,6 +94,11 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 		}
 		set.add(g, []string{cfg.RainGauge.WithDefaults().Zone})
 	}
+	if cfg.Station != nil {
+		if err := addStation(ctx, set, *cfg.Station, d); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.MQTT != nil {
 		m := *cfg.MQTT
 		if m.Options.SessionFile == "" {
@@ -103,6 +112,23 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 	}
 	addDemo(set, cfg, log)
 	return set, nil
+}
+
+// addStation adds the weather station's source, which restores its rain
+// gauges from what the history committed: on a reload, what the source
+// being replaced recorded is committed first, so that its rain is not
+// counted again from an older state.
+func addStation(ctx context.Context, set *Set, cfg station.Config, d Deps) error {
+	var state station.StateReader
+	if d.Hub != nil {
+		if err := d.Hub.Flush(ctx); err != nil {
+			return fmt.Errorf("station: commit the history before reading the rain gauges' state: %w", err)
+		}
+		state = d.Hub.SourceState
+	}
+	set.Station = station.NewSource(cfg, state, d.Log.With("source", "station"))
+	set.add(set.Station, set.Station.Zones())
+	return nil
 }
 
 // addDemo adds the demo house as demo: enabled says: unset, when no other

@@ -1,0 +1,256 @@
+package station
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Config is the station: section: how parts of the station become zones,
+// and which stations may upload.
+type Config struct {
+	// Zones maps a part (console, outdoor, channel1 …, soil1 …, pm25_1 …,
+	// co2, leak1 …, leaf1 …, lightning) to a zone; a part not named here
+	// is the zone "<name> <part>" ("Station outdoor").
+	Zones map[string]string `yaml:"zones"`
+	Name  string            `yaml:"name"` // default "Station"
+	// Passkeys are the PASSKEYs (Ecowitt) or IDs (Weather Underground)
+	// of the stations allowed; empty: the first MaxStations to upload.
+	Passkeys []string `yaml:"passkeys"`
+	Metric   bool     `yaml:"metric"` // the station sends metric values in its imperial fields
+}
+
+// Bounds of what uploads can make the hub hold.
+const (
+	MaxStations  = 4        // stations tracked at once (their rain gauges, their limits)
+	MaxBody      = 16 << 10 // bytes of one upload
+	uploadRate   = 1        // uploads a second per station, after a burst
+	uploadBurst  = 4
+	clockSkewMax = 15 * time.Minute // a dateutc further from the hub's clock is not believed
+)
+
+// StateReader reads a source state committed with its readings
+// (history.Store.SourceState).
+type StateReader func(ctx context.Context, key string) (string, bool, error)
+
+// Source is the station's readings as uploads bring them: a
+// sensors.Source whose Run takes the sink, fed by Handler.
+type Source struct {
+	cfg   Config
+	state StateReader
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu       sync.Mutex
+	sink     sensors.Sink
+	stations map[string]*tracked
+	said     map[string]bool // problems logged, by station and field, once each
+}
+
+// tracked is what the hub keeps of one station.
+type tracked struct {
+	mu     sync.Mutex // one upload at a time: its rain state is recorded in order
+	limit  *rate.Limiter
+	gauges map[string]*RainGauge // tipping, piezo
+}
+
+// NewSource is the station source; state restores its rain gauges.
+func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
+	if cfg.Name == "" {
+		cfg.Name = "Station"
+	}
+	return &Source{cfg: cfg, state: state, log: log, now: time.Now, stations: map[string]*tracked{}, said: map[string]bool{}}
+}
+
+// Name is the source's name.
+func (s *Source) Name() string { return "station" }
+
+// Run takes uploads into sink until ctx ends.
+func (s *Source) Run(ctx context.Context, sink sensors.Sink) error {
+	s.mu.Lock()
+	s.sink = sink
+	s.mu.Unlock()
+	<-ctx.Done()
+	s.mu.Lock()
+	s.sink = nil
+	s.mu.Unlock()
+	return nil
+}
+
+// Zones are the zones the configuration names.
+func (s *Source) Zones() []string {
+	var zs []string
+	for _, z := range s.cfg.Zones {
+		zs = append(zs, z)
+	}
+	return zs
+}
+
+// zone is the zone of a part.
+func (s *Source) zone(part string) string {
+	if z, ok := s.cfg.Zones[part]; ok {
+		return z
+	}
+	if part == "piezo" {
+		return s.zone("outdoor")
+	}
+	return s.cfg.Name + " " + part
+}
+
+// errUnknownStation: the station is not allowed, or too many are tracked.
+var errUnknownStation = fmt.Errorf("station not allowed")
+
+// station is the tracked station of key, if it may upload.
+func (s *Source) station(key string) (*tracked, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.stations[key]; ok {
+		return t, nil
+	}
+	allowed := len(s.cfg.Passkeys) == 0
+	for _, p := range s.cfg.Passkeys {
+		allowed = allowed || p == key
+	}
+	if !allowed || len(s.stations) >= MaxStations {
+		return nil, errUnknownStation
+	}
+	t := &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}}
+	s.stations[key] = t
+	return t, nil
+}
+
+// record turns an upload into readings and records them, with the rain
+// gauge's state.
+func (s *Source) record(ctx context.Context, u *Upload) error {
+	s.mu.Lock()
+	sink := s.sink
+	s.mu.Unlock()
+	if sink == nil {
+		return sensors.ErrStopped
+	}
+	t, err := s.station(u.Station)
+	if err != nil {
+		return err
+	}
+	if !t.limit.Allow() {
+		return errTooFast
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at := s.uploadTime(u)
+	rs := s.readings(u, at)
+	rctx, err := s.rain(ctx, t, u, at, &rs)
+	if err != nil {
+		return err
+	}
+	s.logProblems(u)
+	return sink.Record(rctx, rs)
+}
+
+var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)
+
+// uploadTime is the upload's dateutc when the hub's clock agrees with it
+// within clockSkewMax, else the hub's clock.
+func (s *Source) uploadTime(u *Upload) time.Time {
+	now := s.now()
+	if u.Time.IsZero() || u.Time.Sub(now).Abs() > clockSkewMax {
+		return now.Truncate(time.Second)
+	}
+	return u.Time
+}
+
+// readings are the upload's values of the catalogue's measurements.
+func (s *Source) readings(u *Upload, at time.Time) []sensors.Reading {
+	var rs []sensors.Reading
+	src := "station/" + strings.ToLower(first(u.Model, u.Protocol))
+	for _, p := range u.Parts {
+		for m, v := range p.Values {
+			if _, known := sensors.Lookup(m); known {
+				rs = append(rs, sensors.Reading{Zone: s.zone(p.Name), Measurement: m, Value: v, Time: at, Source: src})
+			}
+		}
+	}
+	return rs
+}
+
+// rain counts the rain of the station's gauge (the tipping bucket, else
+// the piezo gauge) into rs, and returns ctx carrying the gauge's new
+// state, which the history commits with rs.
+func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, rs *[]sensors.Reading) (context.Context, error) {
+	tipping, piezo := Gauges(u.Counters)
+	name, counters := "tipping", tipping
+	if len(tipping) == 0 {
+		name, counters = "piezo", piezo
+	}
+	if len(counters) == 0 {
+		return ctx, nil
+	}
+	key := "station " + stationID(u.Station) + " " + name
+	g, err := s.gauge(ctx, t, key)
+	if err != nil {
+		return ctx, err
+	}
+	mm, counted := g.Add(at, counters)
+	if counted {
+		*rs = append(*rs, sensors.Reading{Zone: s.zone("outdoor"), Measurement: sensors.Rain, Value: mm, Time: at, Source: "station/" + name})
+	}
+	st, _ := g.State()
+	js, _ := json.Marshal(st)
+	return sensors.WithState(ctx, key, string(js)), nil
+}
+
+// gauge is the station's gauge of key, restored from the history's state
+// the first time.
+func (s *Source) gauge(ctx context.Context, t *tracked, key string) (*RainGauge, error) {
+	if g, ok := t.gauges[key]; ok {
+		return g, nil
+	}
+	var st *RainState
+	if s.state != nil {
+		v, ok, err := s.state(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			st = new(RainState)
+			if err := json.Unmarshal([]byte(v), st); err != nil {
+				s.log.Warn("station: the rain gauge's kept state cannot be read; counting from the next upload", "key", key, "err", err)
+				st = nil
+			}
+		}
+	}
+	g := NewRainGauge(st)
+	t.gauges[key] = g
+	return g, nil
+}
+
+// logProblems logs each field's problem once per station.
+func (s *Source) logProblems(u *Upload) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range u.Problems {
+		k := u.Station + "\x00" + p.Field
+		if s.said[k] || len(s.said) >= 256 {
+			continue
+		}
+		s.said[k] = true
+		s.log.Warn("station: a field of the upload could not be read (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "field", p.Field, "err", p.Err)
+	}
+}
+
+// stationID names a station in logs and keys without its PASSKEY, which
+// is the station's secret on ecowitt.net.
+func stationID(passkey string) string {
+	h := sha256.Sum256([]byte(passkey))
+	return hex.EncodeToString(h[:4])
+}

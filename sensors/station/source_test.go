@@ -1,0 +1,146 @@
+package station
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// memSink is a sink that keeps what it is given, and the state each
+// Record call carried, as the history keeps them together.
+type memSink struct {
+	mu     sync.Mutex
+	rs     []sensors.Reading
+	states map[string]string
+}
+
+func (m *memSink) Record(ctx context.Context, rs []sensors.Reading) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rs = append(m.rs, rs...)
+	if st := sensors.StateOf(ctx); st.Key != "" {
+		m.states[st.Key] = st.Value
+	}
+	return nil
+}
+func (m *memSink) Report(sensors.Status) {}
+
+func (m *memSink) state(_ context.Context, key string) (string, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.states[key]
+	return v, ok, nil
+}
+
+func (m *memSink) sum(zone string, meas sensors.Measurement) (n int, total float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.rs {
+		if r.Zone == zone && r.Measurement == meas {
+			n, total = n+1, total+r.Value
+		}
+	}
+	return n, total
+}
+
+// running starts a source on sink, serving its handler; stop ends it.
+func running(t *testing.T, cfg Config, sink *memSink) (*httptest.Server, func()) {
+	t.Helper()
+	src := NewSource(cfg, sink.state, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { src.Run(ctx, sink); close(done) }()
+	srv := httptest.NewServer(src.Handler())
+	for { // Run has taken the sink once an upload is answered other than 503
+		resp, err := http.PostForm(srv.URL, url.Values{"PASSKEY": {"probe"}})
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return srv, func() { srv.Close(); cancel(); <-done }
+}
+
+func post(t *testing.T, base string, form url.Values) int {
+	t.Helper()
+	resp, err := http.PostForm(base+"/data/report/", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func upload(dateutc string, yearly float64) url.Values {
+	return url.Values{"PASSKEY": {"K"}, "dateutc": {dateutc}, "tempf": {"50"}, "yearlyrainin": {fmtF(yearly)}}
+}
+
+// TestSourceRainAcrossRestart: rain is counted from one upload to the
+// next, and a source started again on what the sink committed goes on
+// from there: nothing lost, nothing counted twice.
+func TestSourceRainAcrossRestart(t *testing.T) {
+	sink := &memSink{states: map[string]string{}}
+	srv, stop := running(t, Config{Zones: map[string]string{"outdoor": "Garden"}}, sink)
+	now := time.Now().UTC()
+	stamp := func(d time.Duration) string { return now.Add(d).Format("2006-01-02 15:04:05") }
+	for i, y := range []float64{10, 10.5, 11} { // 0.5 in + 0.5 in
+		if code := post(t, srv.URL, upload(stamp(time.Duration(i-10)*time.Minute), y)); code != 200 {
+			t.Fatalf("upload %d: %d", i, code)
+		}
+	}
+	stop()
+	srv, stop = running(t, Config{Zones: map[string]string{"outdoor": "Garden"}}, sink)
+	defer stop()
+	post(t, srv.URL, upload(stamp(-8*time.Minute), 11))   // sent again after the restart
+	post(t, srv.URL, upload(stamp(-1*time.Minute), 11.2)) // 0.2 in more while the hub was down
+	if _, total := sink.sum("Garden", sensors.Rain); total < 1.2*25.4-1e-9 || total > 1.2*25.4+1e-9 {
+		t.Errorf("rain %.3f mm, want %.3f (1.2 in)", total, 1.2*25.4)
+	}
+	if n, _ := sink.sum("Garden", sensors.Temperature); n != 5 {
+		t.Errorf("%d temperatures in the garden, want 5", n)
+	}
+}
+
+// TestSourceRefuses: a station not on the list, one that uploads too
+// fast, and an upload that cannot be read are answered so, and nothing
+// of them is recorded.
+func TestSourceRefuses(t *testing.T) {
+	sink := &memSink{states: map[string]string{}}
+	srv, stop := running(t, Config{Passkeys: []string{"K", "probe"}}, sink)
+	defer stop()
+	if code := post(t, srv.URL, url.Values{"PASSKEY": {"stranger"}, "tempf": {"50"}}); code != http.StatusForbidden {
+		t.Errorf("a station not listed: %d, want 403", code)
+	}
+	if code := post(t, srv.URL, url.Values{"tempf": {"50"}}); code != http.StatusBadRequest {
+		t.Errorf("no PASSKEY: %d, want 400", code)
+	}
+	codes := map[int]int{}
+	for range uploadBurst + 3 {
+		codes[post(t, srv.URL, url.Values{"PASSKEY": {"K"}, "tempf": {"50"}})]++
+	}
+	if codes[http.StatusTooManyRequests] == 0 || codes[200] > uploadBurst+1 {
+		t.Errorf("a burst of %d uploads: %v, want some 429", uploadBurst+3, codes)
+	}
+	big := url.Values{"PASSKEY": {"K"}, "x": {strings.Repeat("a", MaxBody)}}
+	if code := post(t, srv.URL, big); code != http.StatusBadRequest {
+		t.Errorf("an upload over 16 KB: %d, want 400", code)
+	}
+	if n, _ := sink.sum("Station outdoor", sensors.Temperature); n > uploadBurst+1 {
+		t.Errorf("%d readings recorded from a burst limited to %d", n, uploadBurst+1)
+	}
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
