@@ -129,3 +129,22 @@ func TestStationRainAcrossRestart(t *testing.T) {
 		t.Errorf("rain %.3f mm in the history, want %.3f (0.1 in before the restart, 0.1 while it was down, 0.1 after): %+v", total, want, s.Points)
 	}
 }
+
+// TestStationReadingOutsideTheCatalogue: a value the decoder takes but
+// the history refuses (CO₂ 20,000 ppm, beyond the catalogue's 10,000) is
+// left out, and the rest of the upload is recorded and answered 200.
+func TestStationReadingOutsideTheCatalogue(t *testing.T) {
+	cfg := stationHub(t)
+	h := startHub(t, cfg)
+	f := url.Values{"PASSKEY": {"K"}, "model": {"GW2000A"}, "tempf": {"50"}, "co2": {"20000"}}
+	if code := postStation(t, h, cfg, f); code != http.StatusOK {
+		t.Fatalf("upload: %d, want 200", code)
+	}
+	snap := h.Hub.Snapshot().Climate
+	if _, ok := snap["Garden"]["Temperature"]; !ok {
+		t.Errorf("the garden's temperature was not recorded: %v", snap["Garden"])
+	}
+	if v, ok := snap["Station co2"]["CO2"]; ok {
+		t.Errorf("CO₂ %v recorded beyond the catalogue's range", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -154,7 +155,14 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 		return err
 	}
 	s.logProblems(u)
-	return sink.Record(rctx, rs)
+	err = sink.Record(rctx, rs)
+	if err != nil && !errors.Is(err, sensors.ErrStopped) && ctx.Err() == nil {
+		// Readings the history refused for their own sake (a value outside
+		// its measurement's range): the others are recorded.
+		s.logOnce(u, "refused", err)
+		return nil
+	}
+	return err
 }
 
 var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)
@@ -236,16 +244,21 @@ func (s *Source) gauge(ctx context.Context, t *tracked, key string) (*RainGauge,
 
 // logProblems logs each field's problem once per station.
 func (s *Source) logProblems(u *Upload) {
+	for _, p := range u.Problems {
+		s.logOnce(u, p.Field, p.Err)
+	}
+}
+
+// logOnce logs err of the upload's field once per station and field.
+func (s *Source) logOnce(u *Upload, field string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range u.Problems {
-		k := u.Station + "\x00" + p.Field
-		if s.said[k] || len(s.said) >= 256 {
-			continue
-		}
-		s.said[k] = true
-		s.log.Warn("station: a field of the upload could not be read (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "field", p.Field, "err", p.Err)
+	k := u.Station + "\x00" + field
+	if s.said[k] || len(s.said) >= 256 {
+		return
 	}
+	s.said[k] = true
+	s.log.Warn("station: part of the upload could not be read or recorded (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "field", field, "err", err)
 }
 
 // stationID names a station in logs and keys without its PASSKEY, which
