@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,10 @@ func TestContextBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A host shows the model the tools it may call: not those for the
+	// MCP Apps views alone (_meta.ui.visibility ["app"]). The _meta of
+	// the others (their views) counts.
+	tools.Tools = slices.DeleteFunc(tools.Tools, func(tool *sdk.Tool) bool { return tool.Name == ToolViewHistory })
 	list, _ := json.Marshal(tools)
 	for _, c := range []struct {
 		what   string

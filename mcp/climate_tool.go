@@ -59,6 +59,7 @@ func (s *Server) addClimateTool() {
 			IdempotentHint: true,
 			OpenWorldHint:  new(bool),
 		},
+		Meta: viewMeta(ViewHouseURI),
 	}
 	sdk.AddTool(s.mcp, tool, func(ctx context.Context, _ *sdk.CallToolRequest, _ noArgs) (*sdk.CallToolResult, any, error) {
 		snap := s.hub.Snapshot()
@@ -68,6 +69,7 @@ func (s *Server) addClimateTool() {
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}, &sdk.TextContent{Text: s.climateTimes(snap.Climate)}},
 			StructuredContent: json.RawMessage(data),
+			Meta:              sdk.Meta{metaHouse: s.houseMetaJSON(ctx)},
 		}, nil, nil
 	})
 }
