@@ -47,8 +47,10 @@ const host = (function () {
   on["ui/notifications/host-context-changed"] = theme;
   // size tells the host how tall the view is, so the chat column fits it.
   function size() {
-    const el = document.documentElement;
-    send({ method: "ui/notifications/size-changed", params: { width: el.scrollWidth, height: el.scrollHeight } });
+    // The body's own height: the document's is at least the frame's, and
+    // would never let the frame shrink.
+    const box = document.body.getBoundingClientRect();
+    send({ method: "ui/notifications/size-changed", params: { width: Math.ceil(box.width), height: Math.ceil(box.height) } });
   }
   async function start(name) {
     const res = await request("ui/initialize", {

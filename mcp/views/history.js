@@ -101,6 +101,10 @@
   host.on["ui/notifications/tool-result"] = (res) => show(res);
   host.on["ui/notifications/tool-cancelled"] = () => views.show("cancelled", "The call was cancelled.");
   host.on.theme = () => { if (series) draw(); };
-  new ResizeObserver(() => { if (plot) plot.setSize({ width: Math.max(200, app.clientWidth - 2), height: plot.height }); }).observe(app);
+  // The chart follows the column's width (the plot's box is 100% of it).
+  new ResizeObserver(() => {
+    const div = app.querySelector(".plot");
+    if (plot && div) plot.setSize({ width: Math.max(200, div.clientWidth), height: plot.height });
+  }).observe(app);
   host.start("climated-history").catch((err) => views.show("error", "The host did not answer: " + err.message));
 })();
