@@ -206,6 +206,8 @@ func TestAppsViewsInBrowser(t *testing.T) {
 	}
 	checkHistoryView(t, a)
 	checkRangeSwitch(t, a)
+	checkZoomAndReadout(t, a)
+	checkMeasurementSwitch(t, a)
 	checkHouseView(t, a, hub)
 	a.settle("hist", "house")
 	a.shot(dir, "apps-light.png")
@@ -374,4 +376,50 @@ func checkNarrow(t *testing.T, a *appsTab) {
 		until(t, v, name+" fits", `document.documentElement.scrollWidth <= window.innerWidth`)
 	}
 	until(t, a.view("hist"), "the chart as wide as the column", `document.querySelector(".plot canvas").getBoundingClientRect().width <= window.innerWidth`)
+}
+
+// checkZoomAndReadout: the pointer over the chart reads out a value the
+// tool returned, and dragging across it zooms in.
+func checkZoomAndReadout(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	pts := eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`)
+	before := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	// Synthetic pointer events on uPlot's overlay, at 50 % and then from
+	// 25 % to 75 % of its width, each in a frame of its own and moving
+	// (uPlot ignores a drag's moves that do not move).
+	readout := eval[string](t, v, `(async () => {
+		const over = document.querySelector(".u-over"), r = over.getBoundingClientRect(), y = r.top + r.height / 2;
+		const frame = () => new Promise((done) => requestAnimationFrame(done));
+		const at = async (el, type, f) => {
+			el.dispatchEvent(new MouseEvent(type, { clientX: r.left + r.width * f, clientY: y, bubbles: true, button: 0, buttons: 1, movementX: 1 }));
+			await frame();
+		};
+		await at(over, "mouseenter", 0.5); await at(over, "mousemove", 0.5);
+		const text = document.querySelectorAll(".u-legend .u-value")[1].textContent;
+		await at(over, "mousemove", 0.25); await at(over, "mousedown", 0.25);
+		await at(over, "mousemove", 0.5); await at(over, "mousemove", 0.75); await at(document, "mouseup", 0.75);
+		return text;
+	})()`)
+	found := false
+	for _, p := range pts {
+		found = found || strings.TrimSuffix(readout, " °C") == jsNumber(p[1]) || readout == jsNumber(p[1])
+	}
+	if !found {
+		t.Errorf("the read-out at the middle says %q, no value the tool returned", readout)
+	}
+	after := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	if after["xMin"] <= before["xMin"] || after["xMax"] >= before["xMax"] {
+		t.Errorf("dragging did not zoom in: x from %s–%s to %s–%s", before["xMin"], before["xMax"], after["xMin"], after["xMax"])
+	}
+}
+
+// checkMeasurementSwitch: choosing CO₂ in the view asks the hub for it.
+func checkMeasurementSwitch(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	eval[bool](t, v, `(() => { const s = document.querySelector("select"); s.value = "CO2"; s.dispatchEvent(new Event("change")); return true; })()`)
+	until(t, v, "the CO₂ chart", `document.getElementById("app").dataset.measurement === "CO2" && document.getElementById("app").dataset.state === "ready"`)
+	if want := `view_history {"zone":"Indoor","measurement":"CO2","range":"7d"}`; !slices.Contains(eval[[]string](t, a.ctx, `host.calls`), want) {
+		t.Errorf("the view's calls lack %s", want)
+	}
+	checkChart(t, v, eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`))
 }

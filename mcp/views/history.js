@@ -33,6 +33,11 @@
       width: width, height: width < 420 ? 200 : 240, series: out, axes: [axis, Object.assign({}, axis, { size: 50 })],
       bands: coarse() ? [{ series: [3, 2], fill: css("--band") }] : [],
       cursor: { drag: { x: true, y: false } }, legend: { live: true },
+      // The x limits are kept on the view too, for whoever reads it
+      // without seeing the canvas (and the tests).
+      hooks: { setScale: [(u, key) => {
+        if (key === "x") Object.assign(app.dataset, { xMin: String(Math.round(u.scales.x.min)), xMax: String(Math.round(u.scales.x.max)) });
+      }] },
     };
   }
   function columns() {
