@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -214,6 +215,31 @@ func TestAppsViewHistoryTool(t *testing.T) {
 		json.Unmarshal([]byte(toJSON(res.StructuredContent)), &s)
 		if got := s.To - s.From; got < c.span-3600 || got > c.span+3600 || len(s.Points) == 0 || len(s.Points) > viewPoints {
 			t.Errorf("range %s: span %d s, %d points", c.rng, got, len(s.Points))
+		}
+	}
+}
+
+// TestAppsHouseBadges: the house view learns from get_climate's _meta
+// which zones are stale, with the units of their measurements.
+func TestAppsHouseBadges(t *testing.T) {
+	for _, c := range []struct {
+		staleAfter time.Duration
+		stale      bool
+	}{{time.Hour, false}, {time.Nanosecond, true}} {
+		h := newTestHubWith(t, Options{StaleAfter: c.staleAfter})
+		res, err := h.inMemory(t, nil).CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			t.Fatalf("get_climate: %v %+v", err, res)
+		}
+		var house houseMeta
+		if err := json.Unmarshal([]byte(toJSON(res.Meta[metaHouse])), &house); err != nil {
+			t.Fatal(err)
+		}
+		if house.Zones["Indoor"].Stale != c.stale || house.Zones["Rain"].Stale != c.stale {
+			t.Errorf("stale after %s: zones %+v", c.staleAfter, house.Zones)
+		}
+		if u := house.Units["Temperature"]; u.Unit != "°C" || u.Decimals != 1 || u.Kind != "gauge" || house.Units["battery_percent"].Kind != "health" {
+			t.Errorf("units %+v", house.Units)
 		}
 	}
 }
