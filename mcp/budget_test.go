@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Context budgets at default arguments, in tokens (≈ characters / 4): what

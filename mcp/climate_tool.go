@@ -50,6 +50,7 @@ func (s *Server) addClimateTool() {
 		Description:  climateDescription(s.opts.Zones, s.opts.Simulated),
 		OutputSchema: climateOutputSchema,
 		Annotations:  readOnly(),
+		Meta:         viewMeta(ViewHouseURI),
 	}
 	sdk.AddTool(s.mcp, tool, func(ctx context.Context, _ *sdk.CallToolRequest, _ noArgs) (*sdk.CallToolResult, any, error) {
 		snap := s.hub.Snapshot()
@@ -59,6 +60,7 @@ func (s *Server) addClimateTool() {
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}, &sdk.TextContent{Text: s.climateTimes(snap.Climate)}},
 			StructuredContent: json.RawMessage(data),
+			Meta:              sdk.Meta{metaHouse: s.houseMetaJSON(ctx)},
 		}, nil, nil
 	})
 }

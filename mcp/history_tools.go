@@ -45,12 +45,9 @@ func (s *Server) addHistoryTools() {
 		InputSchema:  historyInputSchema(),
 		OutputSchema: historyOutputSchema,
 		Annotations:  readOnly(),
+		Meta:         viewMeta(ViewHistoryURI),
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a historyArgs) (*sdk.CallToolResult, any, error) {
-		res, err := s.history(ctx, a)
-		if err != nil {
-			return nil, nil, err
-		}
-		return jsonToolResult(res)
+		return s.historyResult(ctx, a)
 	})
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:  ToolDescribeZones,

@@ -39,7 +39,7 @@ func TestResourcesListed(t *testing.T) {
 		uris = append(uris, r.URI)
 	}
 	slices.Sort(uris)
-	if want := []string{"climate://zone/Indoor", "climate://zone/Rain", "climate://zones"}; !slices.Equal(uris, want) {
+	if want := []string{"climate://zone/Indoor", "climate://zone/Rain", "climate://zones", ViewHistoryURI, ViewHouseURI}; !slices.Equal(uris, want) {
 		t.Errorf("resources = %v, want %v", uris, want)
 	}
 	tmpl, err := cs.ListResourceTemplates(ctx, nil)

@@ -160,11 +160,15 @@ func (s *Server) buildSDKServer() {
 		CompletionHandler:  s.complete,
 		Capabilities: &sdk.ServerCapabilities{
 			Logging: &sdk.LoggingCapabilities{},
+			// MCP Apps (apps.go). One answer for every client: a list
+			// result never varies with the client's capabilities.
+			Extensions: map[string]any{AppsExtension: map[string]any{}},
 		},
 	})
 	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkLogLevel)
 	s.addClimateTool()
 	s.addHistoryTools()
+	s.addViews()
 	s.addResources()
 	s.addPrompts()
 	s.addReportTool()

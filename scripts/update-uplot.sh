@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Vendors uPlot (MIT, https://github.com/leeoniya/uPlot) into the
-# dashboard's embedded files: its built IIFE bundle and stylesheet, its
+# files embedded for the dashboard and the MCP Apps views (internal/uplot): its built IIFE bundle and stylesheet, its
 # licence and the version, from the npm package.
 #
 # Usage: scripts/update-uplot.sh VERSION     e.g. scripts/update-uplot.sh 1.6.32
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:?usage: scripts/update-uplot.sh VERSION (see npm view uplot versions)}
-dest=cmd/climated/internal/dash/web/vendor/uplot
+dest=internal/uplot/dist
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack --silent "uplot@$version" >/dev/null)

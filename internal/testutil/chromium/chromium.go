@@ -55,3 +55,17 @@ func Browser(t testing.TB) context.Context {
 	}
 	return ctx
 }
+
+// Artifacts is where a test keeps its screenshots and figures:
+// $CLIMATED_ARTIFACTS (CI uploads it), else the test's temporary
+// directory.
+func Artifacts(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("CLIMATED_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}

@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/climated/climated/internal/uplot"
 )
 
 //go:embed web
@@ -29,13 +31,30 @@ type asset struct {
 	etag    string
 }
 
+// loadAssets reads the page's files and, under vendor/uplot, the
+// vendored uPlot (internal/uplot, shared with the MCP Apps views).
 func loadAssets() (map[string]*asset, error) {
 	out := map[string]*asset{}
-	err := fs.WalkDir(webFS, "web", func(p string, d fs.DirEntry, err error) error {
+	web, err := fs.Sub(webFS, "web")
+	if err == nil {
+		err = addAssets(out, web, "")
+	}
+	if err == nil {
+		err = addAssets(out, uplot.Files(), "vendor/uplot/")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load dashboard assets: %w", err)
+	}
+	return out, nil
+}
+
+// addAssets adds every file of fsys to out under prefix.
+func addAssets(out map[string]*asset, fsys fs.FS, prefix string) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		raw, err := webFS.ReadFile(p)
+		raw, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
@@ -45,13 +64,9 @@ func loadAssets() (map[string]*asset, error) {
 		if a.ctype == "" {
 			a.ctype = "text/plain; charset=utf-8"
 		}
-		out[strings.TrimPrefix(p, "web/")] = a
+		out[prefix+p] = a
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("load dashboard assets: %w", err)
-	}
-	return out, nil
 }
 
 // gzipped compresses b: the assets once at start at the best ratio, the

@@ -1,5 +1,5 @@
 // Package dash is the hub's dashboard: a page with one card per zone, charts
-// of each measurement's history (uPlot, vendored under web/vendor/uplot) and
+// of each measurement's history (uPlot, vendored in internal/uplot) and
 // live updates over server-sent events.
 //
 // Everything it serves is embedded in the binary and gzipped once at start.

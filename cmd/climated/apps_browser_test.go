@@ -1,0 +1,425 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/internal/testutil/chromium"
+)
+
+// appsHost serves the test host page (testdata/apps), the npm packages it
+// loads (scripts/mcp-clients/node_modules) and, on the same origin as a
+// chat client's page would have it, the hub's /mcp.
+func appsHost(t *testing.T, hub string) string {
+	t.Helper()
+	modules, err := filepath.Abs(filepath.Join(mcpClients, "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol/ext-apps/dist/src/app-bridge.js")); err != nil {
+		testutil.RequireInCI(t, "ext-apps is missing (%v): run scripts/mcp-clients/install.sh", err)
+	}
+	target, _ := url.Parse(hub)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.Header.Del("Origin") // the page's origin is the test's, not the hub's
+	}}
+	files := http.FileServer(http.Dir(modules))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", proxy)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, "testdata/apps/host.html") })
+	mux.HandleFunc("GET /host.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		http.ServeFile(w, r, "testdata/apps/host.js")
+	})
+	mux.Handle("GET /node_modules/", http.StripPrefix("/node_modules/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".js") || strings.HasSuffix(r.URL.Path, ".mjs") {
+			w.Header().Set("Content-Type", "text/javascript")
+		}
+		files.ServeHTTP(w, r)
+	})))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// appsTab is the host page in a tab of chromium, with the views it shows
+// (sandboxed, so of another origin: chromium runs each as a target of its
+// own, which the test attaches to, found by its frame's name).
+type appsTab struct {
+	t        *testing.T
+	browser  context.Context
+	ctx      context.Context
+	attached map[target.ID]context.Context
+	problems chromium.Problems // of the host page and the views
+}
+
+func newAppsTab(t *testing.T, browser context.Context, page string) *appsTab {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	ctx, cancelTime := context.WithTimeout(tab, 2*time.Minute)
+	t.Cleanup(cancelTime)
+	a := &appsTab{t: t, browser: browser, ctx: ctx, attached: map[target.ID]context.Context{}}
+	if err := chromedp.Listen(ctx, a.problems.Event); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(page+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === "true"`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the host page did not connect to the hub: %v %v", err, a.problems.Take())
+	}
+	return a
+}
+
+func (a *appsTab) check() {
+	a.t.Helper()
+	for _, p := range a.problems.Take() {
+		a.t.Error(p)
+	}
+}
+
+// view is the context of the view shown in the frame named name.
+func (a *appsTab) view(name string) context.Context {
+	a.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		targets, err := chromedp.Targets(a.browser)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		for _, ti := range targets {
+			if ti.Type != "iframe" {
+				continue
+			}
+			ctx := a.attach(ti.TargetID)
+			if a.named(ctx) == name {
+				return ctx
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	a.t.Fatalf("no view in a frame named %s", name)
+	return nil
+}
+
+// named is the window.name of the frame of ctx; "" where it does not
+// answer within a second (a frame still loading).
+func (a *appsTab) named(ctx context.Context) string {
+	c, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	got, _ := chromedp.Run(c, chromedp.Evaluate[string](`window.name`))
+	return got
+}
+
+func (a *appsTab) attach(id target.ID) context.Context {
+	if ctx, ok := a.attached[id]; ok {
+		return ctx
+	}
+	ctx, cancel := chromedp.NewContext(a.ctx, chromedp.WithTargetID(id))
+	a.t.Cleanup(cancel)
+	if err := chromedp.Listen(ctx, a.problems.Event); err != nil {
+		a.t.Fatal(err)
+	}
+	a.attached[id] = ctx
+	return ctx
+}
+
+// eval evaluates js (awaiting a promise) in ctx: the host page's or a view's.
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %.100s: %v", js, err)
+	}
+	return v
+}
+
+// until polls js in ctx until it is true.
+func until(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(document.getElementById("app").dataset) + " " + document.body.innerText +
+			" wider than " + window.innerWidth + ": " + [...document.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > window.innerWidth).map((e) => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).join(", ")`))
+		t.Fatalf("%s: %v; the view: %s", what, err, state)
+	}
+}
+
+// settle waits until the frames named are as tall as their views said
+// (ui/notifications/size-changed), for the screenshots.
+func (a *appsTab) settle(names ...string) {
+	a.t.Helper()
+	for _, n := range names {
+		until(a.t, a.ctx, n+" sized", `host.sizes[`+strconv.Quote(n)+`] && document.getElementById(`+strconv.Quote(n)+`).clientHeight === host.sizes[`+strconv.Quote(n)+`].height`)
+	}
+	time.Sleep(300 * time.Millisecond) // the frames' own paint
+}
+
+// shot saves a screenshot of the host page as name.
+func (a *appsTab) shot(dir, name string) {
+	a.t.Helper()
+	png, err := chromedp.Run(a.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+// TestAppsViewsInBrowser: the official host side of MCP Apps, ext-apps'
+// AppBridge, in Debian's chromium, connected to a running demo hub, calls
+// get_history and get_climate as a chat client does and shows each view in
+// a sandboxed frame: the chart draws the points the tool returned, a range
+// switch in the view calls the app-only view_history through the host and
+// redraws, the cards show /api/climate's values, the theme follows the
+// host's, a range without readings says so, and the views fit a narrow
+// column. Screenshots (light, dark, narrow) go to $CLIMATED_ARTIFACTS, else
+// the test's temporary directory.
+func TestAppsViewsInBrowser(t *testing.T) {
+	browser := chromium.Browser(t)
+	h, _ := runHub(t, demoConfig(t))
+	hub := fmt.Sprintf("http://%s", h.Addr)
+	a := newAppsTab(t, browser, appsHost(t, hub))
+	dir := chromium.Artifacts(t)
+	if models := eval[[]string](t, a.ctx, `host.modelTools`); slices.Contains(models, "view_history") || !slices.Contains(models, "get_history") {
+		t.Errorf("the tools a model sees: %v", models)
+	}
+	checkHistoryView(t, a)
+	checkRangeSwitch(t, a)
+	checkZoomAndReadout(t, a)
+	checkMeasurementSwitch(t, a)
+	checkHouseView(t, a, hub)
+	a.settle("hist", "house")
+	a.shot(dir, "apps-light.png")
+	checkTheme(t, a)
+	a.shot(dir, "apps-dark.png")
+	checkNoReadings(t, a)
+	checkNarrow(t, a)
+	a.settle("hist", "house") // the empty view is below the fold, where chromium pauses a frame
+	a.shot(dir, "apps-narrow.png")
+	a.check()
+	t.Logf("screenshots in %s", dir)
+}
+
+// checkHistoryView: the chart has the points get_history returned.
+func checkHistoryView(t *testing.T, a *appsTab) {
+	uri := eval[string](t, a.ctx, `host.show("hist", "get_history", {zone: "Indoor", measurement: "Temperature"}, "light", "100%")`)
+	if uri != "ui://climated/history" {
+		t.Fatalf("get_history's view: %q", uri)
+	}
+	v := a.view("hist")
+	until(t, v, "the chart", `document.getElementById("app").dataset.state === "ready"`)
+	pts := eval[[][]float64](t, a.ctx, `host.results.hist.structuredContent.points`)
+	if len(pts) < 10 {
+		t.Fatalf("get_history returned %d points of the demo day", len(pts))
+	}
+	checkChart(t, v, pts)
+	if badge := eval[string](t, v, `document.querySelector(".badge.demo").textContent`); badge != "simulated" {
+		t.Errorf("the demo house's chart says %q", badge)
+	}
+}
+
+// checkChart: the chart in v draws pts: their count, first and last
+// value, on a canvas.
+func checkChart(t *testing.T, v context.Context, pts [][]float64) {
+	t.Helper()
+	ds := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	want := map[string]string{"points": fmt.Sprint(len(pts)), "drawn": fmt.Sprint(len(pts)),
+		"first": jsNumber(pts[0][1]), "last": jsNumber(pts[len(pts)-1][1])}
+	for k, w := range want {
+		if ds[k] != w {
+			t.Errorf("the chart's %s: %q, want %q (%v)", k, ds[k], w, ds)
+		}
+	}
+	if n := eval[int](t, v, `document.querySelectorAll(".plot canvas").length`); n == 0 {
+		t.Error("the chart has no canvas")
+	}
+}
+
+// jsNumber is v as JavaScript's String(v) writes it.
+func jsNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// checkRangeSwitch: the view's 7-day switch calls view_history through
+// the host and draws what it returned.
+func checkRangeSwitch(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	eval[bool](t, v, `document.querySelector('button[data-range="7d"]').click(), true`)
+	until(t, v, "the 7-day chart", `document.getElementById("app").dataset.range === "7d" && document.getElementById("app").dataset.state === "ready"`)
+	calls := eval[[]string](t, a.ctx, `host.calls`)
+	if want := `view_history {"zone":"Indoor","measurement":"Temperature","range":"7d"}`; !slices.Contains(calls, want) {
+		t.Errorf("the view's calls through the host: %v, want %s", calls, want)
+	}
+	pts := eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`)
+	checkChart(t, v, pts)
+	if pressed := eval[string](t, v, `document.querySelector('button[aria-pressed="true"]').dataset.range`); pressed != "7d" {
+		t.Errorf("pressed switch %q after 7 days", pressed)
+	}
+}
+
+// checkHouseView: the cards show the values /api/climate serves, with the
+// demo house's "simulated".
+func checkHouseView(t *testing.T, a *appsTab, hub string) {
+	if uri := eval[string](t, a.ctx, `host.show("house", "get_climate", {}, "light", "100%")`); uri != "ui://climated/house" {
+		t.Fatalf("get_climate's view: %q", uri)
+	}
+	v := a.view("house")
+	until(t, v, "the cards", `document.getElementById("app").dataset.state === "ready"`)
+	shown := eval[map[string]map[string]string](t, v, `Object.fromEntries([...document.querySelectorAll(".card")].map((c) =>
+		[c.dataset.zone, Object.fromEntries([...c.querySelectorAll("[data-key]")].map((e) => [e.dataset.key, e.dataset.value]))]))`)
+	api := apiClimate(t, hub)
+	if len(shown) != len(api) || len(api) < 4 {
+		t.Fatalf("cards of zones %v, /api/climate has %d zones", slices.Sorted(maps.Keys(shown)), len(api))
+	}
+	compared := 0
+	for zone, want := range api {
+		got := shown[zone]
+		if got["When"] != want["When"] {
+			continue // the zone had a reading between the call and the API's answer
+		}
+		compared++
+		for key, value := range got {
+			if want[key] != value {
+				t.Errorf("%s %s: the card shows %s, /api/climate %s", zone, key, value, want[key])
+			}
+		}
+		if got["Temperature"] == "" && want["Temperature"] != "" {
+			t.Errorf("%s: no temperature on the card", zone)
+		}
+	}
+	if compared == 0 {
+		t.Error("no zone stood still long enough to compare")
+	}
+	if badge := eval[string](t, v, `document.querySelector(".badge.demo").textContent`); badge != "simulated" {
+		t.Errorf("the demo house's cards say %q", badge)
+	}
+}
+
+// apiClimate is /api/climate with every value as JavaScript's String().
+func apiClimate(t *testing.T, hub string) map[string]map[string]string {
+	t.Helper()
+	resp, err := http.Get(hub + "/api/climate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var raw map[string]map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]string{}
+	for zone, z := range raw {
+		out[zone] = map[string]string{}
+		for k, v := range z {
+			if f, ok := v.(float64); ok {
+				out[zone][k] = jsNumber(f)
+			} else {
+				out[zone][k] = fmt.Sprint(v)
+			}
+		}
+	}
+	return out
+}
+
+// checkTheme: a host-context-changed to dark turns both views dark.
+func checkTheme(t *testing.T, a *appsTab) {
+	bg := `getComputedStyle(document.body).backgroundColor`
+	light := eval[string](t, a.view("hist"), bg)
+	eval[bool](t, a.ctx, `host.theme("dark"), true`)
+	for _, name := range []string{"hist", "house"} {
+		until(t, a.view(name), name+" turns dark", `document.documentElement.dataset.theme === "dark"`)
+	}
+	if dark := eval[string](t, a.view("hist"), bg); dark == light {
+		t.Errorf("the background stayed %s in the dark", dark)
+	}
+	until(t, a.view("hist"), "the chart drawn again", `document.querySelectorAll(".plot canvas").length > 0`)
+}
+
+// checkNoReadings: a history of a range without readings says so.
+func checkNoReadings(t *testing.T, a *appsTab) {
+	eval[string](t, a.ctx, `host.show("empty", "get_history", {zone: "Bedroom", measurement: "Temperature", from: "2001-01-01", to: "2001-01-02"}, "dark", "100%")`)
+	v := a.view("empty")
+	until(t, v, "no readings", `document.getElementById("app").dataset.state === "empty"`)
+	if text := eval[string](t, v, `document.body.innerText`); !strings.Contains(text, "No readings of Temperature in Bedroom") {
+		t.Errorf("the view of a range without readings says %q", text)
+	}
+}
+
+// checkNarrow: in a column of a phone's width the views fit without
+// scrolling sideways.
+func checkNarrow(t *testing.T, a *appsTab) {
+	if err := chromedp.Do(a.ctx, chromedp.EmulateViewport(380, 900)); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"hist", "house"} {
+		v := a.view(name)
+		until(t, v, name+" in a narrow column", `window.innerWidth < 380`)
+		until(t, v, name+" fits", `document.documentElement.scrollWidth <= window.innerWidth`)
+	}
+	until(t, a.view("hist"), "the chart as wide as the column", `document.querySelector(".plot canvas").getBoundingClientRect().width <= window.innerWidth`)
+}
+
+// checkZoomAndReadout: the pointer over the chart reads out a value the
+// tool returned, and dragging across it zooms in.
+func checkZoomAndReadout(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	pts := eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`)
+	before := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	// Synthetic pointer events on uPlot's overlay, at 50 % and then from
+	// 25 % to 75 % of its width, each in a frame of its own and moving
+	// (uPlot ignores a drag's moves that do not move).
+	readout := eval[string](t, v, `(async () => {
+		const over = document.querySelector(".u-over"), r = over.getBoundingClientRect(), y = r.top + r.height / 2;
+		const frame = () => new Promise((done) => requestAnimationFrame(done));
+		const at = async (el, type, f) => {
+			el.dispatchEvent(new MouseEvent(type, { clientX: r.left + r.width * f, clientY: y, bubbles: true, button: 0, buttons: 1, movementX: 1 }));
+			await frame();
+		};
+		await at(over, "mouseenter", 0.5); await at(over, "mousemove", 0.5);
+		const text = document.querySelectorAll(".u-legend .u-value")[1].textContent;
+		await at(over, "mousemove", 0.25); await at(over, "mousedown", 0.25);
+		await at(over, "mousemove", 0.5); await at(over, "mousemove", 0.75); await at(document, "mouseup", 0.75);
+		return text;
+	})()`)
+	found := false
+	for _, p := range pts {
+		found = found || strings.TrimSuffix(readout, " °C") == jsNumber(p[1]) || readout == jsNumber(p[1])
+	}
+	if !found {
+		t.Errorf("the read-out at the middle says %q, no value the tool returned", readout)
+	}
+	after := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	if after["xMin"] <= before["xMin"] || after["xMax"] >= before["xMax"] {
+		t.Errorf("dragging did not zoom in: x from %s–%s to %s–%s", before["xMin"], before["xMax"], after["xMin"], after["xMax"])
+	}
+}
+
+// checkMeasurementSwitch: choosing CO₂ in the view asks the hub for it.
+func checkMeasurementSwitch(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	eval[bool](t, v, `(() => { const s = document.querySelector("select"); s.value = "CO2"; s.dispatchEvent(new Event("change")); return true; })()`)
+	until(t, v, "the CO₂ chart", `document.getElementById("app").dataset.measurement === "CO2" && document.getElementById("app").dataset.state === "ready"`)
+	if want := `view_history {"zone":"Indoor","measurement":"CO2","range":"7d"}`; !slices.Contains(eval[[]string](t, a.ctx, `host.calls`), want) {
+		t.Errorf("the view's calls lack %s", want)
+	}
+	checkChart(t, v, eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`))
+}

@@ -1,0 +1,115 @@
+// The history view: get_history's series drawn with uPlot (min/max band
+// on the coarse tiers, rain as bars), zoom by dragging, a read-out on
+// hover, and switches of range and measurement that call the hub's
+// view_history through the host.
+"use strict";
+(function () {
+  const RANGES = ["24h", "7d", "30d", "1y"];
+  const LABELS = { "24h": "24 h", "7d": "7 days", "30d": "30 days", "1y": "1 year" };
+  const SPANS = { "24h": 86400, "7d": 604800, "30d": 2592000, "1y": 31536000 };
+  const app = document.getElementById("app");
+  let plot = null, series = null, meta = {}, range = "24h";
+
+  const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  // rangeOf names the switch closest to the span the series covers.
+  function rangeOf(s) {
+    const span = s.to - s.from;
+    return RANGES.reduce((best, r) => (Math.abs(SPANS[r] - span) < Math.abs(SPANS[best] - span) ? r : best), "24h");
+  }
+  const amount = () => series.measurement === "Rain";
+  const coarse = () => !amount() && series.tier !== "raw" && (series.columns || []).length === 4;
+
+  function options(width) {
+    const fg = css("--fg"), line = css("--line"), accent = css("--accent");
+    const out = [{ value: (u, t) => (t == null ? "–" : views.stamp.format(new Date(t * 1000))) }];
+    if (amount()) {
+      out.push({ label: "rain (mm)", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+    } else {
+      out.push({ label: "mean", stroke: accent, width: 2, points: { show: false } });
+      if (coarse()) out.push({ label: "min", stroke: line, width: 1, points: { show: false } }, { label: "max", stroke: line, width: 1, points: { show: false } });
+    }
+    const axis = { stroke: fg, grid: { stroke: line, width: 1 }, ticks: { stroke: line, width: 1 } };
+    return {
+      width: width, height: width < 420 ? 200 : 240, series: out, axes: [axis, Object.assign({}, axis, { size: 50 })],
+      bands: coarse() ? [{ series: [3, 2], fill: css("--band") }] : [],
+      cursor: { drag: { x: true, y: false } }, legend: { live: true },
+      // The x limits are kept on the view too, for whoever reads it
+      // without seeing the canvas (and the tests).
+      hooks: { setScale: [(u, key) => {
+        if (key === "x") Object.assign(app.dataset, { xMin: String(Math.round(u.scales.x.min)), xMax: String(Math.round(u.scales.x.max)) });
+      }] },
+    };
+  }
+  function columns() {
+    const cols = series.columns && series.columns.length ? series.columns : ["t", "v"];
+    const keep = coarse() || amount() ? cols.length : 2;
+    return cols.slice(0, keep).map((_, i) => series.points.map((p) => p[i]));
+  }
+  function summary() {
+    const sm = series.summary, u = series.unit || "";
+    let text = LABELS[range] + ", " + series.tier + (series.step ? ", step " + series.step : "");
+    if (amount() && sm) text += ": total " + sm.sum + " " + u;
+    else if (sm) text += ": min " + sm.min + " " + u + " at " + views.stamp.format(new Date(sm.min_time * 1000)) +
+      ", max " + sm.max + " " + u + " at " + views.stamp.format(new Date(sm.max_time * 1000));
+    return text;
+  }
+  function switches() {
+    const buttons = RANGES.map((r) => {
+      const b = el("button", { type: "button", "data-range": r, "aria-pressed": String(r === range), text: LABELS[r] });
+      b.addEventListener("click", () => load(series.measurement, r));
+      return b;
+    });
+    const ms = meta.measurements && meta.measurements.length ? meta.measurements : [series.measurement];
+    const pick = el("select", { "aria-label": "measurement" }, ...ms.map((m) => el("option", { value: m, text: views.label(m) })));
+    pick.value = series.measurement;
+    pick.addEventListener("change", () => load(pick.value, range));
+    return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, ...buttons);
+  }
+  function draw() {
+    if (plot) { plot.destroy(); plot = null; }
+    const pts = series.points;
+    const title = series.zone + " · " + views.label(series.measurement) + (series.unit ? " (" + series.unit + ")" : "");
+    const head = el("header", {}, el("h1", { text: title }), meta.simulated ? el("span", { class: "badge demo", text: "simulated" }) : null);
+    const div = el("div", { class: "plot", role: "img", "aria-label": title + ", " + summary() });
+    app.replaceChildren(head, switches(), el("p", { class: "summary", text: summary() }), div);
+    Object.assign(app.dataset, { state: "ready", zone: series.zone, measurement: series.measurement, range: range, points: String(pts.length) });
+    if (!pts.length) {
+      app.dataset.state = "empty";
+      div.replaceWith(el("p", { class: "note", role: "status", text: "No readings of " + views.label(series.measurement) + " in " + series.zone + " in this range." }));
+      return;
+    }
+    Object.assign(app.dataset, { first: String(pts[0][1]), last: String(pts[pts.length - 1][1]) });
+    plot = new uPlot(options(Math.max(200, Math.floor(div.clientWidth || app.clientWidth))), columns(), div);
+    app.dataset.drawn = String(plot.data[0].length);
+  }
+  // show draws a result; r is the range asked for, else the one closest
+  // to the series' span.
+  function show(result, r) {
+    if (!result || result.isError || !result.structuredContent) {
+      views.show("error", views.text(result) || "The hub gave no history.");
+      return;
+    }
+    series = result.structuredContent;
+    meta = (result._meta && result._meta["climated/history"]) || meta;
+    range = r || rangeOf(series);
+    draw();
+  }
+  async function load(m, r) {
+    app.dataset.state = "loading";
+    try {
+      const res = await host.call("view_history", { zone: series.zone, measurement: m, range: r });
+      show(res, r);
+    } catch (err) {
+      views.show("error", "Could not load the history: " + err.message);
+    }
+  }
+  host.on["ui/notifications/tool-result"] = (res) => show(res);
+  host.on["ui/notifications/tool-cancelled"] = () => views.show("cancelled", "The call was cancelled.");
+  host.on.theme = () => { if (series) draw(); };
+  // The chart follows the column's width (the plot's box is 100% of it).
+  new ResizeObserver(() => {
+    const div = app.querySelector(".plot");
+    if (plot && div) plot.setSize({ width: Math.max(200, div.clientWidth), height: plot.height });
+  }).observe(app);
+  host.start("climated-history").catch((err) => views.show("error", "The host did not answer: " + err.message));
+})();

@@ -1,0 +1,67 @@
+// The house view: get_climate's structure as the dashboard's cards (value,
+// trend, min and max since midnight, rain sums, stale and fault badges,
+// the alerts that are on), with what the structure does not say (units,
+// badges, alerts) from the result's _meta.
+"use strict";
+(function () {
+  const DERIVED = new Set(["When", "min_temp", "max_temp", "date_min_temp", "date_max_temp", "temp_trend",
+    "pressure_trend", "sum_rain_1", "sum_rain_24"]);
+  const ARROWS = { up: "↑", down: "↓", stable: "→" };
+  const app = document.getElementById("app");
+  let meta = {};
+
+  const unit = (key) => (meta.units || {})[key] || {};
+  const fmt = (key, v) => (typeof v === "number" && unit(key).decimals !== undefined ? v.toFixed(unit(key).decimals) : String(v));
+  const val = (key, v) => el("span", { "data-key": key, "data-value": String(v), text: fmt(key, v) });
+  const clock = (key, t) => el("time", { "data-key": key, "data-value": String(t), text: views.time.format(new Date(t * 1000)) });
+  function byOrder(a, b) {
+    const o = meta.order || [], ia = o.indexOf(a), ib = o.indexOf(b);
+    return (ia < 0 ? o.length : ia) - (ib < 0 ? o.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
+  }
+  function value(key, z) {
+    const u = unit(key).unit, trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
+    const num = el("span", { class: "num" }, val(key, z[key]), u ? el("span", { class: "unit", text: u }) : null,
+      trend ? el("span", { class: "trend", "data-key": key === "Temperature" ? "temp_trend" : "pressure_trend", "data-value": trend, title: "trend: " + trend, text: ARROWS[trend] || "" }) : null);
+    const sub = el("span", { class: "sub" });
+    if (key === "Temperature" && "min_temp" in z) {
+      sub.append("min ", val("min_temp", z.min_temp), " at ", clock("date_min_temp", z.date_min_temp),
+        " · max ", val("max_temp", z.max_temp), " at ", clock("date_max_temp", z.date_max_temp));
+    }
+    if (key === "Rain" && "sum_rain_1" in z) sub.append("1 h ", val("sum_rain_1", z.sum_rain_1), " mm · 24 h ", val("sum_rain_24", z.sum_rain_24), " mm");
+    return el("div", { class: "value" }, el("span", { class: "label", text: views.label(key) }), num, sub);
+  }
+  function card(name, z) {
+    const badge = (meta.zones || {})[name] || {}, id = "zone-" + name.replace(/[^A-Za-z0-9_-]/g, "_");
+    const head = el("header", {}, el("h2", { id: id, text: name }),
+      badge.stale ? el("span", { class: "badge stale", role: "status", text: "stale" }) : null,
+      badge.fault ? el("span", { class: "badge fault", role: "status", title: badge.fault, text: "fault" }) : null);
+    const vals = el("div", { class: "values" });
+    for (const key of Object.keys(z).sort(byOrder)) if (!DERIVED.has(key) && unit(key).kind !== "health") vals.append(value(key, z));
+    const foot = el("footer");
+    if ("battery_percent" in z) foot.append(el("span", {}, "battery ", val("battery_percent", z.battery_percent), " %"));
+    if ("When" in z) foot.append(el("span", {}, "updated ", clock("When", z.When)));
+    return el("article", { class: "card", "data-zone": name, "aria-labelledby": id }, head, vals, foot);
+  }
+  function show(result) {
+    if (!result || result.isError || !result.structuredContent) {
+      views.show("error", views.text(result) || "The hub gave no climate.");
+      return;
+    }
+    const house = result.structuredContent;
+    meta = (result._meta && result._meta["climated/house"]) || {};
+    const zones = Object.keys(house).sort();
+    const head = el("header", {}, el("h1", { text: "The house now" }), meta.simulated ? el("span", { class: "badge demo", text: "simulated" }) : null);
+    const parts = [head];
+    if ((meta.alerts || []).length) {
+      parts.push(el("ul", { class: "alerts", "aria-label": "alerts" }, ...meta.alerts.map((a) =>
+        el("li", { "data-rule": a.rule, text: a.zone + ": " + a.text + " (since " + views.stamp.format(new Date(a.fired_at * 1000)) + ")" }))));
+    }
+    parts.push(zones.length ? el("div", { class: "cards" }, ...zones.map((n) => card(n, house[n])))
+      : el("p", { class: "note", role: "status", text: "No zone has reported yet." }));
+    app.replaceChildren(...parts);
+    Object.assign(app.dataset, { state: zones.length ? "ready" : "empty", zones: String(zones.length) });
+  }
+  host.on["ui/notifications/tool-result"] = show;
+  host.on["ui/notifications/tool-cancelled"] = () => views.show("cancelled", "The call was cancelled.");
+  host.start("climated-house").catch((err) => views.show("error", "The host did not answer: " + err.message));
+})();
