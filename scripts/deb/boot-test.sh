@@ -109,7 +109,7 @@ mcpcall() { # mcpcall USER ARGS...: get_climate through climated ARGS on stdio
 		echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 		echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}'
 		sleep 3
-	} | as "$@" 2>/dev/null | grep -q '"id":2,"result":{"content":'
+	} | as "$@" 2>/dev/null | grep -q '"id":2,"result":{.*"content":\[{"type":"text"'
 }
 check "climated config check: the installed file" sh -c "timeout 10 nsenter -t $leader -a climated config check | grep -q ': ok ('"
 check "sudo -u climated climated token: the token file's" test "$(as climated climated token)" = "$(cx cat /var/lib/climated/token)"
