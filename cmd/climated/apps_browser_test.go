@@ -208,6 +208,7 @@ func TestAppsViewsInBrowser(t *testing.T) {
 	checkRangeSwitch(t, a)
 	checkZoomAndReadout(t, a)
 	checkMeasurementSwitch(t, a)
+	checkBand(t, a)
 	checkHouseView(t, a, hub)
 	a.settle("hist", "house")
 	a.shot(dir, "apps-light.png")
@@ -273,6 +274,25 @@ func checkRangeSwitch(t *testing.T, a *appsTab) {
 	checkChart(t, v, pts)
 	if pressed := eval[string](t, v, `document.querySelector('button[aria-pressed="true"]').dataset.range`); pressed != "7d" {
 		t.Errorf("pressed switch %q after 7 days", pressed)
+	}
+}
+
+// checkBand: the year's range is read from a coarse tier, whose points
+// carry min and max: the view draws them as a band around the mean, with
+// every point the tool returned.
+func checkBand(t *testing.T, a *appsTab) {
+	v := a.view("hist")
+	eval[bool](t, v, `document.querySelector('button[data-range="1y"]').click(), true`)
+	until(t, v, "the year's chart", `document.getElementById("app").dataset.range === "1y" && document.getElementById("app").dataset.state !== "loading"`)
+	res := eval[map[string]any](t, a.ctx, `host.viewResults.at(-1).structuredContent`)
+	cols, _ := res["columns"].([]any)
+	if res["tier"] == "raw" || len(cols) != 4 {
+		t.Fatalf("the year's history: tier %v, columns %v; want a coarse tier with min and max", res["tier"], cols)
+	}
+	pts := eval[[][]float64](t, a.ctx, `host.viewResults.at(-1).structuredContent.points`)
+	ds := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	if ds["state"] != "ready" || ds["band"] != "min-max" || ds["drawn"] != fmt.Sprint(len(pts)) {
+		t.Errorf("the year's chart: %v, want the %d points drawn with a min-max band", ds, len(pts))
 	}
 }
 

@@ -80,7 +80,7 @@
     }
     Object.assign(app.dataset, { first: String(pts[0][1]), last: String(pts[pts.length - 1][1]) });
     plot = new uPlot(options(Math.max(200, Math.floor(div.clientWidth || app.clientWidth))), columns(), div);
-    app.dataset.drawn = String(plot.data[0].length);
+    Object.assign(app.dataset, { drawn: String(plot.data[0].length), band: coarse() ? "min-max" : "" });
   }
   // show draws a result; r is the range asked for, else the one closest
   // to the series' span.
