@@ -38,6 +38,7 @@ const (
 	uploadRate   = 1        // uploads a second per station, after a burst
 	uploadBurst  = 4
 	clockSkewMax = 15 * time.Minute // a dateutc further from the hub's clock is not believed
+	startWait    = 5 * time.Second  // how long an upload waits for the source to start
 )
 
 // StateReader reads a source state committed with its readings
@@ -53,6 +54,7 @@ type Source struct {
 	now   func() time.Time
 
 	mu       sync.Mutex
+	running  chan struct{} // closed once Run has the sink
 	sink     sensors.Sink
 	stations map[string]*tracked
 	said     map[string]bool // problems logged, by station and field, once each
@@ -70,7 +72,7 @@ func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
 	if cfg.Name == "" {
 		cfg.Name = "Station"
 	}
-	return &Source{cfg: cfg, state: state, log: log, now: time.Now, stations: map[string]*tracked{}, said: map[string]bool{}}
+	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{}, said: map[string]bool{}}
 }
 
 // Name is the source's name.
@@ -80,6 +82,7 @@ func (s *Source) Name() string { return "station" }
 func (s *Source) Run(ctx context.Context, sink sensors.Sink) error {
 	s.mu.Lock()
 	s.sink = sink
+	close(s.running)
 	s.mu.Unlock()
 	<-ctx.Done()
 	s.mu.Lock()
@@ -133,6 +136,13 @@ func (s *Source) station(key string) (*tracked, error) {
 // record turns an upload into readings and records them, with the rain
 // gauge's state.
 func (s *Source) record(ctx context.Context, u *Upload) error {
+	// An upload that comes as the hub starts waits for the source to run.
+	select {
+	case <-s.running:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(startWait):
+	}
 	s.mu.Lock()
 	sink := s.sink
 	s.mu.Unlock()
