@@ -23,12 +23,9 @@ const (
 	lowFlag         // a battery flag: Ecowitt's 0 ok, 1 low; Ambient's 1 ok, 0 low
 )
 
-// Exact conversion factors.
-const (
-	hPaPerInHg = 33.8638866667 // 1 inHg at 0 °C, as sensors' units have it
-	mmPerInch  = 25.4
-	kmhPerMph  = 1.609344
-)
+// kmhPerMph is one mile an hour in km/h, exactly; wind is not in the
+// catalogue's conversions yet, the rest is (sensors.Measurement.Convert).
+const kmhPerMph = 1.609344
 
 // spec is what a field is: the part it belongs to (%d: its channel), the
 // measurement and unit, the range a reading may have once converted (lo
@@ -228,13 +225,23 @@ func convert(v float64, u unit, o Options, ambient bool) (float64, bool) {
 	case o.Metric:
 		return v, true
 	case u == fahrenheit:
-		return (v - 32) * 5 / 9, true
+		return catalogue(sensors.Temperature, v, "°F"), true
 	case u == inHg:
-		return v * hPaPerInHg, true
+		return catalogue(sensors.Pressure, v, "inHg"), true
 	case u == inches:
-		return v * mmPerInch, true
+		return catalogue(sensors.Rain, v, "in"), true
 	case u == mph:
 		return v * kmhPerMph, true
 	}
 	return v, true
+}
+
+// catalogue is v in unit converted by the catalogue's own conversion of
+// m, whose units always include unit.
+func catalogue(m sensors.Measurement, v float64, unit string) float64 {
+	c, err := m.Convert(v, unit)
+	if err != nil {
+		panic(fmt.Sprintf("station: the catalogue converts %s from %s no more: %v", m, unit, err))
+	}
+	return c
 }

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -93,11 +95,12 @@ func (s *Source) Run(ctx context.Context, sink sensors.Sink) error {
 
 // Zones are the zones the configuration names.
 func (s *Source) Zones() []string {
-	var zs []string
+	zs := make([]string, 0, len(s.cfg.Zones))
 	for _, z := range s.cfg.Zones {
 		zs = append(zs, z)
 	}
-	return zs
+	sort.Strings(zs) // the order MCP and the dashboard list them in, the same at every start
+	return slices.Compact(zs)
 }
 
 // zone is the zone of a part.
@@ -136,12 +139,8 @@ func (s *Source) station(key string) (*tracked, error) {
 // record turns an upload into readings and records them, with the rain
 // gauge's state.
 func (s *Source) record(ctx context.Context, u *Upload) error {
-	// An upload that comes as the hub starts waits for the source to run.
-	select {
-	case <-s.running:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(startWait):
+	if err := s.waitRunning(ctx); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	sink := s.sink
@@ -173,6 +172,25 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 		return nil
 	}
 	return err
+}
+
+// waitRunning lets an upload that comes as the hub starts wait for Run,
+// up to startWait; once the source has run it costs nothing.
+func (s *Source) waitRunning(ctx context.Context) error {
+	select {
+	case <-s.running:
+		return nil
+	default:
+	}
+	t := time.NewTimer(startWait)
+	defer t.Stop()
+	select {
+	case <-s.running:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+	}
+	return nil
 }
 
 var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)

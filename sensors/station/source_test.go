@@ -2,6 +2,7 @@ package station
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -144,3 +145,23 @@ func TestSourceRefuses(t *testing.T) {
 }
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// TestSourceStationsBounded: without a passkey list the first MaxStations
+// stations are tracked (their gauges, their limits) and any other is
+// refused, so uploads under made-up PASSKEYs cannot make the hub hold more.
+func TestSourceStationsBounded(t *testing.T) {
+	sink := &memSink{states: map[string]string{}}
+	srv, stop := running(t, Config{}, sink) // the probe is the first station
+	defer stop()
+	for i := 1; i < MaxStations; i++ {
+		if code := post(t, srv.URL, url.Values{"PASSKEY": {fmt.Sprint("station", i)}, "tempf": {"50"}}); code != http.StatusOK {
+			t.Fatalf("station %d of %d: %d", i+1, MaxStations, code)
+		}
+	}
+	if code := post(t, srv.URL, url.Values{"PASSKEY": {"one too many"}, "tempf": {"50"}}); code != http.StatusForbidden {
+		t.Errorf("station %d: %d, want 403", MaxStations+1, code)
+	}
+	if code := post(t, srv.URL, url.Values{"PASSKEY": {"station1"}, "tempf": {"51"}}); code != http.StatusOK {
+		t.Errorf("a tracked station after the bound: %d, want 200", code)
+	}
+}
