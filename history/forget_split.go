@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/climated/climated/sensors"
 )
 
 // split is a bucket that straddles the time, with what rebuilds it: the
@@ -14,6 +16,7 @@ import (
 type split struct {
 	SplitBucket
 	id, start, gone int64 // gone: its raw readings after the time
+	after           int64 // the time
 	sum, low, high  sql.NullFloat64
 	scale           float64
 }
@@ -72,7 +75,7 @@ func straddling(ctx context.Context, tx *sql.Tx, table string, start, after, end
 	defer rows.Close()
 	var out []split
 	for rows.Next() {
-		sp := split{start: start}
+		sp := split{start: start, after: after}
 		var oldest sql.NullInt64
 		if err := rows.Scan(&sp.id, &sp.Readings, &oldest, &sp.Kept, &sp.sum, &sp.low, &sp.high, &sp.gone); err != nil {
 			return nil, err
@@ -100,6 +103,11 @@ func rebuild(ctx context.Context, tx *sql.Tx, splits []split) error {
 		default:
 			_, err = tx.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET n = ?, total = ?, lo = ?, hi = ? WHERE series = ? AND t = ?", sp.Table),
 				sp.Kept, sp.sum.Float64/sp.scale, sp.low.Float64/sp.scale, sp.high.Float64/sp.scale, sp.id, sp.start)
+			if info, _ := sensors.Lookup(sp.Measurement); err == nil && info.Kind == sensors.Direction {
+				// A direction's vector sums, from the same raw readings.
+				_, err = tx.ExecContext(ctx, fmt.Sprintf(`UPDATE %s SET (cs, sn) = (SELECT sum(cos(radians(v / ?1))), sum(sin(radians(v / ?1)))
+					FROM raw WHERE series = ?2 AND t >= ?3 AND t <= ?4) WHERE series = ?2 AND t = ?3`, sp.Table), sp.scale, sp.id, sp.start, sp.after)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("forget: rebuild the %s bucket of %s/%s at %d: %w", sp.Table, sp.Zone, sp.Measurement, sp.start, err)

@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -38,7 +39,26 @@ type Summary struct {
 	MaxTime int64    `json:"max_time"`
 	Mean    float64  `json:"mean"`
 	Sum     *float64 `json:"sum,omitempty"`
+
+	direction bool // a direction's: Min and Max say nothing (MarshalJSON)
 }
+
+// MarshalJSON leaves out a direction's extremes: the lowest and highest
+// angle of a wind that turned through north are 1° and 359°, which say
+// nothing of it.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	if !s.direction {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Count int     `json:"count"`
+		Mean  float64 `json:"mean"`
+	}{s.Count, s.Mean})
+}
+
+// Direction reports whether s summarises a direction (mean only).
+func (s Summary) Direction() bool { return s.direction }
 
 // Series is the answer to a Query: the summary first, then one row per
 // bucket that has readings, laid out as Columns says.
@@ -109,13 +129,8 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		out.Note = "no readings written yet: new readings reach the history within " + s.opts.FlushInterval.String()
 		return out, nil
 	}
-	amount := info.Kind == sensors.Amount
-	if amount {
-		out.Columns = []string{"t", "sum"}
-	} else {
-		out.Columns = []string{"t", "mean", "min", "max"}
-	}
-	sum, count, err := s.rangeBuckets(ctx, out, tier, id, sec, amount)
+	out.Columns = columns[info.Kind]
+	sum, count, err := s.rangeBuckets(ctx, out, tier, id, sec, info.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +143,14 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	}
 	out.Summary = &sm
 	return out, nil
+}
+
+// columns are the points' columns by kind: an amount's sum per bucket, a
+// direction's mean (its low and high say nothing), the others' mean with
+// its band.
+var columns = map[sensors.Kind][]string{
+	sensors.Gauge: {"t", "mean", "min", "max"}, sensors.Health: {"t", "mean", "min", "max"},
+	sensors.Amount: {"t", "sum"}, sensors.Direction: {"t", "mean"},
 }
 
 // checkQuery checks q's range and step, and brings its MaxPoints within
@@ -164,7 +187,7 @@ func (s *Store) rangeStep(q Query) (tierSQL, time.Duration, string) {
 // rangeBuckets reads series id's buckets of sec seconds over [out.From,
 // out.To) from tier into out.Points, and returns the sum (in the
 // measurement's unit) and the count of the readings they hold.
-func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id, sec int64, amount bool) (float64, int, error) {
+func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id, sec int64, kind sensors.Kind) (float64, int, error) {
 	m := out.Measurement
 	div := tier.div(m)
 	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf(`SELECT t / ?1 * ?1 AS b, %s, %s, %s, %s, %s
@@ -184,9 +207,12 @@ func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id,
 			return 0, 0, err
 		}
 		mean, lo, hi, sm = mean/div, lo/div, hi/div, sm/div
-		if amount {
+		switch kind {
+		case sensors.Amount:
 			out.Points = append(out.Points, []float64{float64(b), round(m, sm)})
-		} else {
+		case sensors.Direction:
+			out.Points = append(out.Points, []float64{float64(b), bearing(roundMore(m, mean))})
+		default:
 			out.Points = append(out.Points, []float64{float64(b), roundMore(m, mean), round(m, lo), round(m, hi)})
 		}
 		sum += sm
@@ -200,6 +226,9 @@ func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id,
 // their extremes, read from tier.
 func (s *Store) summarise(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind, count int, sum float64) (Summary, error) {
 	st := Summary{Count: count, Mean: roundMore(m, sum/float64(count))}
+	if kind == sensors.Direction {
+		return s.meanDirection(ctx, tier, id, from, to, m, st)
+	}
 	if err := s.extreme(ctx, tier, "min", id, from, to, &st.MinTime, &st.Min); err != nil {
 		return st, err
 	}
@@ -213,6 +242,27 @@ func (s *Store) summarise(ctx context.Context, tier tierSQL, id, from, to int64,
 		st.Sum = &total
 	}
 	return st, nil
+}
+
+// meanDirection completes st, a direction's Summary over [from, to):
+// the mean of its unit vectors, and no extremes.
+func (s *Store) meanDirection(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, st Summary) (Summary, error) {
+	var mean float64
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE series = ? AND t >= ? AND t < ?", tier.mean, tier.table)
+	if err := s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(&mean); err != nil {
+		return st, err
+	}
+	st.Mean, st.direction = bearing(roundMore(m, mean/tier.div(m))), true
+	return st, nil
+}
+
+// bearing is a rounded mean direction in [0, 360): a mean just short of
+// north rounds to 360, which is 0.
+func bearing(v float64) float64 {
+	if v >= 360 {
+		return v - 360
+	}
+	return v
 }
 
 // extreme finds the first row with the lowest or highest value in the

@@ -3,11 +3,11 @@ package history
 import "github.com/climated/climated/sensors"
 
 // recordItem is what one Record call hands the writer: its valid readings
-// and the mark and state of its context (zero when none).
+// and the mark and states of its context (zero when none).
 type recordItem struct {
-	rs    []sensors.Reading
-	mark  string
-	state sensors.State
+	rs     []sensors.Reading
+	mark   string
+	states []sensors.State
 }
 
 // notes are the marks and states of a transaction's calls, written with
@@ -28,14 +28,14 @@ type queue struct {
 }
 
 type call struct {
-	end   int // len(rs) once the call's readings were added
-	mark  string
-	state sensors.State
+	end    int // len(rs) once the call's readings were added
+	mark   string
+	states []sensors.State
 }
 
 func (q *queue) add(it recordItem) {
 	q.rs = append(q.rs, it.rs...)
-	q.calls = append(q.calls, call{len(q.rs), it.mark, it.state})
+	q.calls = append(q.calls, call{len(q.rs), it.mark, it.states})
 }
 
 // txFrom is the transaction that starts at call ci: whole calls, as many
@@ -56,9 +56,7 @@ func (q *queue) txFrom(ci, size int) (end int, n notes, next int) {
 		if c.mark != "" {
 			n.marks = append(n.marks, c.mark)
 		}
-		if c.state.Key != "" {
-			n.states = append(n.states, c.state)
-		}
+		n.states = append(n.states, c.states...)
 	}
 	return end, n, next
 }

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestQueueTransactions(t *testing.T) {
 		if i != 1 {
 			mark = fmt.Sprintf("m%d", i)
 		}
-		q.add(recordItem{readingsN(n), mark, sensors.State{}})
+		q.add(recordItem{readingsN(n), mark, nil})
 	}
 	type tx struct {
 		end   int
@@ -40,7 +41,7 @@ func TestQueueTransactions(t *testing.T) {
 
 	// The bound drops the first 100: calls 0 and 1 entirely, 20 of call 2.
 	q.dropFront(100)
-	if len(q.rs) != 290 || len(q.calls) != 4 || q.calls[0] != (call{20, "m2", sensors.State{}}) || q.calls[3] != (call{290, "m5", sensors.State{}}) {
+	if len(q.rs) != 290 || len(q.calls) != 4 || !reflect.DeepEqual(q.calls[0], call{20, "m2", nil}) || !reflect.DeepEqual(q.calls[3], call{290, "m5", nil}) {
 		t.Errorf("after dropping 100: %d readings, calls %v", len(q.rs), q.calls)
 	}
 	if end, n, _ := q.txFrom(0, 100); end != 20 || !slices.Equal(n.marks, []string{"m2"}) {

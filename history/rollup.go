@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 )
 
 // The rollup tiers: bucket width in seconds and table.
@@ -16,16 +17,20 @@ var tiers = []struct {
 }
 
 func rollupUpsert(table string) string {
-	return fmt.Sprintf(`INSERT INTO %[1]s (series, t, n, total, lo, hi) VALUES (?, ?, ?, ?, ?, ?)
+	return fmt.Sprintf(`INSERT INTO %[1]s (series, t, n, total, lo, hi, cs, sn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (series, t) DO UPDATE SET n = %[1]s.n + excluded.n, total = %[1]s.total + excluded.total,
-		lo = min(%[1]s.lo, excluded.lo), hi = max(%[1]s.hi, excluded.hi)`, table)
+		lo = min(%[1]s.lo, excluded.lo), hi = max(%[1]s.hi, excluded.hi),
+		cs = %[1]s.cs + excluded.cs, sn = %[1]s.sn + excluded.sn`, table)
 }
 
-// bucket is the aggregate of a batch's readings in one rollup bucket.
+// bucket is the aggregate of a batch's readings in one rollup bucket; a
+// direction's also the sums of the cosines and sines of its angles (cs,
+// sn; NULL for other measurements).
 type bucket struct {
 	n         int64
 	total     float64
 	low, high float64
+	cs, sn    sql.NullFloat64
 }
 
 type bucketKey struct{ series, t int64 }
@@ -37,24 +42,29 @@ type rollups [2]map[bucketKey]*bucket
 
 func newRollups() *rollups { return &rollups{{}, {}} }
 
-func (r *rollups) add(series, t int64, v float64) {
+func (r *rollups) add(series, t int64, v float64, direction bool) {
 	for i, tier := range tiers {
 		k := bucketKey{series, t - t%tier.width}
 		b := r[i][k]
 		if b == nil {
-			r[i][k] = &bucket{n: 1, total: v, low: v, high: v}
-			continue
+			b = &bucket{total: 0, low: v, high: v}
+			r[i][k] = b
 		}
 		b.n++
 		b.total += v
 		b.low, b.high = min(b.low, v), max(b.high, v)
+		if direction {
+			rad := v * math.Pi / 180
+			b.cs = sql.NullFloat64{Float64: b.cs.Float64 + math.Cos(rad), Valid: true}
+			b.sn = sql.NullFloat64{Float64: b.sn.Float64 + math.Sin(rad), Valid: true}
+		}
 	}
 }
 
 func (r *rollups) write(ctx context.Context, stmts ...*sql.Stmt) error {
 	for i, st := range stmts {
 		for k, b := range r[i] {
-			if _, err := st.ExecContext(ctx, k.series, k.t, b.n, b.total, b.low, b.high); err != nil {
+			if _, err := st.ExecContext(ctx, k.series, k.t, b.n, b.total, b.low, b.high, b.cs, b.sn); err != nil {
 				return fmt.Errorf("update %s: %w", tiers[i].table, err)
 			}
 		}

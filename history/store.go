@@ -255,7 +255,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 	valid, invalid := Prepare(readings)
 	if len(valid) > 0 {
-		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StateOf(ctx)}); err != nil {
+		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StatesOf(ctx)}); err != nil {
 			return err
 		}
 	}

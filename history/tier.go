@@ -44,14 +44,37 @@ func (t tierSQL) div(m sensors.Measurement) float64 {
 // of is the tier as it is read for m: a rollup tier holds only the hours
 // compaction has moved, so the readings still in recent (the last hour or
 // two; after a backfill, until compaction has caught up) are read with it,
-// each as a bucket of one.
+// each as a bucket of one. A direction's mean is that of its unit vectors
+// (vectorMean), and stands for its low and high too: the extremes of
+// angles say nothing.
 func (t tierSQL) of(m sensors.Measurement) tierSQL {
+	scale := strconv.FormatFloat(scaleOf(m), 'f', -1, 64)
+	info, _ := sensors.Lookup(m)
+	direction := info.Kind == sensors.Direction
 	if t.raw {
+		if direction {
+			// Raw values are stored integers: the mean goes back to them.
+			v := "radians(v / " + scale + ")"
+			t.mean = vectorMean("sum(cos("+v+"))", "sum(sin("+v+"))") + " * " + scale
+			t.low, t.high = t.mean, t.mean
+		}
 		return t
 	}
-	v := "CAST(v AS REAL) / " + strconv.FormatFloat(scaleOf(m), 'f', -1, 64)
-	t.table = fmt.Sprintf("(SELECT series, t, n, total, lo, hi FROM %s UNION ALL SELECT series, t, 1, %s, %[2]s, %[2]s FROM recent)", t.table, v)
+	v := "CAST(v AS REAL) / " + scale
+	t.table = fmt.Sprintf("(SELECT series, t, n, total, lo, hi, cs, sn FROM %s UNION ALL SELECT series, t, 1, %s, %[2]s, %[2]s, cos(radians(%[2]s)), sin(radians(%[2]s)) FROM recent)", t.table, v)
+	if direction {
+		t.mean = vectorMean("sum(cs)", "sum(sn)")
+		t.low, t.high = t.mean, t.mean
+	}
 	return t
+}
+
+// vectorMean is the SQL of the mean direction, in degrees in [0, 360),
+// of angles whose cosines add up to cs and sines to sn: the direction of
+// the sum of their unit vectors, so 350° and 10° make 0°. Where the
+// vectors cancel out it is 0.
+func vectorMean(cs, sn string) string {
+	return fmt.Sprintf("mod(degrees(atan2(%s, %s)) + 360, 360)", sn, cs)
 }
 
 // rowBudget bounds the rows one query reads from a tier, assuming the

@@ -469,7 +469,8 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 			return err
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
-		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
+		info, _ := sensors.Lookup(r.Measurement)
+		if info.Kind == sensors.Amount {
 			if _, err := amount.ExecContext(ctx, id, t, v); err != nil {
 				return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
 			}
@@ -488,7 +489,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 			}
 		}
 		// The rollups hold the value as stored, so every tier agrees.
-		rolls.add(id, t, decode(r.Measurement, float64(v)))
+		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
 	}
 	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h)); err != nil {
 		return err

@@ -2,6 +2,7 @@ package mqtt
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func TestDiscoveryAnnouncesEveryMeasurement(t *testing.T) {
 		m, _ := ha.last(topic)
 		got := jsonOf(t, m)
 		want := map[string]any{"name": info.HA.Name, "device_class": info.HA.DeviceClass, "unit_of_measurement": info.Unit,
-			"state_class": "measurement", "icon": info.HA.Icon, "value_template": "{{ value_json." + string(info.Name) + " }}"}
+			"state_class": info.HA.StateClass, "icon": info.HA.Icon, "value_template": "{{ value_json." + string(info.Name) + " }}"}
 		for field, w := range want {
 			if g, _ := got[field].(string); g != w {
 				t.Errorf("%s: %s = %#v, want %q", info.Name, field, got[field], w)
@@ -53,6 +54,63 @@ func TestDiscoveryAnnouncesEveryMeasurement(t *testing.T) {
 	for m, class := range map[sensors.Measurement]string{sensors.PM1: "pm1", sensors.PM25: "pm25", sensors.PM10: "pm10", sensors.PM4: "", sensors.VOCIndex: "", sensors.NOxIndex: ""} {
 		if info, _ := sensors.Lookup(m); info.HA.DeviceClass != class {
 			t.Errorf("%s: device class %q, want %q", m, info.HA.DeviceClass, class)
+		}
+	}
+}
+
+// haDeviceClasses are, for each sensor device class the catalogue uses,
+// the units and state classes Home Assistant accepts with it: its
+// DEVICE_CLASS_UNITS and DEVICE_CLASS_STATE_CLASSES
+// (home-assistant/core, homeassistant/components/sensor/const.py, 2025),
+// the units as its const.py spells them (UnitOfSpeed.KILOMETERS_PER_HOUR
+// "km/h", UnitOfIrradiance.WATTS_PER_SQUARE_METER "W/m²",
+// UnitOfVolumetricFlux.MILLIMETERS_PER_HOUR "mm/h", DEGREE "°" …). An
+// entity with another is refused or logged as invalid by Home Assistant.
+var haDeviceClasses = map[string]struct{ units, states []string }{
+	"temperature":             {[]string{"°C", "°F", "K"}, []string{"measurement"}},
+	"humidity":                {[]string{"%"}, []string{"measurement"}},
+	"carbon_dioxide":          {[]string{"ppm"}, []string{"measurement"}},
+	"sound_pressure":          {[]string{"dB", "dBA"}, []string{"measurement"}},
+	"atmospheric_pressure":    {[]string{"cbar", "bar", "hPa", "mmHg", "inHg", "kPa", "mbar", "Pa", "psi"}, []string{"measurement"}},
+	"precipitation":           {[]string{"cm", "in", "mm"}, []string{"measurement", "total", "total_increasing"}},
+	"pm1":                     {[]string{"µg/m³"}, []string{"measurement"}},
+	"pm25":                    {[]string{"µg/m³"}, []string{"measurement"}},
+	"pm10":                    {[]string{"µg/m³"}, []string{"measurement"}},
+	"voltage":                 {[]string{"V", "mV", "µV", "kV", "MV"}, []string{"measurement"}},
+	"battery":                 {[]string{"%"}, []string{"measurement"}},
+	"wind_speed":              {[]string{"ft/s", "km/h", "kn", "m/s", "mph", "Beaufort"}, []string{"measurement"}},
+	"wind_direction":          {[]string{"°"}, []string{"measurement_angle"}},
+	"irradiance":              {[]string{"W/m²", "BTU/(h⋅ft²)"}, []string{"measurement"}},
+	"precipitation_intensity": {[]string{"in/d", "in/h", "mm/d", "mm/h"}, []string{"measurement"}},
+	"moisture":                {[]string{"%"}, []string{"measurement"}},
+	"distance":                {[]string{"km", "m", "cm", "mm", "mi", "yd", "ft", "in"}, []string{"measurement", "total", "total_increasing"}},
+}
+
+// TestDiscoveryClassesAsHomeAssistantHasThem: every measurement's device
+// class takes its unit and state class in Home Assistant's own tables
+// (the wind's direction must be measurement_angle, in degrees).
+func TestDiscoveryClassesAsHomeAssistantHasThem(t *testing.T) {
+	for _, info := range sensors.Catalogue() {
+		if info.HA.DeviceClass == "" {
+			continue
+		}
+		c, ok := haDeviceClasses[info.HA.DeviceClass]
+		if !ok {
+			t.Errorf("%s: device class %q is not in the table taken from Home Assistant: add it from sensor/const.py", info.Name, info.HA.DeviceClass)
+			continue
+		}
+		if !slices.Contains(c.units, info.Unit) || !slices.Contains(c.states, info.HA.StateClass) {
+			t.Errorf("%s: %s in %q with state class %q; Home Assistant takes %v with %v", info.Name, info.HA.DeviceClass, info.Unit, info.HA.StateClass, c.units, c.states)
+		}
+	}
+	for key, def := range derivedSensors {
+		c, ok := haDeviceClasses[def.deviceClass]
+		switch {
+		case def.deviceClass == "" || def.timestamp || def.enum:
+		case !ok:
+			t.Errorf("%s: device class %q is not in the table taken from Home Assistant", key, def.deviceClass)
+		case !slices.Contains(c.units, def.unit) || !slices.Contains(c.states, def.stateClass):
+			t.Errorf("%s: %s in %q with state class %q; Home Assistant takes %v with %v", key, def.deviceClass, def.unit, def.stateClass, c.units, c.states)
 		}
 	}
 }

@@ -48,6 +48,17 @@ var derivedSensors = map[string]sensorDef{
 	sensors.KeySumRain1:      {name: "Rain, last hour", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
 	sensors.KeySumRain24:     {name: "Rain, last 24 hours", deviceClass: "precipitation", unit: "mm", stateClass: "measurement", precision: 1},
 	sensors.KeyWhen:          {name: "Last update", deviceClass: "timestamp", precision: -1, diagnostic: true, timestamp: true},
+
+	sensors.KeyMaxWindStr:     {name: "Strongest gust today", deviceClass: "wind_speed", unit: "km/h", stateClass: "measurement", precision: 0},
+	sensors.KeyMaxWindAngle:   {name: "Direction of the strongest gust today", deviceClass: "wind_direction", unit: "°", stateClass: "measurement_angle", precision: 0},
+	sensors.KeyDateMaxWindStr: {name: "Time of the strongest gust today", deviceClass: "timestamp", precision: -1, timestamp: true},
+	sensors.KeySumLightning1:  {name: "Lightning strikes, last hour", stateClass: "measurement", icon: "mdi:flash", precision: 0},
+	sensors.KeySumLightning24: {name: "Lightning strikes, last 24 hours", stateClass: "measurement", icon: "mdi:flash", precision: 0},
+	sensors.KeyFeelsLike:      {name: "Feels like", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyHeatIndex:      {name: "Heat index", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyWindChill:      {name: "Wind chill", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyHumidex:        {name: "Humidex", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
+	sensors.KeyDewPoint:       {name: "Dew point", deviceClass: "temperature", unit: "°C", stateClass: "measurement", precision: 1},
 }
 
 // haConfig is a Home Assistant MQTT discovery message for one sensor.

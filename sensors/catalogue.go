@@ -49,6 +49,82 @@ var entries = []Info{
 		Brief:       "mm in the latest interval",
 		HA:          HomeAssistant{Name: "Rain, latest interval", DeviceClass: "precipitation", StateClass: "measurement"},
 	},
+	// The weather station's (sensors/station). Wind is Netatmo's: km/h,
+	// and the direction the wind comes from in degrees clockwise from
+	// north, averaged as vectors (Direction).
+	{
+		Name: WindStrength, Unit: "km/h", Units: speedUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 400, Resolution: 0.01,
+		Description: "wind speed, the mean over the station's interval",
+		Brief:       "km/h: the interval's mean wind and strongest gust",
+		HA:          HomeAssistant{Name: "Wind speed", DeviceClass: "wind_speed", StateClass: "measurement"},
+	},
+	{
+		Name: WindAngle, Unit: "°", Units: angleUnits, Kind: Direction, Decimals: 0, Min: 0, Max: 360, Resolution: 0.01,
+		Description: "direction the wind comes from, degrees clockwise from north (90 east); means are of its unit vectors",
+		Brief:       "° the wind comes from (0 north, 90 east)",
+		HA:          HomeAssistant{Name: "Wind direction", DeviceClass: "wind_direction", StateClass: "measurement_angle"},
+	},
+	{
+		Name: GustStrength, Unit: "km/h", Units: speedUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 400, Resolution: 0.01,
+		Description: "wind gust, the strongest of the station's interval",
+		Brief:       "km/h: the interval's mean wind and strongest gust",
+		HA:          HomeAssistant{Name: "Wind gust", DeviceClass: "wind_speed", StateClass: "measurement"},
+	},
+	{
+		Name: GustAngle, Unit: "°", Units: angleUnits, Kind: Direction, Decimals: 0, Min: 0, Max: 360, Resolution: 0.01,
+		Description: "direction of the strongest gust, degrees clockwise from north",
+		Brief:       "° the wind comes from (0 north, 90 east)",
+		HA:          HomeAssistant{Name: "Gust direction", DeviceClass: "wind_direction", StateClass: "measurement_angle"},
+	},
+	{
+		Name: SolarRadiation, Unit: "W/m²", Units: irradianceUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 2000, Resolution: 0.01,
+		Description: "solar radiation, global irradiance on a horizontal surface",
+		Brief:       "W/m²",
+		HA:          HomeAssistant{Name: "Solar radiation", DeviceClass: "irradiance", StateClass: "measurement"},
+	},
+	{
+		// Home Assistant has no device class for the UV index.
+		Name: UV, Unit: "", Units: indexUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 25, Resolution: 0.01,
+		Description: "UV index (WHO: 0–2 low, 3–5 moderate, 6–7 high, 8–10 very high, 11+ extreme)",
+		Brief:       "UV index (WHO: 3 moderate, 6 high, 8 very high, 11 extreme)",
+		HA:          HomeAssistant{Name: "UV index", StateClass: "measurement", Icon: "mdi:sun-wireless"},
+	},
+	{
+		Name: RainRate, Unit: "mm/h", Units: rateUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 2000, Resolution: 0.001,
+		Description: "rain intensity: how fast it rains now",
+		Brief:       "mm/h, how fast it rains now",
+		HA:          HomeAssistant{Name: "Rain rate", DeviceClass: "precipitation_intensity", StateClass: "measurement"},
+	},
+	{
+		Name: SoilMoisture, Unit: "%", Units: percentUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 100, Resolution: 0.01,
+		Description: "soil moisture, volumetric water content",
+		Brief:       "%",
+		HA:          HomeAssistant{Name: "Soil moisture", DeviceClass: "moisture", StateClass: "measurement"},
+	},
+	{
+		Name: LeafWetness, Unit: "%", Units: percentUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 100, Resolution: 0.01,
+		Description: "leaf wetness: how much of the sensor's surface is wet",
+		Brief:       "%",
+		HA:          HomeAssistant{Name: "Leaf wetness", StateClass: "measurement", Icon: "mdi:leaf"},
+	},
+	{
+		Name: Leak, Unit: "", Units: stateUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 1, Resolution: 1,
+		Description: "water leak sensor: 1 while it is wet, 0 dry",
+		Brief:       "1 water detected, 0 dry",
+		HA:          HomeAssistant{Name: "Leak", StateClass: "measurement", Icon: "mdi:water-alert"},
+	},
+	{
+		Name: Lightning, Unit: "", Units: countUnits, Kind: Amount, Decimals: 0, Min: 0, Max: 100000, Resolution: 1,
+		Description: "lightning strikes detected in the latest interval",
+		Brief:       "strikes in the latest interval",
+		HA:          HomeAssistant{Name: "Lightning strikes, latest interval", StateClass: "measurement", Icon: "mdi:flash"},
+	},
+	{
+		Name: LightningDistance, Unit: "km", Units: distanceUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 100, Resolution: 0.01,
+		Description: "distance to the latest lightning strike, at its time",
+		Brief:       "km to the latest strike, at its time",
+		HA:          HomeAssistant{Name: "Lightning distance", DeviceClass: "distance", StateClass: "measurement"},
+	},
 	{
 		Name: PM1, Unit: "µg/m³", Units: massConcentrationUnits, Kind: Gauge, Decimals: 1, Min: 0, Max: 1000, Resolution: 0.01,
 		Description: "mass concentration of particles up to 1 µm (PM1)",

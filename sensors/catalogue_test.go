@@ -27,8 +27,15 @@ func TestCatalogue(t *testing.T) {
 		}
 		checkEntry(t, info)
 	}
-	if info, _ := Lookup(Rain); info.Kind != Amount {
-		t.Error("Rain must add up (Amount)")
+	for _, m := range []Measurement{Rain, Lightning} {
+		if info, _ := Lookup(m); info.Kind != Amount {
+			t.Errorf("%s must add up (Amount)", m)
+		}
+	}
+	for _, m := range []Measurement{WindAngle, GustAngle} {
+		if info, _ := Lookup(m); info.Kind != Direction {
+			t.Errorf("%s must be averaged as a direction", m)
+		}
 	}
 }
 
@@ -61,7 +68,8 @@ func checkEntry(t *testing.T, info Info) {
 			}
 		}
 	}
-	if info.HA.Name == "" || info.HA.StateClass != "measurement" {
+	// Home Assistant's state class of angles (2025.2) for directions.
+	if state := map[bool]string{true: "measurement_angle", false: "measurement"}[info.Kind == Direction]; info.HA.Name == "" || info.HA.StateClass != state {
 		t.Errorf("%s: Home Assistant entry %+v lacks a name or the measurement state class", m, info.HA)
 	}
 	if info.HA.DeviceClass == "" && info.HA.Icon == "" {

@@ -15,7 +15,22 @@ const (
 	KeySumRain1      = "sum_rain_1"
 	KeySumRain24     = "sum_rain_24"
 	KeyWhen          = "When"
+
+	// The day's strongest gust since local midnight (Netatmo's keys).
+	KeyMaxWindStr     = "max_wind_str"
+	KeyMaxWindAngle   = "max_wind_angle"
+	KeyDateMaxWindStr = "date_max_wind_str"
+	// Strikes over the last hour and day, as the rain's sums.
+	KeySumLightning1  = "sum_lightning_1"
+	KeySumLightning24 = "sum_lightning_24"
+	// What the air feels like where there is wind, as weewx derives it
+	// (sensors/weather), in °C; each only where it applies.
+	KeyFeelsLike = "feels_like"
+	KeyHeatIndex = "heat_index"
+	KeyWindChill = "wind_chill"
+	KeyHumidex   = "humidex"
+	KeyDewPoint  = "dew_point"
 )
 
 // TimeKeys are the keys whose values are Unix times.
-var TimeKeys = []string{KeyWhen, KeyDateMinTemp, KeyDateMaxTemp}
+var TimeKeys = []string{KeyWhen, KeyDateMinTemp, KeyDateMaxTemp, KeyDateMaxWindStr}

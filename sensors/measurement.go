@@ -33,6 +33,22 @@ const (
 	PM10     Measurement = "PM10"     // µg/m³
 	VOCIndex Measurement = "VOCIndex" // Sensirion VOC index, 1…500 (100 = the room's average of the last 24 h)
 	NOxIndex Measurement = "NOxIndex" // Sensirion NOx index, 1…500 (1 = the room's usual, clean air)
+
+	// The weather station's: wind by Netatmo's names (km/h, and degrees
+	// the wind comes from, clockwise from north), sun, rain intensity,
+	// the garden's sensors and lightning.
+	WindStrength      Measurement = "WindStrength"      // km/h, the mean over the station's interval
+	WindAngle         Measurement = "WindAngle"         // degrees, where the wind comes from
+	GustStrength      Measurement = "GustStrength"      // km/h, the strongest gust of the interval
+	GustAngle         Measurement = "GustAngle"         // degrees, of that gust
+	SolarRadiation    Measurement = "SolarRadiation"    // W/m², global irradiance on the horizontal
+	UV                Measurement = "UV"                // UV index (WHO)
+	RainRate          Measurement = "RainRate"          // mm/h
+	SoilMoisture      Measurement = "SoilMoisture"      // % volumetric water content
+	LeafWetness       Measurement = "LeafWetness"       // %
+	Leak              Measurement = "Leak"              // 1 while the sensor is wet, else 0
+	Lightning         Measurement = "Lightning"         // strikes detected in the interval ending at the reading's time
+	LightningDistance Measurement = "LightningDistance" // km to the latest strike, at the strike's time
 )
 
 // Kind says how values of a measurement combine over time.
@@ -48,6 +64,10 @@ const (
 	// Health values describe the device rather than the room (battery,
 	// signal); they are gauges that the climate report treats as status.
 	Health
+	// Direction values are angles in degrees (the wind's): a mean of them
+	// is the direction of the mean of their unit vectors, so that 350°
+	// and 10° average to 0°, not 180°, and a low and high say nothing.
+	Direction
 )
 
 // Round rounds v to the decimals m is shown with, plus extra decimals

@@ -17,13 +17,15 @@ type State struct {
 
 type stateKey struct{}
 
-// WithState returns ctx carrying state for the sink's Record.
+// WithState returns ctx carrying state for the sink's Record, after the
+// states ctx carries already (a station's rain gauge and its lightning
+// counter are two).
 func WithState(ctx context.Context, key, value string) context.Context {
-	return context.WithValue(ctx, stateKey{}, State{key, value})
+	return context.WithValue(ctx, stateKey{}, append(StatesOf(ctx), State{key, value}))
 }
 
-// StateOf is the state ctx carries; the zero State when none.
-func StateOf(ctx context.Context) State {
-	s, _ := ctx.Value(stateKey{}).(State)
-	return s
+// StatesOf are the states ctx carries, in the order they were added.
+func StatesOf(ctx context.Context) []State {
+	s, _ := ctx.Value(stateKey{}).([]State)
+	return s[:len(s):len(s)]
 }

@@ -17,6 +17,8 @@ const (
 	hPaPerMmHg = 1.33322387415 // 1 mmHg (torr, near enough) in hPa
 	hPaPerInHg = 33.8638866667 // 1 inHg at 0 °C in hPa
 	mmPerInch  = 25.4
+	kmPerMile  = 1.609344 // the international mile, exactly
+	kmPerNM    = 1.852    // the nautical mile, exactly
 )
 
 func same(v float64) (float64, error) { return v, nil }
@@ -54,6 +56,19 @@ var (
 	// ASCII.
 	massConcentrationUnits = []Conversion{{[]string{"µg/m³", "μg/m³", "µg/m3", "μg/m3", "ug/m3", "ug/m³"}, same}}
 	indexUnits             = []Conversion{{[]string{"index"}, same}}
+
+	speedUnits = []Conversion{
+		{[]string{"km/h", "kmh", "kph"}, same},
+		{[]string{"m/s", "mps"}, times(3.6)},
+		{[]string{"mph", "mi/h"}, times(kmPerMile)},
+		{[]string{"kn", "kt", "knots"}, times(kmPerNM)},
+	}
+	angleUnits      = []Conversion{{[]string{"°", "deg", "degrees"}, same}}
+	irradianceUnits = []Conversion{{[]string{"W/m²", "W/m2"}, same}}
+	rateUnits       = []Conversion{{[]string{"mm/h", "mm/hr"}, same}, {[]string{"in/h", "in/hr"}, times(mmPerInch)}}
+	distanceUnits   = []Conversion{{[]string{"km"}, same}, {[]string{"mi", "miles"}, times(kmPerMile)}}
+	countUnits      = []Conversion{{[]string{"strikes", "count"}, same}}
+	stateUnits      = []Conversion{{[]string{"state"}, same}}
 )
 
 // signalUnits map a radio signal onto m's Netatmo scale with the

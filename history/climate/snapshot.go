@@ -78,11 +78,15 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 		z[string(k.m)] = round(k.m, latest.V)
 		derive(z, k.m, pts, sec, midnight)
 	}
+	for zone, z := range c {
+		l.deriveZone(z, zone, h, midnight)
+	}
 	return c, times, gen
 }
 
 // derive adds to zone z the keys that measurement m brings with it, from
-// its window pts at sec. It is the only place that knows them.
+// its window pts at sec; deriveZone (weather.go) those that need several
+// of the zone's measurements. They are the only places that know them.
 func derive(z map[string]any, m sensors.Measurement, pts []Point, sec, midnight int64) {
 	switch m {
 	case sensors.Temperature:
@@ -102,6 +106,9 @@ func derive(z map[string]any, m sensors.Measurement, pts []Point, sec, midnight 
 	case sensors.Rain:
 		z[sensors.KeySumRain1] = round(m, Sum(pts, sec-3600, sec))
 		z[sensors.KeySumRain24] = round(m, Sum(pts, sec-86400, sec))
+	case sensors.Lightning:
+		z[sensors.KeySumLightning1] = round(m, Sum(pts, sec-3600, sec))
+		z[sensors.KeySumLightning24] = round(m, Sum(pts, sec-86400, sec))
 	}
 }
 

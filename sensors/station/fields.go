@@ -23,10 +23,6 @@ const (
 	lowFlag         // a battery flag: Ecowitt's 0 ok, 1 low; Ambient's 1 ok, 0 low
 )
 
-// kmhPerMph is one mile an hour in km/h, exactly; wind is not in the
-// catalogue's conversions yet, the rest is (sensors.Measurement.Convert).
-const kmhPerMph = 1.609344
-
 // spec is what a field is: the part it belongs to (%d: its channel), the
 // measurement and unit, the range a reading may have once converted (lo
 // == hi: none), or the rain counter it is.
@@ -37,6 +33,7 @@ type spec struct {
 	lo, hi  float64
 	counter string
 	piezo   bool
+	strikes bool
 }
 
 func reading(part string, m sensors.Measurement, u unit, lo, hi float64) spec {
@@ -45,6 +42,12 @@ func reading(part string, m sensors.Measurement, u unit, lo, hi float64) spec {
 
 func counter(name string, piezo bool) spec {
 	return spec{part: "outdoor", unit: inches, counter: name, piezo: piezo}
+}
+
+// strikes is the lightning sensor's count of the day's strikes: a
+// counter, as the rain's are.
+func strikes() spec {
+	return spec{part: "lightning", unit: asSent, counter: "daily", strikes: true}
 }
 
 func battery(part string, u unit) spec {
@@ -64,6 +67,10 @@ var (
 
 // ecowittFields are the Ecowitt protocol's fields (Ecowitt's "customized"
 // upload, as ecowitt2mqtt and aioecowitt read it); N is a channel number.
+// Two are left unread on purpose: maxdailygust, as the hub derives the
+// day's strongest gust from the gusts (max_wind_str, since its own
+// midnight), and lightning_time, as the distance is recorded when the
+// count of strikes rises, at that upload.
 var ecowittFields = map[string]spec{
 	"tempinf":    reading("console", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
 	"humidityin": reading("console", sensors.Humidity, asSent, rhRange[0], rhRange[1]),
@@ -72,14 +79,13 @@ var ecowittFields = map[string]spec{
 	"tempf":      reading("outdoor", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
 	"humidity":   reading("outdoor", sensors.Humidity, asSent, rhRange[0], rhRange[1]),
 
-	"winddir":        reading("outdoor", WindAngle, asSent, 0, 360),
-	"windspeedmph":   reading("outdoor", WindStrength, mph, 0, 400),
-	"windgustmph":    reading("outdoor", GustStrength, mph, 0, 400),
-	"maxdailygust":   reading("outdoor", MaxWindStrength, mph, 0, 400),
-	"solarradiation": reading("outdoor", SolarRadiation, asSent, 0, 2000),
-	"uv":             reading("outdoor", UV, asSent, 0, 25),
-	"rainratein":     reading("outdoor", RainRate, inches, 0, 2000),
-	"rrain_piezo":    reading("piezo", RainRate, inches, 0, 2000),
+	"winddir":        reading("outdoor", sensors.WindAngle, asSent, 0, 360),
+	"windspeedmph":   reading("outdoor", sensors.WindStrength, mph, 0, 400),
+	"windgustmph":    reading("outdoor", sensors.GustStrength, mph, 0, 400),
+	"solarradiation": reading("outdoor", sensors.SolarRadiation, asSent, 0, 2000),
+	"uv":             reading("outdoor", sensors.UV, asSent, 0, 25),
+	"rainratein":     reading("outdoor", sensors.RainRate, inches, 0, 2000),
+	"rrain_piezo":    reading("piezo", sensors.RainRate, inches, 0, 2000),
 
 	"eventrainin": counter("event", false), "hourlyrainin": counter("hourly", false),
 	"dailyrainin": counter("daily", false), "weeklyrainin": counter("weekly", false),
@@ -92,11 +98,11 @@ var ecowittFields = map[string]spec{
 	"tempNf":          reading("channel%d", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
 	"humidityN":       reading("channel%d", sensors.Humidity, asSent, rhRange[0], rhRange[1]),
 	"battN":           battery("channel%d", lowFlag),
-	"soilmoistureN":   reading("soil%d", SoilMoisture, asSent, 0, 100),
+	"soilmoistureN":   reading("soil%d", sensors.SoilMoisture, asSent, 0, 100),
 	"soilbattN":       battery("soil%d", volts),
-	"leafwetness_chN": reading("leaf%d", LeafWetness, asSent, 0, 100),
+	"leafwetness_chN": reading("leaf%d", sensors.LeafWetness, asSent, 0, 100),
 	"leaf_battN":      battery("leaf%d", volts),
-	"leak_chN":        reading("leak%d", Leak, asSent, 0, 1),
+	"leak_chN":        reading("leak%d", sensors.Leak, asSent, 0, 1),
 	"leakbattN":       battery("leak%d", level),
 	"pm25_chN":        reading("pm25_%d", sensors.PM25, asSent, 0, 1000),
 	"pm25battN":       battery("pm25_%d", level),
@@ -108,21 +114,20 @@ var ecowittFields = map[string]spec{
 	"co2":       reading("co2", sensors.CO2, asSent, 0, 40000),
 	"co2_batt":  battery("co2", level),
 	"batt_co2":  battery("co2", lowFlag),
-	"lightning": reading("lightning", LightningDistance, asSent, 0, 100),
+	"lightning": reading("lightning", sensors.LightningDistance, asSent, 0, 100),
 
-	"lightning_num":  reading("lightning", LightningStrikes, asSent, 0, 1e6),
-	"lightning_time": reading("lightning", LightningTime, asSent, 0, 1e11),
-	"wh57batt":       battery("lightning", level),
-	"wh25batt":       battery("console", lowFlag),
-	"wh26batt":       battery("outdoor", lowFlag),
-	"wh32batt":       battery("outdoor", lowFlag),
-	"wh65batt":       battery("outdoor", lowFlag),
-	"wh40batt":       battery("outdoor", volts),
-	"wh68batt":       battery("outdoor", volts),
-	"wh80batt":       battery("outdoor", volts),
-	"wh90batt":       battery("outdoor", volts),
-	"battout":        battery("outdoor", lowFlag),
-	"battin":         battery("console", lowFlag),
+	"lightning_num": strikes(),
+	"wh57batt":      battery("lightning", level),
+	"wh25batt":      battery("console", lowFlag),
+	"wh26batt":      battery("outdoor", lowFlag),
+	"wh32batt":      battery("outdoor", lowFlag),
+	"wh65batt":      battery("outdoor", lowFlag),
+	"wh40batt":      battery("outdoor", volts),
+	"wh68batt":      battery("outdoor", volts),
+	"wh80batt":      battery("outdoor", volts),
+	"wh90batt":      battery("outdoor", volts),
+	"battout":       battery("outdoor", lowFlag),
+	"battin":        battery("console", lowFlag),
 }
 
 // wundergroundFields are the Weather Underground protocol's fields
@@ -136,11 +141,12 @@ var wundergroundFields = map[string]spec{
 	"absbaromin":     reading("console", sensors.AbsolutePressure, inHg, hPaRange[0], hPaRange[1]),
 	"tempf":          reading("outdoor", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
 	"humidity":       reading("outdoor", sensors.Humidity, asSent, rhRange[0], rhRange[1]),
-	"winddir":        reading("outdoor", WindAngle, asSent, 0, 360),
-	"windspeedmph":   reading("outdoor", WindStrength, mph, 0, 400),
-	"windgustmph":    reading("outdoor", GustStrength, mph, 0, 400),
-	"solarradiation": reading("outdoor", SolarRadiation, asSent, 0, 2000),
-	"UV":             reading("outdoor", UV, asSent, 0, 25),
+	"winddir":        reading("outdoor", sensors.WindAngle, asSent, 0, 360),
+	"windspeedmph":   reading("outdoor", sensors.WindStrength, mph, 0, 400),
+	"windgustmph":    reading("outdoor", sensors.GustStrength, mph, 0, 400),
+	"windgustdir":    reading("outdoor", sensors.GustAngle, asSent, 0, 360),
+	"solarradiation": reading("outdoor", sensors.SolarRadiation, asSent, 0, 2000),
+	"UV":             reading("outdoor", sensors.UV, asSent, 0, 25),
 	"dailyrainin":    counter("daily", false),
 	"weeklyrainin":   counter("weekly", false),
 	"monthlyrainin":  counter("monthly", false),
@@ -197,7 +203,7 @@ func (u *Upload) field(parts map[string]map[sensors.Measurement]float64, s spec,
 			u.Problems = append(u.Problems, Problem{key, fmt.Errorf("a rain total of %s is below 0", raw)})
 			return
 		}
-		u.Counters = append(u.Counters, Counter{s.counter, s.piezo, v})
+		u.Counters = append(u.Counters, Counter{s.counter, s.piezo, s.strikes, v})
 		return
 	}
 	part := s.part
@@ -231,7 +237,7 @@ func convert(v float64, u unit, o Options, ambient bool) (float64, bool) {
 	case u == inches:
 		return catalogue(sensors.Rain, v, "in"), true
 	case u == mph:
-		return v * kmhPerMph, true
+		return catalogue(sensors.WindStrength, v, "mph"), true
 	}
 	return v, true
 }

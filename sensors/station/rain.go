@@ -73,15 +73,18 @@ func longest(cs []Counter) (Counter, bool) {
 	return Counter{}, false
 }
 
-// Gauges splits an upload's counters by gauge: the tipping bucket's and
-// the piezo gauge's.
-func Gauges(cs []Counter) (tipping, piezo []Counter) {
+// Gauges splits an upload's counters by gauge: the tipping bucket's, the
+// piezo gauge's and the lightning sensor's.
+func Gauges(cs []Counter) (tipping, piezo, strikes []Counter) {
 	for _, c := range cs {
-		if c.Piezo {
+		switch {
+		case c.Strikes:
+			strikes = append(strikes, c)
+		case c.Piezo:
 			piezo = append(piezo, c)
-		} else {
+		default:
 			tipping = append(tipping, c)
 		}
 	}
-	return tipping, piezo
+	return tipping, piezo, strikes
 }

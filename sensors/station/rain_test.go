@@ -38,7 +38,9 @@ func run(t *testing.T, g *RainGauge, steps []step) float64 {
 	return total
 }
 
-func yearlyDaily(y, d float64) []Counter { return []Counter{{"daily", false, d}, {"yearly", false, y}} }
+func yearlyDaily(y, d float64) []Counter {
+	return []Counter{{"daily", false, false, d}, {"yearly", false, false, y}}
+}
 
 // TestRainAcrossResets: the yearly counter is followed; midnight's daily
 // reset changes nothing, New Year's yearly reset counts the rain since,
@@ -63,10 +65,10 @@ func TestRainAcrossResets(t *testing.T) {
 // (a reboot, a console reset) counts the rain since it started again.
 func TestRainGatewayReboot(t *testing.T) {
 	run(t, NewRainGauge(nil), []step{
-		{"10:00", []Counter{{"total", false, 48.504}}, 0, false},
-		{"10:01", []Counter{{"total", false, 48.804}}, 0.3, true},
-		{"10:03", []Counter{{"total", false, 0.2}}, 0.2, true},
-		{"10:04", []Counter{{"total", false, 0.2}}, 0, true},
+		{"10:00", []Counter{{"total", false, false, 48.504}}, 0, false},
+		{"10:01", []Counter{{"total", false, false, 48.804}}, 0.3, true},
+		{"10:03", []Counter{{"total", false, false, 0.2}}, 0.2, true},
+		{"10:04", []Counter{{"total", false, false, 0.2}}, 0, true},
 	})
 }
 
@@ -95,9 +97,9 @@ func TestRainAcrossHubRestart(t *testing.T) {
 // back to the yearly counter with a new baseline, not a false reset.
 func TestRainCounterChange(t *testing.T) {
 	run(t, NewRainGauge(nil), []step{
-		{"12:00", []Counter{{"total", false, 500}, {"yearly", false, 30}}, 0, false},
-		{"12:01", []Counter{{"yearly", false, 30.2}}, 0, false},
-		{"12:02", []Counter{{"yearly", false, 30.5}}, 0.3, true},
+		{"12:00", []Counter{{"total", false, false, 500}, {"yearly", false, false, 30}}, 0, false},
+		{"12:01", []Counter{{"yearly", false, false, 30.2}}, 0, false},
+		{"12:02", []Counter{{"yearly", false, false, 30.5}}, 0.3, true},
 		{"12:03", nil, 0, false},
 	})
 }
@@ -105,8 +107,8 @@ func TestRainCounterChange(t *testing.T) {
 // TestGauges: the piezo gauge's counters go apart from the bucket's, as
 // the WS90 and a WH40 both report on one GW2000A.
 func TestGauges(t *testing.T) {
-	tip, pz := Gauges([]Counter{{"yearly", false, 1}, {"yearly", true, 2}, {"daily", true, 0.5}})
-	if len(tip) != 1 || len(pz) != 2 || pz[0].MM != 2 {
-		t.Errorf("tipping %+v, piezo %+v", tip, pz)
+	tip, pz, strikes := Gauges([]Counter{{"yearly", false, false, 1}, {"yearly", true, false, 2}, {"daily", true, false, 0.5}, {"daily", false, true, 7}})
+	if len(tip) != 1 || len(pz) != 2 || pz[0].MM != 2 || len(strikes) != 1 || strikes[0].MM != 7 {
+		t.Errorf("tipping %+v, piezo %+v, strikes %+v", tip, pz, strikes)
 	}
 }

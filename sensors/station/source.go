@@ -220,29 +220,49 @@ func (s *Source) readings(u *Upload, at time.Time) []sensors.Reading {
 }
 
 // rain counts the rain of the station's gauge (the tipping bucket, else
-// the piezo gauge) into rs, and returns ctx carrying the gauge's new
-// state, which the history commits with rs.
+// the piezo gauge) and its lightning strikes into rs, and returns ctx
+// carrying the gauges' new states, which the history commits with rs. The
+// distance of the latest strike is kept only from an upload that counted
+// strikes: the station repeats it until the next.
 func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, rs *[]sensors.Reading) (context.Context, error) {
-	tipping, piezo := Gauges(u.Counters)
+	tipping, piezo, strikes := Gauges(u.Counters)
 	name, counters := "tipping", tipping
 	if len(tipping) == 0 {
 		name, counters = "piezo", piezo
 	}
+	ctx, mm, counted, err := s.count(ctx, t, u, name, counters, at)
+	if err != nil {
+		return ctx, err
+	}
+	if counted {
+		*rs = append(*rs, sensors.Reading{Zone: s.zone("outdoor"), Measurement: sensors.Rain, Value: mm, Time: at, Source: "station/" + name})
+	}
+	ctx, n, counted, err := s.count(ctx, t, u, "lightning", strikes, at)
+	if counted {
+		*rs = append(*rs, sensors.Reading{Zone: s.zone("lightning"), Measurement: sensors.Lightning, Value: n, Time: at, Source: "station/lightning"})
+	}
+	if !counted || n == 0 {
+		*rs = slices.DeleteFunc(*rs, func(r sensors.Reading) bool { return r.Measurement == sensors.LightningDistance })
+	}
+	return ctx, err
+}
+
+// count adds counters, one gauge's, to the station's gauge of that name
+// and returns ctx carrying its new state; counted is false when the
+// upload says nothing new (see RainGauge.Add).
+func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, counters []Counter, at time.Time) (context.Context, float64, bool, error) {
 	if len(counters) == 0 {
-		return ctx, nil
+		return ctx, 0, false, nil
 	}
 	key := "station " + stationID(u.Station) + " " + name
 	g, err := s.gauge(ctx, t, key)
 	if err != nil {
-		return ctx, err
+		return ctx, 0, false, err
 	}
-	mm, counted := g.Add(at, counters)
-	if counted {
-		*rs = append(*rs, sensors.Reading{Zone: s.zone("outdoor"), Measurement: sensors.Rain, Value: mm, Time: at, Source: "station/" + name})
-	}
+	v, counted := g.Add(at, counters)
 	st, _ := g.State()
 	js, _ := json.Marshal(st)
-	return sensors.WithState(ctx, key, string(js)), nil
+	return sensors.WithState(ctx, key, string(js)), v, counted, nil
 }
 
 // gauge is the station's gauge of key, restored from the history's state

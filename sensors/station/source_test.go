@@ -29,7 +29,7 @@ func (m *memSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.rs = append(m.rs, rs...)
-	if st := sensors.StateOf(ctx); st.Key != "" {
+	for _, st := range sensors.StatesOf(ctx) {
 		m.states[st.Key] = st.Value
 	}
 	return nil

@@ -10,24 +10,6 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Measurements decoded here that the catalogue does not have yet, by the
-// names they will have: Netatmo's for wind (km/h and degrees).
-const (
-	WindStrength      sensors.Measurement = "WindStrength"   // km/h, the mean
-	WindAngle         sensors.Measurement = "WindAngle"      // degrees from north, clockwise
-	GustStrength      sensors.Measurement = "GustStrength"   // km/h
-	MaxWindStrength   sensors.Measurement = "max_wind_str"   // km/h, the day's strongest gust
-	SolarRadiation    sensors.Measurement = "SolarRadiation" // W/m²
-	UV                sensors.Measurement = "UV"             // UV index
-	RainRate          sensors.Measurement = "RainRate"       // mm/h
-	SoilMoisture      sensors.Measurement = "SoilMoisture"   // %
-	LeafWetness       sensors.Measurement = "LeafWetness"    // %
-	Leak              sensors.Measurement = "Leak"           // 1 when water is detected
-	LightningStrikes  sensors.Measurement = "LightningStrikes"
-	LightningDistance sensors.Measurement = "LightningDistance" // km, of the last strike
-	LightningTime     sensors.Measurement = "LightningTime"     // Unix seconds, of the last strike
-)
-
 // Protocols.
 const (
 	Ecowitt      = "ecowitt"
@@ -57,7 +39,10 @@ type Part struct {
 type Counter struct {
 	Name  string // total, yearly, monthly, weekly, daily, event, hourly
 	Piezo bool   // the WS90's or WS85's piezo gauge, not the tipping bucket
-	MM    float64
+	// Strikes: not rain but the lightning sensor's count of strikes
+	// (lightning_num, the day's), counted as the rain is.
+	Strikes bool
+	MM      float64
 }
 
 // Problem is a field that could not be read.
@@ -107,10 +92,10 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 		u.Parts = append(u.Parts, Part{name, vals})
 	}
 	sort.Slice(u.Parts, func(i, j int) bool { return u.Parts[i].Name < u.Parts[j].Name })
-	sort.Slice(u.Counters, func(i, j int) bool {
-		a, b := u.Counters[i], u.Counters[j]
-		return a.Piezo != b.Piezo && b.Piezo || a.Piezo == b.Piezo && a.Name < b.Name
-	})
+	// The tipping bucket's, then the piezo gauge's, then the strikes; by
+	// name within each.
+	rank := func(c Counter) string { return fmt.Sprint(c.Strikes, c.Piezo, c.Name) }
+	sort.Slice(u.Counters, func(i, j int) bool { return rank(u.Counters[i]) < rank(u.Counters[j]) })
 	return u, nil
 }
 

@@ -63,31 +63,31 @@ func TestGW2000AWithChannels(t *testing.T) {
 	}
 	check(t, u, expect{
 		"console": {sensors.Temperature: fToC(72.9), sensors.Humidity: 56, sensors.Pressure: inHgTohPa(29.870), sensors.AbsolutePressure: inHgTohPa(29.509)},
-		"outdoor": {sensors.Temperature: fToC(59.7), sensors.Humidity: 65, WindAngle: 327, WindStrength: mphToKmh(2.24), GustStrength: mphToKmh(3.80),
-			MaxWindStrength: mphToKmh(17.45), SolarRadiation: 0, UV: 0, RainRate: 0, sensors.BatteryVoltage: 3220},
-		"channel1": {sensors.Temperature: fToC(71.2), sensors.Humidity: 61, sensors.BatteryPercent: 100},
-		"channel8": {sensors.Temperature: fToC(68.0), sensors.Humidity: 56},
-		"soil5":    {SoilMoisture: 52, sensors.BatteryVoltage: 1300},
-		"pm25_1":   {sensors.PM25: 21.0, sensors.BatteryPercent: 60},
-		"co2":      {sensors.Temperature: fToC(62.2), sensors.Humidity: 61, sensors.PM25: 4.9, sensors.PM10: 6.1, sensors.CO2: 455},
-		"lightning": {LightningDistance: 1, LightningStrikes: 13, LightningTime: 1650475037,
-			sensors.BatteryPercent: 60},
+		"outdoor": {sensors.Temperature: fToC(59.7), sensors.Humidity: 65, sensors.WindAngle: 327, sensors.WindStrength: mphToKmh(2.24), sensors.GustStrength: mphToKmh(3.80),
+			sensors.SolarRadiation: 0, sensors.UV: 0, sensors.RainRate: 0, sensors.BatteryVoltage: 3220},
+		"channel1":  {sensors.Temperature: fToC(71.2), sensors.Humidity: 61, sensors.BatteryPercent: 100},
+		"channel8":  {sensors.Temperature: fToC(68.0), sensors.Humidity: 56},
+		"soil5":     {sensors.SoilMoisture: 52, sensors.BatteryVoltage: 1300},
+		"pm25_1":    {sensors.PM25: 21.0, sensors.BatteryPercent: 60},
+		"co2":       {sensors.Temperature: fToC(62.2), sensors.Humidity: 61, sensors.PM25: 4.9, sensors.PM10: 6.1, sensors.CO2: 455},
+		"lightning": {sensors.LightningDistance: 1, sensors.BatteryPercent: 60},
 	})
 	for _, p := range u.Parts {
 		if _, ok := p.Values[sensors.BatteryPercent]; ok && p.Name == "co2" {
 			t.Errorf("co2_batt 6 (on USB power) gave a level: %v", p.Values)
 		}
 	}
-	wantCounters := []Counter{{"daily", false, 0}, {"event", false, 0}, {"hourly", false, 0}, {"monthly", false, inToMM(0.736)},
-		{"weekly", false, 0}, {"yearly", false, inToMM(3.909)},
-		{"daily", true, inToMM(0.075)}, {"event", true, inToMM(0.063)}, {"hourly", true, 0}, {"monthly", true, inToMM(0.941)},
-		{"weekly", true, inToMM(0.075)}, {"yearly", true, inToMM(4.114)}}
+	wantCounters := []Counter{{"daily", false, false, 0}, {"event", false, false, 0}, {"hourly", false, false, 0}, {"monthly", false, false, inToMM(0.736)},
+		{"weekly", false, false, 0}, {"yearly", false, false, inToMM(3.909)},
+		{"daily", true, false, inToMM(0.075)}, {"event", true, false, inToMM(0.063)}, {"hourly", true, false, 0}, {"monthly", true, false, inToMM(0.941)},
+		{"weekly", true, false, inToMM(0.075)}, {"yearly", true, false, inToMM(4.114)},
+		{"daily", false, true, 13}}
 	if len(u.Counters) != len(wantCounters) {
 		t.Fatalf("counters %+v, want %+v", u.Counters, wantCounters)
 	}
 	for i, c := range wantCounters {
 		g := u.Counters[i]
-		if g.Name != c.Name || g.Piezo != c.Piezo || math.Abs(g.MM-c.MM) > 1e-9 {
+		if g.Name != c.Name || g.Piezo != c.Piezo || g.Strikes != c.Strikes || math.Abs(g.MM-c.MM) > 1e-9 {
 			t.Errorf("counter %d: %+v, want %+v", i, g, c)
 		}
 	}
@@ -101,16 +101,14 @@ func TestGW2000AWS90(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, u, expect{
-		"outdoor":   {sensors.Temperature: fToC(74.5), WindStrength: mphToKmh(1.34), sensors.BatteryVoltage: 3160},
-		"leak1":     {Leak: 0, sensors.BatteryPercent: 100},
-		"leak2":     {Leak: 1},
-		"leaf1":     {LeafWetness: 14, sensors.BatteryVoltage: 1780},
-		"lightning": {LightningDistance: 27, LightningStrikes: 1, sensors.BatteryPercent: 100},
+		"outdoor":   {sensors.Temperature: fToC(74.5), sensors.WindStrength: mphToKmh(1.34), sensors.BatteryVoltage: 3160},
+		"leak1":     {sensors.Leak: 0, sensors.BatteryPercent: 100},
+		"leak2":     {sensors.Leak: 1},
+		"leaf1":     {sensors.LeafWetness: 14, sensors.BatteryVoltage: 1780},
+		"lightning": {sensors.LightningDistance: 27, sensors.BatteryPercent: 100},
 	})
-	for _, p := range u.Parts {
-		if _, ok := p.Values[LightningTime]; ok {
-			t.Errorf("an empty lightning_time gave a time: %v", p.Values)
-		}
+	if c := u.Counters[len(u.Counters)-1]; !c.Strikes || c.MM != 1 {
+		t.Errorf("lightning_num 1 is not the last counter, of strikes: %+v", u.Counters)
 	}
 }
 
@@ -123,7 +121,7 @@ func TestAmbientEcowittProtocol(t *testing.T) {
 	}
 	check(t, u, expect{
 		"console": {sensors.AbsolutePressure: inHgTohPa(24.679), sensors.Pressure: inHgTohPa(29.616)},
-		"outdoor": {sensors.Temperature: fToC(53.8), SolarRadiation: 39.02, WindAngle: 99},
+		"outdoor": {sensors.Temperature: fToC(53.8), sensors.SolarRadiation: 39.02, sensors.WindAngle: 99},
 		"co2":     {sensors.BatteryPercent: 100},
 	})
 	if u.Model != "AMBWeatherV4.3.4" {
@@ -143,8 +141,8 @@ func TestWunderground(t *testing.T) {
 	}
 	check(t, u, expect{
 		"console": {sensors.Temperature: fToC(79.34), sensors.Humidity: 55, sensors.Pressure: inHgTohPa(30.135)},
-		"outdoor": {sensors.Temperature: fToC(89.42), sensors.Humidity: 54, WindAngle: 269, GustStrength: mphToKmh(9.17), UV: 6,
-			SolarRadiation: 732.04, sensors.BatteryPercent: 100},
+		"outdoor": {sensors.Temperature: fToC(89.42), sensors.Humidity: 54, sensors.WindAngle: 269, sensors.GustStrength: mphToKmh(9.17), sensors.UV: 6,
+			sensors.SolarRadiation: 732.04, sensors.BatteryPercent: 100},
 	})
 	if len(u.Counters) != 4 || u.Counters[3].Name != "yearly" || math.Abs(u.Counters[3].MM-inToMM(4.831)) > 1e-9 {
 		t.Errorf("counters %+v", u.Counters)
@@ -160,7 +158,7 @@ func TestGW1100BOneChannel(t *testing.T) {
 	}
 	check(t, u, expect{
 		"channel1": {sensors.Temperature: fToC(77.7), sensors.Humidity: 51, sensors.BatteryPercent: 100},
-		"soil2":    {SoilMoisture: 56, sensors.BatteryVoltage: 1800},
+		"soil2":    {sensors.SoilMoisture: 56, sensors.BatteryVoltage: 1800},
 		"outdoor":  {sensors.Temperature: fToC(91.4), sensors.BatteryPercent: 100, sensors.BatteryVoltage: 1600},
 	})
 }
@@ -197,7 +195,7 @@ func TestMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, u, expect{"outdoor": {sensors.Temperature: -4.4, WindStrength: 32.4}, "console": {sensors.Pressure: 837.793}})
+	check(t, u, expect{"outdoor": {sensors.Temperature: -4.4, sensors.WindStrength: 32.4}, "console": {sensors.Pressure: 837.793}})
 	if len(u.Counters) != 1 || u.Counters[0].MM != 112.8 {
 		t.Errorf("counters %+v", u.Counters)
 	}
