@@ -49,14 +49,14 @@ func number(desc string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "number", Description: desc}
 }
 
-func createAlertSchema() *jsonschema.Schema {
+func createAlertSchema(measurements []string) *jsonschema.Schema {
 	var kinds []string
 	for _, k := range alerts.Kinds() {
 		kinds = append(kinds, string(k))
 	}
 	return object(map[string]*jsonschema.Schema{
 		"zone":        {Type: "string"},
-		"measurement": enum("not for stale, condensation", measurementNamesAll()),
+		"measurement": enum("not for stale, condensation", measurements),
 		"kind": enum("rise, fall: by threshold within window; stale: silent for 'for'; "+
 			"condensation: dew point within threshold °C of an outside wall", kinds),
 		"threshold": number("in the measurement's unit"),
@@ -97,7 +97,7 @@ func (s *Server) addAlertTools() {
 		Title: "Create an alert",
 		Description: "Watch a zone: it fires when the condition holds for 'for', clears back past clear. Read the " +
 			"rule in words back to the user.",
-		InputSchema:  createAlertSchema(),
+		InputSchema:  createAlertSchema(s.measuredNames()),
 		OutputSchema: createAlertOutputSchema,
 		Annotations:  &sdk.ToolAnnotations{OpenWorldHint: new(bool)},
 	}, func(ctx context.Context, req *sdk.CallToolRequest, a createAlertArgs) (*sdk.CallToolResult, any, error) {

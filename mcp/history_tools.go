@@ -41,8 +41,8 @@ func (s *Server) addHistoryTools() {
 		Name:  ToolGetHistory,
 		Title: "Measurement history",
 		Description: "One zone's measurement over time (default: the last 24 h): a summary, then points [t, mean, min, max] " +
-			"per step (Rain: [t, sum]), t in Unix seconds.",
-		InputSchema:  historyInputSchema(),
+			"per step (Rain: [t, sum]; angles: [t, mean]), t in Unix seconds.",
+		InputSchema:  historyInputSchema(s.measuredNames()),
 		OutputSchema: historyOutputSchema,
 		Annotations:  readOnly(),
 		Meta:         viewMeta(ViewHistoryURI),

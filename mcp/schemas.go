@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"github.com/climated/climated/sensors"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -36,16 +35,6 @@ func enum(desc string, values []string) *jsonschema.Schema {
 	return s
 }
 
-// measurementNamesAll lists every measurement of the catalogue: the set
-// get_history takes is closed.
-func measurementNamesAll() []string {
-	var names []string
-	for _, m := range sensors.Measurements() {
-		names = append(names, string(m))
-	}
-	return names
-}
-
 // The output schemas name the keys every result has (required) and say
 // no more: the tool's description says what the keys hold, the result's
 // text carries every field, and the schemas are read by the model on
@@ -64,13 +53,13 @@ var climateOutputSchema = &jsonschema.Schema{
 	AdditionalProperties: &jsonschema.Schema{Type: "object"},
 }
 
-func historyInputSchema() *jsonschema.Schema {
+func historyInputSchema(measurements []string) *jsonschema.Schema {
 	maxPoints := integer("default 500")
 	lo, hi := 1.0, float64(maxPointsLimit)
 	maxPoints.Minimum, maxPoints.Maximum = &lo, &hi
 	return object(map[string]*jsonschema.Schema{
 		"zone":        {Type: "string"},
-		"measurement": enum("", measurementNamesAll()),
+		"measurement": enum("", measurements),
 		"from":        str("24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 (default 24h)"),
 		"to":          str("same forms (default now)"),
 		"step":        str("1m, 15m, 1h, 1d (default: fits max_points)"),

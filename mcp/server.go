@@ -72,16 +72,17 @@ type Server struct {
 	log  *slog.Logger
 	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
 	// rate-limited.
-	sdkLog *slog.Logger
-	hub    Hub
-	mcp    *sdk.Server
-	sse    *sseHandler
-	calls  *callLimit
-	book   *sessionBook
-	holds  *perclient.Limit // sessions and streams per client (share.go)
-	zones  *zoneResources
-	stop   context.CancelFunc
-	done   chan struct{}
+	sdkLog   *slog.Logger
+	hub      Hub
+	mcp      *sdk.Server
+	sse      *sseHandler
+	calls    *callLimit
+	book     *sessionBook
+	holds    *perclient.Limit // sessions and streams per client (share.go)
+	zones    *zoneResources
+	measures measures // the house's measurements the tools name (measures.go)
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or

@@ -83,6 +83,7 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 			s.expireStreamless()
 		}
 		s.syncZones()
+		s.syncMeasures()
 		s.logHealth(ctx, health)
 	}
 }

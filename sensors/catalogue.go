@@ -59,16 +59,16 @@ var entries = []Info{
 		HA:          HomeAssistant{Name: "Wind speed", DeviceClass: "wind_speed", StateClass: "measurement"},
 	},
 	{
-		Name: WindAngle, Unit: "°", Units: angleUnits, Kind: Direction, Decimals: 0, Min: 0, Max: 360, Resolution: 0.01,
-		Description: "direction the wind comes from, degrees clockwise from north (90 east); means are of its unit vectors",
-		Brief:       "° the wind comes from (0 north, 90 east)",
-		HA:          HomeAssistant{Name: "Wind direction", DeviceClass: "wind_direction", StateClass: "measurement_angle"},
-	},
-	{
 		Name: GustStrength, Unit: "km/h", Units: speedUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 400, Resolution: 0.01,
 		Description: "wind gust, the strongest of the station's interval",
 		Brief:       "km/h: the interval's mean wind and strongest gust",
 		HA:          HomeAssistant{Name: "Wind gust", DeviceClass: "wind_speed", StateClass: "measurement"},
+	},
+	{
+		Name: WindAngle, Unit: "°", Units: angleUnits, Kind: Direction, Decimals: 0, Min: 0, Max: 360, Resolution: 0.01,
+		Description: "direction the wind comes from, degrees clockwise from north (90 east); means are of its unit vectors",
+		Brief:       "° the wind comes from (0 north, 90 east)",
+		HA:          HomeAssistant{Name: "Wind direction", DeviceClass: "wind_direction", StateClass: "measurement_angle"},
 	},
 	{
 		Name: GustAngle, Unit: "°", Units: angleUnits, Kind: Direction, Decimals: 0, Min: 0, Max: 360, Resolution: 0.01,
