@@ -31,24 +31,15 @@ func TestToolsDescribeEveryMeasurement(t *testing.T) {
 	}
 	all, _ := json.Marshal(tools)
 	t.Logf("tools/list of a house with every measurement of the catalogue: %d tokens (the served demo house's budget: 1500)", tokens(string(all)))
-	climate := findTool(t, tools.Tools, ToolGetClimate)
-	schema, _ := json.Marshal(findTool(t, tools.Tools, ToolGetHistory).InputSchema)
-	var hist struct {
-		Properties struct {
-			Measurement struct{ Enum []string } `json:"measurement"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(schema, &hist); err != nil {
-		t.Fatal(err)
-	}
+	desc, enum := toolsNaming(t, cs)
 	covered := reportCoverage(t, cs)
 	for _, info := range sensors.Catalogue() {
 		m := string(info.Name)
-		if info.Brief == "" || !describedWith(climate.Description, m, info.Brief) || !strings.Contains(info.Brief, info.Unit) {
+		if info.Brief == "" || !describedWith(desc, m, info.Brief) || !strings.Contains(info.Brief, info.Unit) {
 			t.Errorf("get_climate's description has no line of %s with %q and its unit %q", m, info.Brief, info.Unit)
 		}
-		if !slices.Contains(hist.Properties.Measurement.Enum, m) {
-			t.Errorf("get_history's measurements %v lack %s", hist.Properties.Measurement.Enum, m)
+		if !slices.Contains(enum, m) {
+			t.Errorf("get_history's measurements %v lack %s", enum, m)
 		}
 		want := "daily or history data"
 		if info.Kind == sensors.Health {
