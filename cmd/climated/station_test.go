@@ -148,3 +148,45 @@ func TestStationReadingOutsideTheCatalogue(t *testing.T) {
 		t.Errorf("CO₂ %v recorded beyond the catalogue's range", v)
 	}
 }
+
+// TestStationLightning: a WH57's strikes, end to end through SQLite: the
+// day's count (lightning_num) counted as the rain's counters are, across
+// a restart of the hub; the distance kept only from uploads that counted
+// strikes (the station repeats the last one until the next strike).
+func TestStationLightning(t *testing.T) {
+	cfg := stationHub(t)
+	h, stop := runHub(t, cfg)
+	start := time.Now().Add(-12 * time.Minute).Truncate(time.Second)
+	send := func(h served, at time.Time, count, km string) {
+		t.Helper()
+		f := url.Values{"PASSKEY": {"K"}, "model": {"GW2000A"}, "dateutc": {at.UTC().Format("2006-01-02 15:04:05")},
+			"lightning_num": {count}, "lightning": {km}, "lightning_time": {"1650475037"}, "wh57batt": {"5"}}
+		if code := postStation(t, h, cfg, f); code != http.StatusOK {
+			t.Fatalf("upload at %v: %d", at, code)
+		}
+	}
+	send(h, start, "5", "20")                    // the baseline
+	send(h, start.Add(time.Minute), "8", "12")   // 3 strikes, the last 12 km away
+	send(h, start.Add(2*time.Minute), "8", "12") // none: the distance is the old one
+	stop()
+	h, stop = runHub(t, cfg)
+	defer stop()
+	send(h, start.Add(5*time.Minute), "10", "7") // 2 while the hub was down
+	if err := h.Hub.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	read := func(m sensors.Measurement) *history.Series {
+		s, err := h.Hub.Range(context.Background(), history.Query{Zone: "Station lightning", Measurement: m, From: start.Add(-time.Hour), To: time.Now().Add(time.Hour), Step: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	strikes, dist := read(sensors.Lightning), read(sensors.LightningDistance)
+	if strikes.Summary == nil || strikes.Summary.Sum == nil || *strikes.Summary.Sum != 5 {
+		t.Errorf("strikes in the history: %+v, want 5 (3, then 2 across the restart)", strikes.Summary)
+	}
+	if len(dist.Points) != 2 || dist.Points[0][1] != 12 || dist.Points[1][1] != 7 {
+		t.Errorf("distances %v, want 12 km then 7 km, from the two uploads that counted strikes", dist.Points)
+	}
+}

@@ -3,6 +3,7 @@ package station
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -24,6 +25,7 @@ func (s *Source) Handler() http.Handler {
 			http.Error(w, "the upload is not a form of at most 16 KB: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		inPath(r)
 		protocol := Ecowitt
 		if r.Form.Get("PASSKEY") == "" && r.Form.Get("ID") != "" {
 			protocol = Wunderground
@@ -44,6 +46,30 @@ func (s *Source) Handler() http.Handler {
 			http.Error(w, "the hub could not record the upload: "+err.Error(), http.StatusServiceUnavailable)
 		}
 	})
+}
+
+// inPath reads the fields of an Ambient Weather console that put them in
+// the path: its firmware appends "&PASSKEY=…&tempf=…" to the path it was
+// given, so a path set without a trailing "?" gives
+// /station/<secret>/&PASSKEY=… (bachya/ecowitt2mqtt#697: "/endpoint?&PASSKEY"
+// with the "?", tlskinneriv/hassio-addons#21: "GET ?&PASSKEY=…").
+func inPath(r *http.Request) {
+	if r.Form.Get("PASSKEY") != "" || r.Form.Get("ID") != "" {
+		return
+	}
+	p := r.URL.EscapedPath()
+	i := strings.Index(p, "PASSKEY=")
+	if i < 0 {
+		i = strings.Index(p, "ID=")
+	}
+	if i < 0 {
+		return
+	}
+	if q, err := url.ParseQuery(p[i:]); err == nil {
+		for k, vs := range q {
+			r.Form[k] = append(r.Form[k], vs...)
+		}
+	}
 }
 
 // answer is what each protocol's stations expect on success.
