@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -35,9 +36,8 @@ func sendLine(t *testing.T, h served, line, prefix string) (int, string) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var b strings.Builder
-	bufio.NewReader(resp.Body).WriteTo(&b)
-	return resp.StatusCode, b.String()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
 }
 
 // TestStationRequestLines: request lines that real stations sent
