@@ -33,12 +33,17 @@ func TestDiscoveryAnnouncesEveryMeasurement(t *testing.T) {
 	runClient(t, c)
 	runPublisher(t, p)
 	for _, info := range sensors.Catalogue() {
-		topic := "homeassistant/sensor/climated_hub/hall_" + slug(string(info.Name)) + "/config"
+		component, unit, tmpl := "sensor", info.Unit, "{{ value_json."+string(info.Name)+" }}"
+		if info.HA.Binary {
+			// Home Assistant's binary_sensor: ON and OFF are its default payloads.
+			component, unit, tmpl = "binary_sensor", "", "{{ 'ON' if value_json."+string(info.Name)+" == 1 else 'OFF' }}"
+		}
+		topic := "homeassistant/" + component + "/climated_hub/hall_" + slug(string(info.Name)) + "/config"
 		testutil.WaitFor(t, topic, func() bool { _, ok := ha.last(topic); return ok })
 		m, _ := ha.last(topic)
 		got := jsonOf(t, m)
-		want := map[string]any{"name": info.HA.Name, "device_class": info.HA.DeviceClass, "unit_of_measurement": info.Unit,
-			"state_class": info.HA.StateClass, "icon": info.HA.Icon, "value_template": "{{ value_json." + string(info.Name) + " }}"}
+		want := map[string]any{"name": info.HA.Name, "device_class": info.HA.DeviceClass, "unit_of_measurement": unit,
+			"state_class": info.HA.StateClass, "icon": info.HA.Icon, "value_template": tmpl}
 		for field, w := range want {
 			if g, _ := got[field].(string); g != w {
 				t.Errorf("%s: %s = %#v, want %q", info.Name, field, got[field], w)
@@ -91,6 +96,13 @@ var haDeviceClasses = map[string]struct{ units, states []string }{
 // (the wind's direction must be measurement_angle, in degrees).
 func TestDiscoveryClassesAsHomeAssistantHasThem(t *testing.T) {
 	for _, info := range sensors.Catalogue() {
+		if info.HA.Binary {
+			// BinarySensorDeviceClass (binary_sensor/__init__.py): moisture is "wet".
+			if info.HA.DeviceClass != "moisture" || info.HA.StateClass != "" {
+				t.Errorf("%s: a binary_sensor of class %q", info.Name, info.HA.DeviceClass)
+			}
+			continue
+		}
 		if info.HA.DeviceClass == "" {
 			continue
 		}

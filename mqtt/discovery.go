@@ -20,6 +20,7 @@ type sensorDef struct {
 	diagnostic  bool // about the device, not the room
 	timestamp   bool // a Unix time, shown as a date
 	enum        bool // a trend word
+	binary      bool // a binary_sensor: on while the value is 1
 }
 
 // haSensor is how Home Assistant shows key: a measurement as its catalogue
@@ -30,7 +31,7 @@ func haSensor(key string) (sensorDef, bool) {
 	if info, ok := sensors.Lookup(sensors.Measurement(key)); ok {
 		return sensorDef{name: info.HA.Name, deviceClass: info.HA.DeviceClass, unit: info.Unit,
 			stateClass: info.HA.StateClass, icon: info.HA.Icon, precision: min(info.Decimals, 1),
-			diagnostic: info.Kind == sensors.Health}, true
+			diagnostic: info.Kind == sensors.Health, binary: info.HA.Binary}, true
 	}
 	def, ok := derivedSensors[key]
 	return def, ok
@@ -98,16 +99,25 @@ type haOrigin struct {
 
 const supportURL = "https://github.com/climated/climated"
 
-// discoveryTopic is where key of the zone with slug zs is announced.
+// discoveryTopic is where key of the zone with slug zs is announced: a
+// sensor, or a binary_sensor (a leak).
 func (p *Publisher) discoveryTopic(zs, key string) string {
-	return p.opts.DiscoveryPrefix + "/sensor/" + p.node + "/" + zs + "_" + slug(key) + "/config"
+	component := "/sensor/"
+	if def, _ := haSensor(key); def.binary {
+		component = "/binary_sensor/"
+	}
+	return p.opts.DiscoveryPrefix + component + p.node + "/" + zs + "_" + slug(key) + "/config"
 }
 
 // discoveryPayload announces key of zone (slug zs) to Home Assistant.
 func (p *Publisher) discoveryPayload(zone, zs, key string, def sensorDef) []byte {
 	tmpl := "{{ value_json." + key + " }}"
-	if def.timestamp {
+	switch {
+	case def.timestamp:
 		tmpl = "{{ as_datetime(value_json." + key + ") }}"
+	case def.binary:
+		tmpl = "{{ 'ON' if value_json." + key + " == 1 else 'OFF' }}"
+		def.unit, def.stateClass, def.precision = "", "", -1
 	}
 	c := haConfig{
 		Name:                entityName(zone, def.name),

@@ -111,7 +111,7 @@ var entries = []Info{
 		Name: Leak, Unit: "", Units: stateUnits, Kind: Gauge, Decimals: 0, Min: 0, Max: 1, Resolution: 1,
 		Description: "water leak sensor: 1 while it is wet, 0 dry",
 		Brief:       "1 water detected, 0 dry",
-		HA:          HomeAssistant{Name: "Leak", StateClass: "measurement", Icon: "mdi:water-alert"},
+		HA:          HomeAssistant{Name: "Leak", DeviceClass: "moisture", Binary: true},
 	},
 	{
 		Name: Lightning, Unit: "", Units: countUnits, Kind: Amount, Decimals: 0, Min: 0, Max: 100000, Resolution: 1,

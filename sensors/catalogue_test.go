@@ -69,7 +69,11 @@ func checkEntry(t *testing.T, info Info) {
 		}
 	}
 	// Home Assistant's state class of angles (2025.2) for directions.
-	if state := map[bool]string{true: "measurement_angle", false: "measurement"}[info.Kind == Direction]; info.HA.Name == "" || info.HA.StateClass != state {
+	state := map[bool]string{true: "measurement_angle", false: "measurement"}[info.Kind == Direction]
+	if info.HA.Binary {
+		state = "" // a binary_sensor has none
+	}
+	if info.HA.Name == "" || info.HA.StateClass != state {
 		t.Errorf("%s: Home Assistant entry %+v lacks a name or the measurement state class", m, info.HA)
 	}
 	if info.HA.DeviceClass == "" && info.HA.Icon == "" {

@@ -40,6 +40,9 @@ type HomeAssistant struct {
 	DeviceClass string // a sensor device class of Home Assistant; "" for none
 	StateClass  string // "measurement" for a level
 	Icon        string // an mdi: icon where no device class gives one
+	// Binary: announced as a binary_sensor, on while the value is 1 (a
+	// leak: Home Assistant's moisture class), with no state class.
+	Binary bool
 }
 
 // Catalogue lists every measurement in the order the get_climate
