@@ -32,6 +32,20 @@ var rtl433Names = []builtin{
 	{"pressure_hPa", sensors.AbsolutePressure, "hPa"},
 	{"pressure_kPa", sensors.AbsolutePressure, "kPa"},
 	{"battery_mV", sensors.BatteryVoltage, "mV"},
+	// Weather stations, by rtl_433's field names (docs/DATA_FORMAT.md):
+	// wind in km/h, m/s or mph, its direction in degrees, the UV index
+	// (uvi; uv is a raw sensor count), the rain's rate, soil moisture.
+	{"wind_avg_km_h", sensors.WindStrength, "km/h"},
+	{"wind_avg_m_s", sensors.WindStrength, "m/s"},
+	{"wind_avg_mi_h", sensors.WindStrength, "mph"},
+	{"wind_max_km_h", sensors.GustStrength, "km/h"},
+	{"wind_max_m_s", sensors.GustStrength, "m/s"},
+	{"wind_max_mi_h", sensors.GustStrength, "mph"},
+	{"wind_dir_deg", sensors.WindAngle, "°"},
+	{"uvi", sensors.UV, ""},
+	{"rain_rate_mm_h", sensors.RainRate, "mm/h"},
+	{"rain_rate_in_h", sensors.RainRate, "in/h"},
+	{"moisture", sensors.SoilMoisture, "%"},
 }
 
 // rtl433Probe matches the fields of a station's further sensors.
