@@ -4,14 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/sensors"
-	"github.com/google/jsonschema-go/jsonschema"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Tool names of the alert rules.
@@ -50,6 +52,11 @@ func number(desc string) *jsonschema.Schema {
 }
 
 func createAlertSchema(measurements []string) *jsonschema.Schema {
+	// A direction crosses no threshold (alerts.Rule.Validate says so).
+	measurements = slices.DeleteFunc(slices.Clone(measurements), func(m string) bool {
+		info, _ := sensors.Lookup(sensors.Measurement(m))
+		return info.Kind == sensors.Direction
+	})
 	var kinds []string
 	for _, k := range alerts.Kinds() {
 		kinds = append(kinds, string(k))

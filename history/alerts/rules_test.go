@@ -23,6 +23,7 @@ func TestCreateBadInput(t *testing.T) {
 	}{
 		{"unknown zone", func(r *alerts.Rule) { r.Zone = "Attic" }, []string{`unknown zone "Attic"`, "known zones: Balcony, Bedroom, Indoor, Rain"}},
 		{"unknown measurement", func(r *alerts.Rule) { r.Measurement = "Radon" }, []string{`unknown measurement "Radon"`, "valid measurements: AbsolutePressure, CO2,", "wifi_status"}},
+		{"a direction", func(r *alerts.Rule) { r.Measurement, r.Threshold = sensors.WindAngle, 300 }, []string{"WindAngle is a direction", "WindStrength, GustStrength"}},
 		{"unknown kind", func(r *alerts.Rule) { r.Kind = "between" }, []string{`"between" is not a kind`, "above, below, rise, fall, stale, condensation"}},
 		{"threshold out of range", func(r *alerts.Rule) { r.Threshold = 20000 }, []string{"20000 ppm is outside the range of CO2, 0…10000 ppm"}},
 		{"temperature out of range", func(r *alerts.Rule) { r.Measurement, r.Threshold = sensors.Temperature, -100 }, []string{"-100 °C is outside the range of Temperature, -60…85 °C"}},

@@ -101,8 +101,13 @@ func (r Rule) validateMeasurement() error {
 	if r.Measurement == "" {
 		return invalid("measurement", "missing; valid measurements: %s", joinMeasurements())
 	}
-	if _, ok := sensors.Lookup(r.Measurement); !ok {
+	info, ok := sensors.Lookup(r.Measurement)
+	if !ok {
 		return invalid("measurement", "unknown measurement %q; valid measurements: %s", r.Measurement, joinMeasurements())
+	}
+	if info.Kind == sensors.Direction {
+		// 359° is not "above" 1°: a direction crosses no threshold.
+		return invalid("measurement", "%s is a direction, which has no above, below, rise or fall: watch the wind's speed or gust (WindStrength, GustStrength) instead", r.Measurement)
 	}
 	return nil
 }
