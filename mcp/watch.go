@@ -75,6 +75,7 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 			zones, added := u.take()
 			if added {
 				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: URIZones})
+				s.syncMeasures() // a new series may be a new measurement
 			}
 			for z := range zones {
 				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: ZoneURI(z)})
@@ -83,7 +84,6 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 			s.expireStreamless()
 		}
 		s.syncZones()
-		s.syncMeasures()
 		s.logHealth(ctx, health)
 	}
 }
