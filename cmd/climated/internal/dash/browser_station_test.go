@@ -2,8 +2,10 @@ package dash_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +56,7 @@ func TestBrowserStation(t *testing.T) {
 		}
 	})
 	t.Run("wind", func(t *testing.T) { windCard(t, tb, 350, "N") })
+	t.Run("compass", func(t *testing.T) { compassPoints(t, tb) })
 	t.Run("gust", func(t *testing.T) { gustShown(t, tb) })
 	t.Run("leak", func(t *testing.T) { leakShown(t, tb) })
 	t.Run("direction", func(t *testing.T) { directionChart(t, tb, base) })
@@ -147,6 +150,28 @@ func windCard(t *testing.T, tb *tab, angle float64, point string) {
 	}
 	if title := eval[string](t, tb, `document.querySelector('`+windCardSel+` .compass').getAttribute('aria-label')`); !regexpMatch("^Wind from "+point+":", title) {
 		t.Errorf("the compass's label %q does not say from %s", title, point)
+	}
+}
+
+// compassPoints: the page names a direction by the 16 points, each
+// 22.5° wide and centred on its bearing (N from 348.75° to 11.25°).
+func compassPoints(t *testing.T, tb *tab) {
+	points := strings.Fields("N NNE NE ENE E ESE SE SSE S SSW SW WSW W WNW NW NNW")
+	want := map[float64]string{-10: "N", 360: "N", 725: "N", 350: "N", 200: "SSW", 327: "NNW"}
+	for i, p := range points {
+		c := float64(i) * 22.5
+		want[c], want[c+11.2], want[math.Mod(c+360-11.2, 360)] = p, p, p
+	}
+	var degs []float64
+	for d := range want {
+		degs = append(degs, d)
+	}
+	arg, _ := json.Marshal(degs)
+	got := eval[[]string](t, tb, `(`+string(arg)+`).map(window.climatedWeather.compass)`)
+	for i, d := range degs {
+		if got[i] != want[d] {
+			t.Errorf("%g°: %q, want %s", d, got[i], want[d])
+		}
 	}
 }
 
