@@ -103,9 +103,9 @@
   function valueButton(zone, key, z, text) {
     const u = { unit: text ? "" : unitOf(key) }, rule = past(zone, key, z[key]);
     const trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
-    const num = el("span", { class: "num" }, text ? el("span", { class: "point", text: text })
-      : el("span", { "data-key": key, "data-value": String(z[key]), text: W.shown(key, z[key], fmt) }),
-    u.unit ? el("span", { class: "unit", text: u.unit }) : null,
+    const shown = text ? el("span", { class: "point", text: text })
+      : el("span", { "data-key": key, "data-value": String(z[key]), text: W.shown(key, z[key], fmt) });
+    const num = el("span", { class: "num" }, shown, u.unit ? el("span", { class: "unit", text: u.unit }) : null,
       trend ? el("span", { class: "trend", "data-key": key === "Temperature" ? "temp_trend" : "pressure_trend", "data-value": trend, title: "trend: " + trend, text: ARROWS[trend] || "" }) : null);
     const sub = el("span", { class: "sub" });
     if (key === "Temperature" && "min_temp" in z) {
