@@ -151,7 +151,7 @@ type zoneBadge struct {
 }
 
 // kindNames are the kinds as the views (and the dashboard) name them.
-var kindNames = map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Health: "health"}
+var kindNames = map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Direction: "direction", sensors.Health: "health"}
 
 func (s *Server) houseMeta(ctx context.Context) houseMeta {
 	m := houseMeta{Simulated: s.opts.Simulated, Units: map[string]unitView{}, Zones: map[string]zoneBadge{}, Alerts: []activeView{}}

@@ -238,7 +238,7 @@ func TestAppsHouseBadges(t *testing.T) {
 		if house.Zones["Indoor"].Stale != c.stale || house.Zones["Rain"].Stale != c.stale {
 			t.Errorf("stale after %s: zones %+v", c.staleAfter, house.Zones)
 		}
-		if u := house.Units["Temperature"]; u.Unit != "°C" || u.Decimals != 1 || u.Kind != "gauge" || house.Units["battery_percent"].Kind != "health" {
+		if u := house.Units["Temperature"]; u.Unit != "°C" || u.Decimals != 1 || u.Kind != "gauge" || house.Units["battery_percent"].Kind != "health" || house.Units["WindAngle"].Kind != "direction" {
 			t.Errorf("units %+v", house.Units)
 		}
 	}

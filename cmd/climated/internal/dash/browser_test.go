@@ -128,7 +128,11 @@ func compareCards(t *testing.T, climate map[string]map[string]json.RawMessage, d
 				diffs = append(diffs, fmt.Sprintf("%s/%s = %s is not on the page", zone, key, want))
 			case got[0] != want:
 				diffs = append(diffs, fmt.Sprintf("%s/%s: page has %q, structure %s", zone, key, got[0], want))
-			case key == "When" || key == "date_min_temp" || key == "date_max_temp" || key == "temp_trend" || key == "pressure_trend":
+			case key == "When" || key == "date_min_temp" || key == "date_max_temp" || key == "date_max_wind_str" || key == "temp_trend" || key == "pressure_trend":
+			case key == "Leak": // a leak sensor's 0 and 1 in words
+				if words := map[string]string{"0": "dry", "1": "water!"}[want]; got[1] != words {
+					diffs = append(diffs, fmt.Sprintf("%s/%s shows %q, structure %s (want %q)", zone, key, got[1], want, words))
+				}
 			default:
 				shown, err1 := strconv.ParseFloat(got[1], 64)
 				value, err2 := strconv.ParseFloat(want, 64)

@@ -91,7 +91,7 @@ type Handler struct {
 type unitInfo struct {
 	Unit     string `json:"unit"`
 	Decimals int    `json:"decimals"`
-	Kind     string `json:"kind"` // gauge, amount, health
+	Kind     string `json:"kind"` // gauge, amount, direction, health
 	Label    string `json:"label"`
 }
 
@@ -167,7 +167,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func units() map[string]unitInfo {
-	kinds := map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Health: "health"}
+	kinds := map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Direction: "direction", sensors.Health: "health"}
 	out := map[string]unitInfo{}
 	for _, m := range sensors.Measurements() {
 		info, _ := sensors.Lookup(m)

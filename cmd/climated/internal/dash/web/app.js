@@ -9,8 +9,9 @@
   // than MIN_COVER of it, is too little to draw: a year's chart of a day's
   // history would be a point or two.
   const MIN_POINTS = 5, MIN_COVER = 0.02;
+  const W = window.climatedWeather; // weather.js: wind, feels like, leaks, UV, lightning
   const DERIVED = new Set(["When", "min_temp", "max_temp", "date_min_temp", "date_max_temp", "temp_trend",
-    "pressure_trend", "sum_rain_1", "sum_rain_24"]);
+    "pressure_trend", "sum_rain_1", "sum_rain_24"].concat(W.DERIVED));
   const ARROWS = { up: "↑", down: "↓", stable: "→" };
   let units = {}, order = [], thresholds = [], last = null, skew = 0;
   const charts = new Map(); // "zone\u0000m" → chart
@@ -75,7 +76,10 @@
     for (const [lim, word] of steps) if (v <= lim) return word;
     return "very low";
   }
-  const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index" }[key] || key);
+  const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index",
+    WindStrength: "Wind", GustStrength: "Gusts", WindAngle: "Wind from", GustAngle: "Gusts from", SolarRadiation: "Solar radiation",
+    UV: "UV index", RainRate: "Rain rate", SoilMoisture: "Soil moisture", LeafWetness: "Leaf wetness", LightningDistance: "Lightning distance" }[key] || key);
+  const unitOf = (key) => W.unit(key, (units[key] || {}).unit);
 
   // ---- cards
   // past is the alert rule whose line the value is past, if any: the
@@ -94,11 +98,14 @@
     svg.append(line);
     return svg;
   }
-  function valueButton(zone, key, z) {
-    const u = units[key] || {}, rule = past(zone, key, z[key]);
+  // valueButton is a value with its chart behind it; text, when given, is
+  // shown instead of the number and its unit (a wind's compass point).
+  function valueButton(zone, key, z, text) {
+    const u = { unit: text ? "" : unitOf(key) }, rule = past(zone, key, z[key]);
     const trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
-    const num = el("span", { class: "num" }, el("span", { "data-key": key, "data-value": String(z[key]), text: fmt(key, z[key]) }),
-      u.unit ? el("span", { class: "unit", text: u.unit }) : null,
+    const shown = text ? el("span", { class: "point", text: text })
+      : el("span", { "data-key": key, "data-value": String(z[key]), text: W.shown(key, z[key], fmt) });
+    const num = el("span", { class: "num" }, shown, u.unit ? el("span", { class: "unit", text: u.unit }) : null,
       trend ? el("span", { class: "trend", "data-key": key === "Temperature" ? "temp_trend" : "pressure_trend", "data-value": trend, title: "trend: " + trend, text: ARROWS[trend] || "" }) : null);
     const sub = el("span", { class: "sub" });
     if (key === "Temperature" && "min_temp" in z) {
@@ -107,15 +114,16 @@
         " · max ", el("span", { "data-key": "max_temp", "data-value": String(z.max_temp), text: fmt(key, z.max_temp) }),
         " at ", el("time", { "data-key": "date_max_temp", "data-value": String(z.date_max_temp), text: clock(z.date_max_temp) }));
     }
-    if (key === "Rain") {
+    if (key === "Rain" && "sum_rain_1" in z) {
       sub.append("1 h ", el("span", { "data-key": "sum_rain_1", "data-value": String(z.sum_rain_1), text: fmt("Rain", z.sum_rain_1) }),
         " mm · 24 h ", el("span", { "data-key": "sum_rain_24", "data-value": String(z.sum_rain_24), text: fmt("Rain", z.sum_rain_24) }), " mm");
     }
+    W.sub(helpers, key, z, sub);
     if (rule) {
       sub.prepend(el("span", { class: "flag", "data-rule": rule.rule, text: (rule.above ? "above " : "below ") + fmt(key, rule.value) + (u.unit ? " " + u.unit : "") }));
     }
     const b = el("button", { class: rule ? "value past" : "value", type: "button", title: rule ? rule.text : undefined,
-      "aria-label": label(key) + " " + fmt(key, z[key]) + " " + (u.unit || "") + (rule ? ", past the rule " + rule.text : "") + ": show its chart" },
+      "aria-label": label(key) + " " + (text || W.shown(key, z[key], fmt) + " " + u.unit) + (rule ? ", past the rule " + rule.text : "") + ": show its chart" },
     el("span", { class: "label" }, label(key), chartIcon()), num, sub);
     b.addEventListener("click", () => openChart(zone, key, "24h", true));
     return b;
@@ -136,10 +144,13 @@
     if (status && status.stale) head.append(el("span", { class: "badge stale", role: "status", text: "stale" }));
     if (status && status.fault) head.append(el("span", { class: "badge fault", role: "status", title: status.fault, text: "fault" }));
     const vals = el("div", { class: "values" });
+    let wind = W.wind(helpers, zone, z);
     for (const key of Object.keys(z).sort(byCatalogue)) {
-      if (!DERIVED.has(key) && (units[key] || {}).kind !== "health") vals.append(valueButton(zone, key, z));
+      if (DERIVED.has(key) || (units[key] || {}).kind === "health") continue;
+      if (!W.WIND.has(key)) vals.append(valueButton(zone, key, z));
+      else if (wind) { vals.append(wind); wind = null; } // in the catalogue's place of the wind
     }
-    return el("article", { class: "card", "data-zone": zone, "aria-labelledby": id }, head, vals, footer(zone, z));
+    return el("article", { class: "card", "data-zone": zone, "aria-labelledby": id }, head, vals, W.feels(helpers, z), footer(zone, z));
   }
   // byCatalogue orders measurements as the hub's catalogue does
   // (temperature, humidity, CO₂ …, particles by size), served as st.order.
@@ -147,6 +158,7 @@
     const ia = order.indexOf(a), ib = order.indexOf(b);
     return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
   }
+  const helpers = { el: el, fmt: fmt, clock: clock, value: valueButton };
   function render(st) {
     last = st;
     skew = st.now - Date.now() / 1000;
@@ -183,7 +195,8 @@
   function Chart(zone, m) {
     this.zone = zone; this.m = m; this.range = "24h"; this.plot = null; this.series = null;
     this.amount = (units[m] || {}).kind === "amount";
-    const title = el("h3", { tabindex: "-1", text: zone + " · " + label(m) + (units[m] && units[m].unit ? " (" + units[m].unit + ")" : "") });
+    this.direction = (units[m] || {}).kind === "direction";
+    const title = el("h3", { tabindex: "-1", text: zone + " · " + label(m) + (unitOf(m) ? " (" + unitOf(m) + ")" : "") });
     this.buttons = RANGES.map((r) => {
       const b = el("button", { type: "button", "data-range": r, "aria-pressed": "false", text: LABELS[r] });
       b.addEventListener("click", () => this.load(r));
@@ -248,19 +261,33 @@
       return;
     }
     this.plot = new uPlot(this.options(), this.shown(this.columns()), this.div);
+    this.drawn();
     const html = document.documentElement; // the time to the first chart, for the tests' figures
     if (!html.dataset.firstChart) html.dataset.firstChart = String(Math.round(performance.now()));
   };
   // coarse says whether the series has a min/max band (rollup tiers).
   Chart.prototype.coarse = function () { return !this.amount && this.series.tier !== "raw" && (this.series.columns || []).length === 4; };
   Chart.prototype.shown = function (data) { return this.coarse() || this.amount ? data : data.slice(0, 2); };
+  // drawn keeps on the chart how many values it drew and how (for the
+  // tests, and whoever reads the page without seeing the canvas).
+  Chart.prototype.drawn = function () {
+    const ys = this.plot.data[1] || [];
+    this.root.dataset.drawn = String(ys.filter((v) => v != null).length);
+    this.root.dataset.style = this.direction ? "points" : this.amount ? "bars" : this.coarse() ? "band" : "line";
+  };
   Chart.prototype.options = function () {
     const fg = css("--fg"), line = css("--line"), accent = css("--accent"), coarse = this.coarse();
     const series = [{ value: (u, t) => (t == null ? "–" : stamp(t)) }];
     if (this.amount) {
-      series.push({ label: "rain (mm)", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+      series.push({ label: this.m === "Rain" ? "rain (mm)" : label(this.m) + (unitOf(this.m) ? " (" + unitOf(this.m) + ")" : ""),
+        stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+    } else if (this.direction) {
+      // Points only: a line from 350° to 10° would cross the whole chart
+      // for a wind that turned by 20° through north.
+      series.push({ label: "from", stroke: accent, fill: accent, paths: () => null, points: { show: true, size: 5, stroke: accent, fill: accent },
+        value: (u, v) => (v == null ? "–" : Math.round(v) + "° " + W.compass(v)) });
     } else {
-      series.push({ label: "mean", stroke: accent, width: 2, points: { show: false } });
+      series.push({ label: "mean", stroke: accent, width: 2, points: { show: false }, paths: this.m === "Leak" ? uPlot.paths.stepped({ align: 1 }) : undefined });
       if (coarse) {
         series.push({ label: "min", stroke: line, width: 1, points: { show: false } }, { label: "max", stroke: line, width: 1, points: { show: false } });
       }
@@ -275,9 +302,12 @@
     } });
     const limits = (u, key) => {
       if (key === "x") Object.assign(this.root.dataset, { xMin: String(Math.round(u.scales.x.min)), xMax: String(Math.round(u.scales.x.max)) });
+      if (key === "y") Object.assign(this.root.dataset, { yMin: String(u.scales.y.min), yMax: String(u.scales.y.max) });
     };
+    const sc = W.scale((units[this.m] || {}).kind, this.m); // a direction's compass, a leak's dry and water
+    const yAxis = Object.assign({}, axis, { size: 56 }, sc ? { splits: () => sc.splits, values: (u, splits) => splits.map(sc.values) } : {});
     return Object.assign(this.size(), {
-      series: series, axes: [xAxis, Object.assign({}, axis, { size: 56 })],
+      series: series, axes: [xAxis, yAxis], scales: sc ? { y: { range: sc.range } } : {},
       bands: coarse ? [{ series: [3, 2], fill: css("--band") }] : [],
       cursor: { drag: { x: true, y: false } }, legend: { live: true }, hooks: { setScale: [limits] },
     });
@@ -286,7 +316,9 @@
     const s = this.series, u = (units[this.m] || {}).unit || "", sm = s.summary;
     let text = LABELS[this.range] + ", " + s.tier + (s.step_seconds ? ", step " + s.step : "");
     if (!sm) text += ": no readings";
-    else if (this.amount) text += ": total " + sm.sum + " " + u + (this.range === "24h" ? " in 24 h" : "");
+    else if (this.amount) text += ": total " + sm.sum + " " + unitOf(this.m) + (this.range === "24h" ? " in 24 h" : "");
+    else if (this.m === "Leak") text += sm.max ? ": water at " + stamp(sm.max_time) : ": dry throughout";
+    else if (this.direction) text += ": mean from " + W.compass(sm.mean) + " (" + Math.round(sm.mean) + "°)";
     else text += ": min " + sm.min + " " + u + " at " + stamp(sm.min_time) + ", max " + sm.max + " " + u + " at " + stamp(sm.max_time);
     this.summary.textContent = text;
     this.div.setAttribute("aria-label", this.root.getAttribute("aria-label") + ", " + text);
@@ -298,11 +330,17 @@
     const pts = this.series.points, t = z.When, v = z[this.m];
     if (pts.length && pts[pts.length - 1][0] >= t) return;
     pts.push(this.amount ? [t, v] : [t, v, v, v]);
-    if (this.amount && this.series.summary) this.series.summary.sum = +(this.series.summary.sum + v).toFixed(3);
+    const sm = this.series.summary;
+    if (this.amount && sm) sm.sum = +(sm.sum + v).toFixed(3);
+    else if (sm && "max" in sm) { // the summary's extremes follow (a direction has none)
+      if (v > sm.max) Object.assign(sm, { max: v, max_time: t });
+      if (v < sm.min) Object.assign(sm, { min: v, min_time: t });
+    }
     if (!this.plot) { this.draw(); return; }
     const data = this.columns(), xs = this.plot.data[0];
     const zoomed = xs.length && this.plot.scales.x.max < xs[xs.length - 1];
     this.plot.setData(this.shown(data), !zoomed);
+    this.drawn();
     this.root.dataset.points = String(pts.length);
     this.describe();
   };

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/climated/climated/internal/testutil/chromium"
+)
+
+// TestStationInBrowser: a GW2000A's real upload, POSTed to a running hub's
+// station path, in chromium: on the dashboard the outdoor array's card
+// has the wind panel, its compass naming where the upload's winddir
+// (327°) comes from, NNW, and its arrow turned by it; the MCP Apps house
+// view renders the zone with wind without an error, every key it shows
+// as /api/climate has it, within 380 px. No console error in either.
+func TestStationInBrowser(t *testing.T) {
+	browser := chromium.Browser(t)
+	cfg := stationHub(t)
+	h := startHub(t, cfg)
+	if code := postStation(t, h, cfg, stationForm(t, "payload_gw2000a_2.json", time.Now())); code != http.StatusOK {
+		t.Fatalf("upload: %d", code)
+	}
+	hub := fmt.Sprintf("http://%s", h.Addr)
+	if got := apiClimate(t, hub)["Garden"]["WindAngle"]; got != "327" {
+		t.Fatalf("the upload's wind from 327°: /api/climate says %q", got)
+	}
+	dir := chromium.Artifacts(t)
+	t.Run("dashboard", func(t *testing.T) { stationDashboard(t, browser, hub, dir) })
+	t.Run("house", func(t *testing.T) { stationHouseView(t, browser, hub, dir) })
+}
+
+// stationDashboard: the Garden's wind panel on the hub's own dashboard.
+func stationDashboard(t *testing.T, browser context.Context, hub, dir string) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	ctx, cancelTime := context.WithTimeout(ctx, time.Minute)
+	defer cancelTime()
+	var problems chromium.Problems
+	if err := chromedp.Listen(ctx, problems.Event); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(380, 900), chromedp.Navigate(hub+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('.card[data-zone="Garden"] section.wind .compass') !== null`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("no wind panel on the Garden's card: %v %v", err, problems.Take())
+	}
+	got := eval[map[string]any](t, ctx, `(w => ({point: w.querySelector('.compass .point').textContent,
+		angle: (m => Math.atan2(m.b, m.a) * 180 / Math.PI)(w.querySelector('.dial .arrow').transform.baseVal.consolidate().matrix),
+		speed: w.querySelector('[data-key="WindStrength"]').dataset.value, wide: document.documentElement.scrollWidth > document.documentElement.clientWidth}))(document.querySelector('.card[data-zone="Garden"] section.wind'))`)
+	t.Logf("the Garden's wind: %v", got)
+	want := apiClimate(t, hub)["Garden"]["WindStrength"]
+	if got["point"] != "NNW" || math.Abs(math.Mod(got["angle"].(float64)+360, 360)-327) > 0.5 || got["speed"] != want || got["wide"] != false {
+		t.Errorf("the wind from 327° at %s km/h: the card shows %v", want, got)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "station-dashboard-380.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems.Take() {
+		t.Error(p)
+	}
+}
+
+// stationHouseView: get_climate's house view with the station's zones.
+func stationHouseView(t *testing.T, browser context.Context, hub, dir string) {
+	a := newAppsTab(t, browser, appsHost(t, hub))
+	if uri := eval[string](t, a.ctx, `host.show("house", "get_climate", {}, "light", "100%")`); uri != "ui://climated/house" {
+		t.Fatalf("get_climate's view: %q", uri)
+	}
+	v := a.view("house")
+	until(t, v, "the cards", `document.getElementById("app").dataset.state === "ready"`)
+	shown := eval[map[string]string](t, v, `Object.fromEntries([...document.querySelectorAll('.card[data-zone="Garden"] [data-key]')].map((e) => [e.dataset.key, e.dataset.value]))`)
+	api := apiClimate(t, hub)["Garden"]
+	for _, key := range []string{"WindStrength", "GustStrength", "WindAngle", "feels_like", "dew_point"} {
+		if shown[key] != api[key] || api[key] == "" {
+			t.Errorf("the house view's Garden %s: %q, /api/climate %q", key, shown[key], api[key])
+		}
+	}
+	if err := chromedp.Do(a.ctx, chromedp.EmulateViewport(380, 900)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, v, "the house view in a narrow column", `window.innerWidth < 380`)
+	until(t, v, "the house view fits", `document.documentElement.scrollWidth <= window.innerWidth`)
+	a.settle("house")
+	a.shot(dir, "station-house-380.png")
+	a.check()
+}
