@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	tokenfile "github.com/climated/climated/cmd/climated/internal/token"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
 
@@ -173,5 +175,34 @@ func TestPrometheusScrapesHubs(t *testing.T) {
 		if strings.HasPrefix(expr, "climated_temperature_celsius") && len(got) != 2 {
 			t.Errorf("the dashboard's %s: %+v, want the Bedroom of both hubs", expr, got)
 		}
+	}
+}
+
+// TestPrometheusDocConfigs: the Prometheus configurations
+// docs/prometheus.md shows are valid for promtool check config as
+// written, with their token files in place.
+func TestPrometheusDocConfigs(t *testing.T) {
+	promtool := promBinary(t, "promtool")
+	dir := t.TempDir()
+	checked := 0
+	blocks := strings.Split(testutil.Doc(t, "docs/prometheus.md"), "```")
+	for i := 1; i < len(blocks); i += 2 {
+		yml, ok := strings.CutPrefix(blocks[i], "yaml\n")
+		if !ok {
+			continue
+		}
+		yml = strings.ReplaceAll(yml, "/etc/prometheus/", dir+"/")
+		for _, m := range regexp.MustCompile(`credentials_file: (\S+)`).FindAllStringSubmatch(yml, -1) {
+			os.WriteFile(m[1], []byte("token\n"), 0o600)
+		}
+		file := filepath.Join(dir, fmt.Sprintf("prometheus-%d.yml", i))
+		os.WriteFile(file, []byte(yml), 0o600)
+		if out, err := exec.Command(promtool, "check", "config", file).CombinedOutput(); err != nil {
+			t.Errorf("promtool check config of docs/prometheus.md's\n%s\nsays: %v\n%s", yml, err, out)
+		}
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("checked %d configurations of docs/prometheus.md, want 2 (scrape, remote_write)", checked)
 	}
 }
