@@ -6,7 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // grafanaDashboard is the dashboard docs/prometheus.md offers for import.
@@ -49,7 +50,7 @@ func dashboardExprs(t *testing.T) []string {
 
 // TestGrafanaDashboard: the dashboard is JSON Grafana can import (panels,
 // the hub and zone variables, a row repeated per zone), and every climated_
-// metric its queries name is one a running demo hub's /metrics has.
+// metric its queries name is one a running hub's /metrics has.
 func TestGrafanaDashboard(t *testing.T) {
 	data, err := os.ReadFile(grafanaDashboard)
 	if err != nil {
@@ -97,21 +98,13 @@ func TestGrafanaDashboard(t *testing.T) {
 	}
 }
 
-// exportedFamilies are the families on a running demo hub's /metrics,
-// with the series names of its histograms.
+// exportedFamilies are the families on a running hub's /metrics, a
+// reading of every measurement of the catalogue among them
+// (everyFamily), with the series names of its histograms.
 func exportedFamilies(t *testing.T) map[string]bool {
 	t.Helper()
-	h := startHub(t, demoConfig(t))
-	base := "http://" + h.Addr.String()
-	var text string
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		text = string(hubGet(t, base, "/metrics", ""))
-		if strings.Contains(text, "climated_rain_meters_total{") || time.Now().After(deadline) {
-			break
-		}
-	}
 	out := map[string]bool{}
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range strings.Split(everyFamily(t), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 4 && f[0] == "#" && f[1] == "TYPE" {
 			out[f[2]] = true
@@ -121,4 +114,19 @@ func exportedFamilies(t *testing.T) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestPrometheusDocNames: every climated_ metric docs/prometheus.md names
+// is one the hub exports.
+func TestPrometheusDocNames(t *testing.T) {
+	exported := exportedFamilies(t)
+	names := regexp.MustCompile(`\bclimated_[a-z0-9_]+`).FindAllString(testutil.Doc(t, "docs/prometheus.md"), -1)
+	for _, name := range names {
+		if !exported[name] {
+			t.Errorf("docs/prometheus.md names %s, which the hub does not export", name)
+		}
+	}
+	if len(names) < 20 {
+		t.Errorf("docs/prometheus.md names %d metrics, want its table of every measurement's", len(names))
+	}
 }

@@ -123,6 +123,9 @@ func help(info sensors.Info, u unit) string {
 	case u.factor == 1:
 		return fmt.Sprintf("%s, %s.", what, in)
 	}
+	if u.factor < 1 {
+		return fmt.Sprintf("%s, %s (%s ÷ %.6g).", what, in, info.Unit, 1/u.factor)
+	}
 	return fmt.Sprintf("%s, %s (%s × %g).", what, in, info.Unit, u.factor)
 }
 

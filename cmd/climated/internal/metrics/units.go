@@ -25,7 +25,7 @@ type unit struct {
 // conventions' base units where they name one: celsius, pascals (SI, as
 // the conventions take seconds and bytes), meters, grams, volts, and a
 // ratio (0…1) for a percentage. Quantities the conventions leave out
-// keep their customary scale: ppm, decibels, degrees of a compass, lux.
+// keep their customary scale: ppm, decibels, degrees of a compass.
 // A measurement with a unit missing here gets no family:
 // TestCatalogueUnits fails first, so that adding a unit to the catalogue
 // is a line here too.
@@ -39,13 +39,12 @@ var units = map[string]unit{
 	"mm":    {suffix: "meters", factor: 0.001},
 	"µg/m³": {suffix: "grams_per_cubic_meter", factor: 1e-6},
 	"mV":    {suffix: "volts", factor: 0.001},
-	// Units the catalogue is about to take (wind, sunlight, rain rate).
+	// The weather station's.
 	"km/h": {suffix: "meters_per_second", factor: 1 / 3.6},
-	"m/s":  {suffix: "meters_per_second", factor: 1},
 	"mm/h": {suffix: "meters_per_second", factor: 0.001 / 3600},
+	"km":   {suffix: "meters", factor: 1000},
 	"W/m²": {suffix: "watts_per_square_meter", factor: 1},
 	"°":    {suffix: "degrees", factor: 1},
-	"lx":   {suffix: "lux", factor: 1},
 }
 
 // familyName is the name of m's family: climated_, its name in snake

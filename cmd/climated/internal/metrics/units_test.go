@@ -23,7 +23,10 @@ func TestCatalogueUnits(t *testing.T) {
 		sensors.PM10: "climated_pm10_grams_per_cubic_meter", sensors.VOCIndex: "climated_voc_index",
 		sensors.NOxIndex: "climated_nox_index", sensors.BatteryVoltage: "climated_battery_vp_volts",
 		sensors.BatteryPercent: "climated_battery_ratio", sensors.RFStatus: "climated_rf_status",
-		sensors.WiFiStatus: "climated_wifi_status",
+		sensors.WiFiStatus: "climated_wifi_status", sensors.WindStrength: "climated_wind_strength_meters_per_second",
+		sensors.WindAngle: "climated_wind_angle_degrees", sensors.RainRate: "climated_rain_rate_meters_per_second",
+		sensors.SolarRadiation: "climated_solar_radiation_watts_per_square_meter", sensors.UV: "climated_uv",
+		sensors.Lightning: "climated_lightning_total", sensors.LightningDistance: "climated_lightning_distance_meters",
 	}
 	valid := regexp.MustCompile(`^climated_[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 	fams := families()
@@ -78,6 +81,9 @@ func TestScale(t *testing.T) {
 		{"µg/m³", 13.3, 1, 0.0000133},
 		{"mV", 5874, 0, 5.874},
 		{"km/h", 36, 1, 10},
+		{"km/h", 13, 0, 3.6},
+		{"mm/h", 12.3, 1, 0.00000342},
+		{"km", 12, 0, 12000},
 		{"", 71, 0, 71},
 	} {
 		if got := units[c.unit].scale(c.v, c.decimals); got != c.want {
