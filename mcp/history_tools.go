@@ -78,7 +78,7 @@ func (s *Server) describe() []zoneView {
 	for _, z := range s.hub.Describe() {
 		h := health[z.Name]
 		out = append(out, zoneView{
-			Name: z.Name, Stale: h.Offline || s.silent(z) > s.opts.StaleAfter, LastError: h.Fault,
+			Name: z.Name, Stale: climate.Stale(z.When, h.Offline, s.opts.Now(), s.opts.StaleAfter), LastError: h.Fault,
 			When: z.When, LocalTime: s.localTime(z.When), Sources: nonNil(z.Sources), Measurements: nonNil(z.Measurements),
 		})
 	}

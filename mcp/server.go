@@ -18,7 +18,7 @@ import (
 const (
 	DefaultSessionTimeout = 30 * time.Minute
 	DefaultMaxBodyBytes   = 1 << 20
-	DefaultStaleAfter     = 15 * time.Minute
+	DefaultStaleAfter     = climate.DefaultStaleAfter
 	DefaultGoneAfter      = 24 * time.Hour
 	// DefaultStreamWriteTimeout is how long one write to an event stream
 	// may take. A client that stops reading fills the socket buffers and

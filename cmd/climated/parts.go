@@ -64,6 +64,11 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 	// on their last events.
 	h.Start("alerts", d.alert.Run)
 	d.metrics.Watch(h, srv.Sessions)
+	// Before the sources run: the amounts' totals start from the history.
+	if err := d.metrics.WatchReadings(ctx, h, mcp.DefaultStaleAfter, log); err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
 	watchMQTT(d.metrics, run, set)
 	h.Start("disk watch", func(ctx context.Context) error { d.disk.Run(ctx, diskwatch.Every); return nil })
 	web, err := hubFront(d, srv, run)

@@ -9,6 +9,7 @@ import (
 	"github.com/climated/climated/history/climate"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
 )
 
 // What the hub's users need of the history underneath, and no more: the
@@ -65,4 +66,10 @@ func (h *Hub) Windows(ctx context.Context, window time.Duration) ([]climate.Wind
 // Export writes the history as CSV or JSON lines (history.Store.Export).
 func (h *Hub) Export(ctx context.Context, w io.Writer, e history.Export) (int64, error) {
 	return h.store.Export(ctx, w, e)
+}
+
+// Totals sums every value of m per zone (history.Store.Totals): what is
+// committed, so Flush first for all that was recorded.
+func (h *Hub) Totals(ctx context.Context, m sensors.Measurement) (map[string]int64, error) {
+	return h.store.Totals(ctx, m)
 }

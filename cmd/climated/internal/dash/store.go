@@ -7,6 +7,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
@@ -15,7 +16,7 @@ import (
 // statuses) to Source; its methods are documented there.
 type StoreSource struct {
 	Store        *hub.Hub
-	StaleAfter   time.Duration  // a zone silent this long is stale; 0 means 15 minutes, as MCP
+	StaleAfter   time.Duration  // a zone silent this long is stale; 0 means climate.DefaultStaleAfter
 	ActiveAlerts func() []Alert // the alerts that are on; nil: none
 	// Levels gives the alert rules' lines (alerts.Engine.Levels); nil: none.
 	Levels func() []alerts.Level
@@ -45,11 +46,10 @@ func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Ti
 	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, MaxPoints: n})
 }
 func (s StoreSource) Zones() []Zone {
-	health, out, stale := sensors.HealthByZone(s.Store.Statuses()), []Zone{}, cmp.Or(s.StaleAfter, 15*time.Minute)
+	health, out, after := sensors.HealthByZone(s.Store.Statuses()), []Zone{}, cmp.Or(s.StaleAfter, climate.DefaultStaleAfter)
 	for _, z := range s.Store.Describe() {
-		silent := time.Since(time.Unix(z.When, 0)) > stale
 		h := health[z.Name]
-		out = append(out, Zone{Name: z.Name, Stale: h.Offline || silent, Fault: h.Fault, When: z.When})
+		out = append(out, Zone{Name: z.Name, Stale: climate.Stale(z.When, h.Offline, time.Now(), after), Fault: h.Fault, When: z.When})
 	}
 	return out
 }

@@ -1,0 +1,11 @@
+package demo
+
+import "strings"
+
+// sourcePrefix starts the name of every source of the demo house:
+// "demo/<Zone>".
+const sourcePrefix = "demo/"
+
+// Simulated says whether source is one of the demo house's, whose values
+// are simulated, not measured.
+func Simulated(source string) bool { return strings.HasPrefix(source, sourcePrefix) }
