@@ -101,3 +101,65 @@ func TestStationRequestLines(t *testing.T) {
 		})
 	}
 }
+
+// TestStationCorpusThroughServe: every upload of the corpus
+// (sensors/station/testdata/ecowitt2mqtt: two GW2000As, one with a WS90's
+// piezo gauge, leak, leaf and lightning sensors; a GW1100B with soil
+// moisture; an Ambient console in the Ecowitt protocol; an ObserverIP in
+// the Weather Underground protocol, sent as its GET), replayed against a
+// running hub, gives the values the published unit definitions give, as
+// get_climate rounds them.
+func TestStationCorpusThroughServe(t *testing.T) {
+	f := func(v float64) float64 { return (v - 32) * 5 / 9 }
+	mph, inHg := 1.609344, 33.8638866667
+	type values map[string]map[sensors.Measurement]float64
+	for _, c := range []struct {
+		file string
+		get  bool // the Weather Underground protocol: a GET
+		want values
+	}{
+		{"payload_gw2000a_1.json", false, values{
+			"Garden":        {sensors.Temperature: f(74.5), sensors.Humidity: 47, sensors.WindAngle: 100, sensors.WindStrength: 1.34 * mph, sensors.SolarRadiation: 0, sensors.UV: 0},
+			"Hall":          {sensors.Temperature: f(71.2)},
+			"Station leak1": {sensors.Leak: 0}, "Station leak2": {sensors.Leak: 1}, "Station leaf1": {sensors.LeafWetness: 14},
+		}},
+		{"payload_gw1100b.json", false, values{
+			"Garden": {sensors.Temperature: f(91.4), sensors.Humidity: 48, sensors.RainRate: 0}, "Hall": {sensors.Temperature: f(76.5)},
+			"Bedroom": {sensors.Temperature: f(77.7)}, "Station soil1": {sensors.SoilMoisture: 40},
+		}},
+		{"payload_ambweather.json", false, values{
+			"Garden": {sensors.Temperature: f(53.8), sensors.Humidity: 30, sensors.WindAngle: 99, sensors.WindStrength: 4.5 * mph, sensors.SolarRadiation: 39.02},
+			"Hall":   {sensors.Temperature: f(67.3)},
+		}},
+		{"payload_wunderground.json", true, values{
+			"Garden": {sensors.Temperature: f(89.42), sensors.Humidity: 54, sensors.WindAngle: 269, sensors.WindStrength: 0, sensors.SolarRadiation: 732.04, sensors.UV: 6},
+			"Hall":   {sensors.Temperature: f(79.34), sensors.Pressure: 30.135 * inHg},
+		}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			cfg := stationHub(t)
+			h := startHub(t, cfg)
+			form := stationForm(t, c.file, time.Now())
+			if c.get {
+				secret, err := token.LoadOrCreate(cfg.StationSecretPath())
+				if err != nil {
+					t.Fatal(err)
+				}
+				line := "GET /weatherstation/updateweatherstation.php?" + form.Encode() + " HTTP/1.1"
+				if code, body := sendLine(t, h, line, station.Path(secret)); code != http.StatusOK {
+					t.Fatalf("upload: %d %s", code, body)
+				}
+			} else if code := postStation(t, h, cfg, form); code != http.StatusOK {
+				t.Fatalf("upload: %d", code)
+			}
+			snap := h.Hub.Snapshot().Climate
+			for zone, vals := range c.want {
+				for m, w := range vals {
+					if got, ok := snap[zone][string(m)].(float64); !ok || got != m.Round(w, 0) {
+						t.Errorf("%s %s: %v, want %v (%.4f rounded)", zone, m, snap[zone][string(m)], m.Round(w, 0), w)
+					}
+				}
+			}
+		})
+	}
+}
