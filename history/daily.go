@@ -14,10 +14,22 @@ import (
 // MaxDays bounds a daily summary request.
 const MaxDays = 366
 
-// Day is one local calendar day of a zone.
+// Day is one local calendar day of a zone. An outdoor zone's day has
+// its degree days (with a temperature) and the sun's times (where the
+// place is known) too: see Outdoors.
 type Day struct {
 	Date         string             `json:"date"`         // YYYY-MM-DD in the hub's time zone
 	Measurements map[string]Summary `json:"measurements"` // each measurement over the day
+	// Heating and cooling degree days: how far the day's mean temperature
+	// fell below Outdoors.DegreeDayBase, and rose above it.
+	HDD *float64 `json:"hdd,omitempty"`
+	CDD *float64 `json:"cdd,omitempty"`
+	// Sunrise and sunset, HH:MM in the hub's time zone, and the time
+	// between them (9h41m; 0h00m or 24h00m where the sun does not rise or
+	// set).
+	Sunrise  string `json:"sunrise,omitempty"`
+	Sunset   string `json:"sunset,omitempty"`
+	Daylight string `json:"daylight,omitempty"`
 }
 
 // Daily summarises every measurement of zone per local day, for the days
@@ -48,6 +60,9 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 		if len(d.Measurements) > 0 {
 			out = append(out, d)
 		}
+	}
+	if o := s.opts.Outdoors; o != nil && o.isOutdoor(zone, zi.Measurements) {
+		o.addOutdoors(out, s.opts.Location)
 	}
 	return out, nil
 }

@@ -39,6 +39,7 @@ type Options struct {
 	RawRetention    time.Duration    // raw readings are kept this long (DefaultRawRetention)
 	RollupRetention time.Duration    // 5-minute buckets are kept this long (DefaultRollupRetention)
 	Location        *time.Location   // local time for "since midnight"; nil means time.Local
+	Outdoors        *Outdoors        // what outdoor zones' daily summaries add (degree days, sun times); nil: nothing
 	Now             func() time.Time // clock; nil means time.Now
 	BusyTimeout     time.Duration    // how long a write waits for a lock held by another process (DefaultBusyTimeout)
 	// OnFlush, if set, is called by the writer after every flush with its
