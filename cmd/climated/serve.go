@@ -188,7 +188,7 @@ func stopHub(h *hub.Hub, runErr error, log *slog.Logger) error {
 func openHub(ctx context.Context, cfg config.Config, loc *time.Location, onFlush func(time.Duration, int, error), log *slog.Logger) (*hub.Hub, error) {
 	h, err := hub.Open(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), OnFlush: onFlush,
 		RawRetention: time.Duration(cfg.Retention.Raw), RollupRetention: time.Duration(cfg.Retention.FiveMinute),
-		FlushInterval: time.Duration(cfg.CommitInterval)})
+		FlushInterval: time.Duration(cfg.CommitInterval), Outdoors: cfg.Outdoors()})
 	if err != nil {
 		return nil, err
 	}

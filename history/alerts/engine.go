@@ -164,7 +164,7 @@ func (e *Engine) load(ctx context.Context) error {
 func (e *Engine) zone(name string) *zone {
 	z := e.zones[name]
 	if z == nil {
-		z = &zone{outdoor: e.house.isOutdoor(name), latest: map[sensors.Measurement]sample{}, series: map[sensors.Measurement]*series{}}
+		z = &zone{outdoor: e.house.IsOutdoor(name), latest: map[sensors.Measurement]sample{}, series: map[sensors.Measurement]*series{}}
 		e.zones[name] = z
 	}
 	return z

@@ -150,8 +150,8 @@ func OutdoorByName(zone string) bool {
 	return slices.ContainsFunc(outdoorWords, func(w string) bool { return strings.Contains(z, w) })
 }
 
-// isOutdoor is the configuration's list when it has one, names otherwise.
-func (h HouseConfig) isOutdoor(zone string) bool {
+// IsOutdoor reports whether zone is outdoors: the configuration's list when it has one, names otherwise.
+func (h HouseConfig) IsOutdoor(zone string) bool {
 	if len(h.Outdoor) > 0 {
 		return slices.Contains(h.Outdoor, zone)
 	}

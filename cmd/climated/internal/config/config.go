@@ -23,6 +23,7 @@ import (
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
 	"github.com/climated/climated/sensors/station"
+	"github.com/climated/climated/sensors/weather"
 )
 
 // DefaultListen is loopback on a port that common home-hub software leaves
@@ -40,6 +41,12 @@ type Config struct {
 	Timezone string     `yaml:"timezone"` // IANA name for "since local midnight"; empty means the system's
 	LogLevel string     `yaml:"log_level"`
 	Demo     DemoConfig `yaml:"demo"`
+	// Where the house is: the sun's times in the outdoor zones' daily
+	// summaries (NOAA's calculation). Unset: none.
+	Place *PlaceConfig `yaml:"location"`
+	// The base of the heating and cooling degree days in the outdoor
+	// zones' daily summaries, °C.
+	DegreeDayBase float64 `yaml:"degree_day_base"`
 
 	// How long the history keeps raw readings and 5-minute buckets;
 	// hourly buckets are kept for ever.
@@ -84,6 +91,13 @@ type AlertsConfig struct {
 	Webhook *webhook.Config    `yaml:"webhook"`
 }
 
+// PlaceConfig is the location: section, in degrees: latitude north and
+// longitude east, south and west negative. Both are needed.
+type PlaceConfig struct {
+	Latitude  *float64 `yaml:"latitude"`
+	Longitude *float64 `yaml:"longitude"`
+}
+
 // RetentionConfig sets the history's tiers, as durations with days and
 // weeks allowed ("30d", "104w").
 type RetentionConfig struct {
@@ -122,6 +136,7 @@ func Default() Config {
 		Database:       defaultDatabase(),
 		LogLevel:       "info",
 		Demo:           DemoConfig{Seed: 1, Interval: time.Minute},
+		DegreeDayBase:  weather.DefaultDegreeDayBase,
 		Retention:      RetentionConfig{Raw: Duration(history.DefaultRawRetention), FiveMinute: Duration(history.DefaultRollupRetention)},
 		CommitInterval: Duration(DefaultCommitInterval),
 		Alerts:         AlertsConfig{House: alerts.DefaultHouse()},
@@ -180,6 +195,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if err := c.validateHistory(); err != nil {
+		return err
+	}
+	if err := c.validateOutdoors(); err != nil {
 		return err
 	}
 	if err := checkPublicURL(c.PublicURL); err != nil {

@@ -35,6 +35,11 @@ func TestConfigCheckErrors(t *testing.T) {
 		{"retention too short", "retention:\n  raw: 2h\n", "c.yaml:2: retention.raw 2h0m0s: keep raw readings at least a day"},
 		{"commit interval too short", "commit_interval: 100ms\n", "c.yaml:1: commit_interval 100ms: want 1s to 1h"},
 		{"commit interval too long", "commit_interval: 1d\n", "c.yaml:1: commit_interval 24h0m0s: want 1s to 1h"},
+		{"latitude beyond the pole", "log_level: info\nlocation:\n  latitude: 91\n  longitude: 13.4\n", "c.yaml:3: location.latitude 91: want -90 to 90"},
+		{"longitude beyond the date line", "location: {latitude: 52.5, longitude: -181}\n", "c.yaml:1: location.longitude -181: want -180 to 180"},
+		{"location without a longitude", "location:\n  latitude: 52.5\n", "c.yaml:1: location.longitude: missing: write it as longitude: 13.40"},
+		{"latitude not a number", "location:\n  latitude: north\n  longitude: 13.4\n", "c.yaml:2: location.latitude"},
+		{"degree-day base in °F", "degree_day_base: 65\n", "c.yaml:1: degree_day_base 65: want -30 to 40 °C"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

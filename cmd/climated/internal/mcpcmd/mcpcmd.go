@@ -54,7 +54,7 @@ func Run(ctx context.Context, args []string, d Deps) error {
 	if err := config.CheckReadable(cfg.Database, strings.TrimSpace("climated mcp "+strings.Join(args, " "))); err != nil {
 		return fmt.Errorf("open history %s: %w", cfg.Database, err)
 	}
-	store, err := hub.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history")}, 0)
+	store, err := hub.OpenReadOnly(ctx, cfg.Database, &history.Options{Location: loc, Logger: log.With("component", "history"), Outdoors: cfg.Outdoors()}, 0)
 	if err != nil {
 		return err
 	}
