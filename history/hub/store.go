@@ -26,6 +26,15 @@ func (h *Hub) Daily(ctx context.Context, zone string, from, to time.Time) ([]his
 	return h.store.Daily(ctx, zone, from, to)
 }
 
+// Records reads a zone's records this year and ever, or with since set
+// those set since then (history.Store.Records, RecordsSince).
+func (h *Hub) Records(ctx context.Context, zone string, since time.Time) (*history.Records, error) {
+	if since.IsZero() {
+		return h.store.Records(ctx, zone)
+	}
+	return h.store.RecordsSince(ctx, zone, since)
+}
+
 // Path is the database file.
 func (h *Hub) Path() string { return h.store.Path() }
 
