@@ -23,3 +23,13 @@ func MeanDirection(dirs, w []float64) (mean float64, ok bool) {
 	}
 	return math.Mod(deg(math.Atan2(x, y))+360, 360), true
 }
+
+// compassPoints are the 16 points of the compass, clockwise from north.
+var compassPoints = [16]string{"N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"}
+
+// Compass is the nearest of the 16 points of the compass to a direction
+// in degrees from north: 0° and 359° are N, 100° is E.
+func Compass(deg float64) string {
+	i := int(math.Round(math.Mod(math.Mod(deg, 360)+360, 360)/22.5)) % 16
+	return compassPoints[i]
+}
