@@ -24,6 +24,9 @@ const (
 	budgetHistory    = 2500
 	budgetReport7d   = 4000
 	budgetAirReport  = 1500
+	// The weather report's digest is worked out on the hub: a line a
+	// zone, whatever the period (TestWeatherPrompt measures a station's).
+	budgetWeatherReport = 1200
 )
 
 // tokens is the measure of every budget: (bytes + 3) / 4 of the text,
@@ -35,7 +38,10 @@ func tokens(s string) int { return (len(s) + 3) / 4 }
 func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
 	t.Helper()
 	ctx := context.Background()
-	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc})
+	// Outdoor zones' days have their degree days and the sun's times, as
+	// on a hub whose location is configured (Berlin).
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc,
+		Outdoors: &history.Outdoors{DegreeDayBase: 18, Place: &history.Place{Latitude: 52.52, Longitude: 13.40}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +128,7 @@ func TestContextBudget(t *testing.T) {
 	hist := text(cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetHistory, Arguments: map[string]any{"zone": "Indoor", "measurement": "Temperature"}}))
 	report := promptContent(t, cs, "climate_report", map[string]string{"period": "last_7_days"})
 	air := promptContent(t, cs, "air_quality_report", nil)
+	weather := promptContent(t, cs, "weather_report", map[string]string{"period": "last_7_days"})
 	for _, k := range []string{`"PM25":`, `"VOCIndex":`, `"NOxIndex":`} {
 		if !strings.Contains(climate, k) || !strings.Contains(air, k) {
 			t.Errorf("the year of demo history has no %s: get_climate %s", k, climate)
@@ -136,6 +143,7 @@ func TestContextBudget(t *testing.T) {
 		{"get_history (Indoor Temperature)", hist, budgetHistory},
 		{"climate_report, whole house, last_7_days", report, budgetReport7d},
 		{"air_quality_report, whole house, last_24h", air, budgetAirReport},
+		{"weather_report, whole house, last_7_days", weather, budgetWeatherReport},
 	} {
 		n := tokens(c.text)
 		t.Logf("%s: %d tokens (%d characters), budget %d", c.what, n, len(c.text), c.budget)

@@ -37,7 +37,7 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 		candidates = s.measurementNames(ctxArgs["zone"])
 	case "period":
 		candidates = periodNames()
-	case "from", "to":
+	case "from", "to", "since":
 		candidates = timeSuggestions
 	case "step":
 		candidates = stepSuggestions
@@ -95,6 +95,7 @@ var templateVariables = map[string][]string{
 	URIZoneTemplate:    {"zone"},
 	URIHistoryTemplate: {"zone", "measurement", "from", "to", "step"},
 	URIDailyTemplate:   {"zone", "from", "to", "measurements"},
+	URIRecordsTemplate: {"zone", "since"},
 }
 
 // completable refuses, as invalid params (-32602), completion for a
@@ -118,7 +119,7 @@ func completable(ref *sdk.CompleteReference, arg string) error {
 	case "ref/resource":
 		vars, ok := templateVariables[ref.URI]
 		if !ok {
-			return invalidParams("no resource template %q: the templates are %s, %s and %s", ref.URI, URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate)
+			return invalidParams("no resource template %q: the templates are %s, %s, %s and %s", ref.URI, URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate, URIRecordsTemplate)
 		}
 		args = vars
 	default:

@@ -52,6 +52,9 @@ type promptSpec struct {
 	instructions             string
 	// material lists the resources that carry the prompt's facts.
 	material func(s *Server, zones []string, p period) []string
+	// digest, if set, writes facts worked out from the history into the
+	// prompt's text (a line a zone), cheaper than the data they come from.
+	digest func(s *Server, ctx context.Context, zones []string, p period) (string, error)
 	// zones lists the zones the prompt can be about, and zonesAre names
 	// them in an error; nil means every zone.
 	zones    func(s *Server) []string
@@ -141,6 +144,7 @@ var promptSpecs = []promptSpec{
 		},
 	},
 	airQualityPrompt,
+	weatherPrompt,
 	{
 		name: "rain_summary", title: "Rain and weather summary", defaultPeriod: "last_7_days",
 		description: "Rain totals per day and the weather trend (pressure) over a period.",
@@ -235,6 +239,13 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 	}
 	if s.opts.Simulated {
 		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
+	}
+	if p.digest != nil {
+		d, err := p.digest(s, ctx, zones, per)
+		if err != nil {
+			return "", nil, fmt.Errorf("prompt %s: %w", p.name, err)
+		}
+		text += "\n\n" + d
 	}
 	var contents []*sdk.ResourceContents
 	for _, uri := range p.material(s, zones, per) {

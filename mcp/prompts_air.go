@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"net/url"
-	"slices"
-	"strings"
 
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,13 +70,4 @@ func (s *Server) airZones() []string {
 
 // airMeasurements lists, comma-separated, the air-quality measurements of
 // zone.
-func (s *Server) airMeasurements(zone string) string {
-	var keep []string
-	has := s.measurementNames(zone)
-	for _, m := range airQuality {
-		if slices.Contains(has, string(m)) {
-			keep = append(keep, string(m))
-		}
-	}
-	return strings.Join(keep, ",")
-}
+func (s *Server) airMeasurements(zone string) string { return s.present(zone, airQuality) }

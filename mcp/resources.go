@@ -82,9 +82,12 @@ func (s *Server) addResources() {
 	}, s.readHistory)
 	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
-		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone. " +
-			"Default from=7d, to=now; at most 366 days. measurements: a comma-separated list to keep (default all).",
+		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone; " +
+			"outdoor zones also hdd/cdd (heating/cooling degree days of the day's mean temperature) and, where the hub's location " +
+			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 366 days. measurements: a " +
+			"comma-separated list to keep (default all).",
 	}, s.readDaily)
+	s.addRecordsResource()
 	s.syncZones()
 }
 
@@ -179,8 +182,8 @@ func parseURI(uri, kind string, nseg int) (parsedURI, error) {
 		p.segments = append(p.segments, seg)
 	}
 	for k := range p.query {
-		if k != "from" && k != "to" && k != "step" && k != "measurements" {
-			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step, measurements", uri, k)
+		if k != "from" && k != "to" && k != "step" && k != "measurements" && k != "since" {
+			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step, measurements, since", uri, k)
 		}
 	}
 	return p, nil
@@ -306,6 +309,8 @@ func (s *Server) read(ctx context.Context, uri string) ([]*sdk.ResourceContents,
 		h = s.readHistory
 	case strings.HasPrefix(uri, "climate://daily/"):
 		h = s.readDaily
+	case strings.HasPrefix(uri, "climate://records/"):
+		h = s.readRecords
 	default:
 		return nil, sdk.ResourceNotFoundError(uri)
 	}

@@ -1,0 +1,178 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/weather"
+)
+
+// weatherFact says what one measurement's summary over the period means,
+// at formats a time in local words.
+type weatherFact struct {
+	m   sensors.Measurement
+	say func(st history.Summary, at func(int64) string) string
+}
+
+// weatherFacts are the digest's facts, in the order it gives them; a
+// fact of a measurement the zone lacks, or one with nothing to say, is
+// left out.
+var weatherFacts = []weatherFact{
+	{sensors.Temperature, func(st history.Summary, at func(int64) string) string {
+		return fmt.Sprintf("temperature %g to %g °C (lowest %s, highest %s)", st.Min, st.Max, at(st.MinTime), at(st.MaxTime))
+	}},
+	{sensors.WindStrength, func(st history.Summary, _ func(int64) string) string {
+		return fmt.Sprintf("wind mean %g km/h, up to %g", st.Mean, st.Max)
+	}},
+	{sensors.WindAngle, func(st history.Summary, _ func(int64) string) string {
+		return fmt.Sprintf("wind from %s (%g°, the vector mean of the directions)", weather.Compass(st.Mean), st.Mean)
+	}},
+	{sensors.GustStrength, func(st history.Summary, at func(int64) string) string {
+		return fmt.Sprintf("strongest gust %g km/h at %s", st.Max, at(st.MaxTime))
+	}},
+	{sensors.Rain, func(st history.Summary, _ func(int64) string) string {
+		if st.Sum == nil || *st.Sum == 0 {
+			return "no rain"
+		}
+		return fmt.Sprintf("rain %g mm", *st.Sum)
+	}},
+	{sensors.RainRate, func(st history.Summary, at func(int64) string) string {
+		if st.Max == 0 {
+			return ""
+		}
+		return fmt.Sprintf("heaviest rain %g mm/h at %s", st.Max, at(st.MaxTime))
+	}},
+	{sensors.UV, func(st history.Summary, at func(int64) string) string {
+		return fmt.Sprintf("UV index up to %g at %s: %s (WHO)", st.Max, at(st.MaxTime), weather.UVCategory(st.Max))
+	}},
+	{sensors.SolarRadiation, func(st history.Summary, at func(int64) string) string {
+		return fmt.Sprintf("solar radiation up to %g W/m² at %s", st.Max, at(st.MaxTime))
+	}},
+	{sensors.Lightning, func(st history.Summary, _ func(int64) string) string {
+		if st.Sum == nil || *st.Sum == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%g lightning strikes", *st.Sum)
+	}},
+}
+
+// weatherDigest is a line of facts a zone over period p, worked out here
+// so that the model reads them rather than works them out: the vector
+// mean of the wind's direction as a point of the compass, the WHO
+// category of the UV index, the records broken.
+func (s *Server) weatherDigest(ctx context.Context, zones []string, p period) (string, error) {
+	from, to, err := s.timeRange(p.from, p.to, p.from)
+	if err != nil {
+		return "", err
+	}
+	at := s.localClock(from, to)
+	var b strings.Builder
+	b.WriteString("Digest:")
+	for _, z := range zones {
+		facts, err := s.zoneWeather(ctx, z, from, to, at)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n- %s: %s.", z, strings.Join(facts, "; "))
+	}
+	return b.String(), nil
+}
+
+// localClock formats a time in the hub's time zone: the time of day when
+// [from, to) is within one day, else with the day and date.
+func (s *Server) localClock(from, to time.Time) func(int64) string {
+	layout := "15:04"
+	if to.Sub(from) > 24*time.Hour {
+		layout = "Mon 2 Jan 15:04"
+	}
+	return func(t int64) string { return time.Unix(t, 0).In(s.opts.Location).Format(layout) }
+}
+
+// zoneWeather lists the facts of zone over [from, to).
+func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Time, at func(int64) string) ([]string, error) {
+	var facts []string
+	for _, f := range weatherFacts {
+		if !s.has(zone, f.m) {
+			continue
+		}
+		res, err := s.hub.Range(ctx, history.Query{Zone: zone, Measurement: f.m, From: from, To: to, Step: max(to.Sub(from), time.Second)})
+		if err != nil {
+			return nil, s.hubError(err, "weather digest")
+		}
+		if res.Summary == nil {
+			continue
+		}
+		if fact := f.say(*res.Summary, at); fact != "" {
+			facts = append(facts, fact)
+		}
+	}
+	facts = append(facts, s.feelsLike(zone)...)
+	days, err := s.hub.Daily(ctx, zone, from, to)
+	if err != nil {
+		return nil, s.hubError(err, "weather digest")
+	}
+	facts = append(facts, dayFacts(days)...)
+	recs, err := s.hub.Records(ctx, zone, from)
+	if err != nil {
+		return nil, s.hubError(err, "weather digest")
+	}
+	facts = append(facts, s.brokenFact(recs.Broken, at))
+	return facts, nil
+}
+
+// feelsLike is what the live structure derives of the air now.
+func (s *Server) feelsLike(zone string) []string {
+	z := s.hub.Snapshot().Climate[zone]
+	var out []string
+	for _, k := range []struct{ key, name string }{
+		{sensors.KeyFeelsLike, "feels like"}, {sensors.KeyHeatIndex, "heat index"},
+		{sensors.KeyWindChill, "wind chill"}, {sensors.KeyHumidex, "humidex"},
+	} {
+		if v, ok := z[k.key]; ok {
+			out = append(out, fmt.Sprintf("%s %v °C now", k.name, v))
+		}
+	}
+	return out
+}
+
+// dayFacts are the sun's times of the last day and the period's degree
+// days, where the daily summaries have them.
+func dayFacts(days []history.Day) []string {
+	var out []string
+	var hdd, cdd float64
+	n := 0
+	for _, d := range days {
+		if d.HDD != nil {
+			hdd, cdd, n = hdd+*d.HDD, cdd+*d.CDD, n+1
+		}
+	}
+	if n > 0 {
+		out = append(out, fmt.Sprintf("degree days over %d day(s): heating %.1f, cooling %.1f", n, hdd, cdd))
+	}
+	if len(days) > 0 && days[len(days)-1].Daylight != "" {
+		d := days[len(days)-1]
+		out = append(out, fmt.Sprintf("on %s sunrise %s, sunset %s, daylight %s", d.Date, d.Sunrise, d.Sunset, d.Daylight))
+	}
+	return out
+}
+
+// brokenFact names the records broken, with those they beat.
+func (s *Server) brokenFact(bs []history.Broken, at func(int64) string) string {
+	if len(bs) == 0 {
+		return "no records broken"
+	}
+	var parts []string
+	for _, b := range bs {
+		info, _ := sensors.Lookup(sensors.Measurement(b.Measurement))
+		when, was := b.Day, b.WasDay
+		if b.Time != 0 {
+			when, was = at(b.Time), time.Unix(b.WasTime, 0).In(s.opts.Location).Format(time.DateOnly)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s record %g %s (%s; was %g on %s)", b.Measurement, b.Record, b.Value, info.Unit, when, b.Was, was))
+	}
+	return "records broken: " + strings.Join(parts, ", ")
+}
