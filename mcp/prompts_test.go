@@ -27,7 +27,7 @@ func TestPrompts(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"air_quality_report", "climate_report", "comfort_assessment", "rain_summary", "sensor_health", "ventilation_advice"}; !slices.Equal(names, want) {
+	if want := []string{"air_quality_report", "climate_report", "comfort_assessment", "rain_summary", "sensor_health", "ventilation_advice", "weather_report"}; !slices.Equal(names, want) {
 		t.Errorf("prompts = %v", names)
 	}
 
@@ -46,6 +46,7 @@ func TestPrompts(t *testing.T) {
 		{"rain_summary", nil, []string{"the last 7 days"}, []string{"climate://daily/Rain?from=7d&to=now"}},
 		{"sensor_health", nil, []string{"battery"}, []string{"climate://zones"}},
 		{"air_quality_report", nil, []string{"There are no zones with air quality (PM25, PM10, VOCIndex, NOxIndex) yet: say so."}, nil},
+		{"weather_report", map[string]string{"period": "last_24h"}, []string{"- Rain: rain 0.3 mm; no records broken."}, []string{"climate://zone/Rain"}},
 	}
 	for _, c := range cases {
 		res, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: c.name, Arguments: c.args})

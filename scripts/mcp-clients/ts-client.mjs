@@ -72,7 +72,7 @@ const hr = JSON.parse((await client.readResource({ uri: `climate://history/Indoo
 check(hr.summary.count > 0 && hr.step === "30m", "resources/read history template", hr.summary);
 
 const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-check(prompts.length === 6 && prompts.includes("comfort_assessment") && prompts.includes("air_quality_report"), "prompts/list", prompts);
+check(prompts.length === 7 && prompts.includes("comfort_assessment") && prompts.includes("air_quality_report") && prompts.includes("weather_report"), "prompts/list", prompts);
 const prompt = await client.getPrompt({ name: "climate_report", arguments: { zone: "Bedroom", period: "today" } });
 check(prompt.messages.some((m) => m.content.type === "resource" && m.content.resource.uri === "climate://zone/Bedroom"), "prompts/get embeds the zone", prompt.messages.map((m) => m.content.type));
 let promptErr = "";
