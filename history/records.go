@@ -120,21 +120,23 @@ type recordSeries struct {
 	id   int64
 }
 
-// measurementRecords reads the year's and the ever records of rs; false
+// measurementRecords reads the year's and the ever records of rs, the
+// history once: before the year and the year, merged for ever; false
 // when it has no readings.
 func (s *Store) measurementRecords(ctx context.Context, rs recordSeries, span recordSpan) (MeasurementRecords, bool, error) {
-	ever, ok, err := s.record(ctx, rs, 0, span.to)
-	if err != nil || !ok {
-		return MeasurementRecords{}, false, err
-	}
-	year, ok, err := s.record(ctx, rs, span.year, span.to)
+	older, okOlder, err := s.record(ctx, rs, 0, span.year)
 	if err != nil {
 		return MeasurementRecords{}, false, err
 	}
-	if !ok {
+	year, okYear, err := s.record(ctx, rs, span.year, span.to)
+	if err != nil {
+		return MeasurementRecords{}, false, err
+	}
+	ever, ok := merge(older, okOlder, year, okYear)
+	if !okYear {
 		year = Record{} // none this year yet
 	}
-	return MeasurementRecords{Year: year, Ever: ever}, true, nil
+	return MeasurementRecords{Year: year, Ever: ever}, ok, nil
 }
 
 // record is the record of rs over [from, to); false when there is no
@@ -154,23 +156,30 @@ func (s *Store) record(ctx context.Context, rs recordSeries, from, to int64) (Re
 	return Record{Min: &lo, MinTime: loT, Max: hi, MaxTime: hiT}, true, nil
 }
 
-// recordExtreme is the lowest or highest value of rs over [from, to) with its
-// time: from the hourly tier up to to's hour, from the raw readings in
-// that hour, whose bucket also holds readings from after to.
+// recordExtreme is the lowest or highest value of rs over [from, to) with
+// its time: from the hourly tier for the whole hours between them, from
+// the raw readings in the hours of from and of to, whose buckets also
+// hold readings from outside the range.
 func (s *Store) recordExtreme(ctx context.Context, fn string, rs recordSeries, from, to int64) (float64, int64, bool, error) {
-	hour := max(from, to-to%3600)
-	v, t, ok, err := s.hourExtreme(ctx, tierSQLs[hourly].of(rs.m), fn, rs, from, hour)
+	first := min(to, (from+3599)/3600*3600) // the first whole hour
+	last := max(first, to-to%3600)          // the end of the last
+	v, t, ok, err := s.hourExtreme(ctx, tierSQLs[hourly].of(rs.m), fn, rs, first, last)
 	if err != nil {
 		return 0, 0, false, err
 	}
 	raw := tierSQLs[rawTier].of(rs.m)
-	rv, rt, rok, err := s.extremeIn(ctx, raw, fn, rs.id, hour, to)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	rv = round(rs.m, rv/raw.div(rs.m))
-	if rok && (!ok || (fn == "min" && rv < v) || (fn == "max" && rv > v)) {
-		v, t, ok = rv, rt, true
+	for _, part := range [][2]int64{{from, first}, {last, to}} {
+		if part[0] >= part[1] {
+			continue
+		}
+		rv, rt, rok, err := s.extremeIn(ctx, raw, fn, rs.id, part[0], part[1])
+		if err != nil {
+			return 0, 0, false, err
+		}
+		rv = round(rs.m, rv/raw.div(rs.m))
+		if rok && (!ok || (fn == "min" && rv < v) || (fn == "max" && rv > v) || (rv == v && rt < t)) {
+			v, t, ok = rv, rt, true
+		}
 	}
 	return v, t, ok, nil
 }

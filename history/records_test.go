@@ -118,3 +118,25 @@ func TestRecordsSince(t *testing.T) {
 		t.Errorf("broken since %s:\n%s\nwant\n%s", today.Add(-15*time.Minute).Format(time.TimeOnly), js, want)
 	}
 }
+
+// BenchmarkRecordsYear reads the records of a year of minute readings
+// (the hourly tier: 8,760 buckets), all of them and those set in the last
+// day, as the records resource and the weather report do.
+func BenchmarkRecordsYear(b *testing.B) {
+	s, end := yearStore(b)
+	ctx := context.Background()
+	b.Run("records", func(b *testing.B) {
+		for b.Loop() {
+			if r, err := s.Records(ctx, "Balcony"); err != nil || len(r.Measurements) != 1 {
+				b.Fatalf("%v, %+v", err, r)
+			}
+		}
+	})
+	b.Run("since-24h", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.RecordsSince(ctx, "Balcony", end.Add(-24*time.Hour)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
