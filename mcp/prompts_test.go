@@ -111,6 +111,9 @@ func TestCompletion(t *testing.T) {
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIHistoryTemplate}, "step", "1", nil, []string{"1m", "15m", "1h", "1d"}},
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIDailyTemplate}, "from", "y", nil, []string{"yesterday"}},
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIDailyTemplate}, "zone", "x", nil, []string{}},
+		{&sdk.CompleteReference{Type: "ref/resource", URI: URIRecordsTemplate}, "since", "y", nil, []string{"yesterday"}},
+		{&sdk.CompleteReference{Type: "ref/resource", URI: URIRecordsTemplate}, "zone", "", nil, []string{"Indoor", "Rain"}},
+		{&sdk.CompleteReference{Type: "ref/prompt", Name: "weather_report"}, "zone", "", nil, []string{"Rain"}},
 	}
 	for _, c := range cases {
 		params := &sdk.CompleteParams{Ref: c.ref, Argument: sdk.CompleteParamsArgument{Name: c.arg, Value: c.val}}

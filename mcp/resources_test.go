@@ -50,7 +50,7 @@ func TestResourcesListed(t *testing.T) {
 	for _, r := range tmpl.ResourceTemplates {
 		templates = append(templates, r.URITemplate)
 	}
-	for _, want := range []string{URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate} {
+	for _, want := range []string{URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate, URIRecordsTemplate} {
 		if !slices.Contains(templates, want) {
 			t.Errorf("templates %v lack %s", templates, want)
 		}
