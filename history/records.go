@@ -28,10 +28,11 @@ type Records struct {
 	Broken []Broken `json:"broken,omitempty"`
 }
 
-// MeasurementRecords are one measurement's records.
+// MeasurementRecords are one measurement's records; Year is nil before
+// its first reading of the year.
 type MeasurementRecords struct {
-	Year Record `json:"year"`
-	Ever Record `json:"ever"`
+	Year *Record `json:"year,omitempty"`
+	Ever Record  `json:"ever"`
 }
 
 // Record is a gauge's lowest and highest value with their times, or an
@@ -133,10 +134,11 @@ func (s *Store) measurementRecords(ctx context.Context, rs recordSeries, span re
 		return MeasurementRecords{}, false, err
 	}
 	ever, ok := merge(older, okOlder, year, okYear)
-	if !okYear {
-		year = Record{} // none this year yet
+	mr := MeasurementRecords{Ever: ever}
+	if okYear {
+		mr.Year = &year
 	}
-	return MeasurementRecords{Year: year, Ever: ever}, ok, nil
+	return mr, ok, nil
 }
 
 // record is the record of rs over [from, to); false when there is no

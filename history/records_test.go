@@ -57,9 +57,11 @@ func recordsHistory(t *testing.T, extra ...sensors.Reading) *Store {
 
 // TestRecords: the ever and the year's records with their times: the
 // start of the hour where only the hourly tier has them, exact where the
-// raw readings are kept; rain's wettest day.
+// raw readings are kept; rain's wettest day; no year's record for a
+// measurement not read this year (humidity, last read in September).
 func TestRecords(t *testing.T) {
-	s := recordsHistory(t)
+	s := recordsHistory(t, sensors.Reading{Zone: "Garden", Measurement: sensors.Humidity, Value: 80,
+		Time: time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC), Source: "test"})
 	got, err := s.Records(context.Background(), "Garden")
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +71,10 @@ func TestRecords(t *testing.T) {
 	want := map[string]MeasurementRecords{
 		"Temperature": {
 			Ever: Record{Min: min(-12.5), MinTime: unix("2026-01-15 06:00:00"), Max: 36.4, MaxTime: unix("2025-07-20 14:00:00")},
-			Year: Record{Min: min(-12.5), MinTime: unix("2026-01-15 06:00:00"), Max: 29.1, MaxTime: unix("2026-06-10 15:12:00")},
+			Year: &Record{Min: min(-12.5), MinTime: unix("2026-01-15 06:00:00"), Max: 29.1, MaxTime: unix("2026-06-10 15:12:00")},
 		},
-		"Rain": {Ever: Record{Max: 41.2, Day: "2025-08-03"}, Year: Record{Max: 18.4, Day: "2026-05-02"}},
+		"Rain":     {Ever: Record{Max: 41.2, Day: "2025-08-03"}, Year: &Record{Max: 18.4, Day: "2026-05-02"}},
+		"Humidity": {Ever: Record{Min: min(80), MinTime: unix("2025-09-01 12:00:00"), Max: 80, MaxTime: unix("2025-09-01 12:00:00")}},
 	}
 	gotJS, _ := json.Marshal(got.Measurements)
 	wantJS, _ := json.Marshal(want)
