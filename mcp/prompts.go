@@ -245,7 +245,9 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 		if err != nil {
 			return "", nil, fmt.Errorf("prompt %s: %w", p.name, err)
 		}
-		text += "\n\n" + d
+		if d != "" {
+			text += "\n\n" + d
+		}
 	}
 	var contents []*sdk.ResourceContents
 	for _, uri := range p.material(s, zones, per) {

@@ -129,3 +129,25 @@ func TestRecordsResource(t *testing.T) {
 		t.Error("records with from: no error")
 	}
 }
+
+// TestWeatherPromptWithoutOutdoors: a house without an outdoor zone gets
+// a weather report that says so, and no digest.
+func TestWeatherPromptWithoutOutdoors(t *testing.T) {
+	ctx := context.Background()
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Record(ctx, []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	srv := New(t.Context(), store, &Options{Zones: []string{"Indoor"}, Version: "test"})
+	t.Cleanup(func() {
+		srv.Close()
+		store.Close(context.Background())
+	})
+	text, embedded := promptText(t, (&testHub{store: store, srv: srv}).inMemory(t, nil), "weather_report", nil)
+	if !strings.Contains(text, "There are no outdoor zones (wind, sun, UV, rain or lightning) yet: say so.") || strings.Contains(text, "Digest") || len(embedded) != 0 {
+		t.Errorf("without outdoor zones: %s\nembeds %v", text, embedded)
+	}
+}

@@ -65,6 +65,9 @@ var weatherFacts = []weatherFact{
 // mean of the wind's direction as a point of the compass, the WHO
 // category of the UV index, the records broken.
 func (s *Server) weatherDigest(ctx context.Context, zones []string, p period) (string, error) {
+	if len(zones) == 0 {
+		return "", nil
+	}
 	from, to, err := s.timeRange(p.from, p.to, p.from)
 	if err != nil {
 		return "", err
