@@ -1,6 +1,7 @@
 // Package history records readings in SQLite: one writer goroutine, the
-// tiers (raw, 5-minute and hourly rollups), range and daily queries,
-// retention, import, export, backup and health. It keeps storage only; the
+// tiers (raw, 5-minute and hourly rollups), range and daily queries (with
+// the outdoor zones' degree days and sun times), records, retention,
+// import, export, backup and health. It keeps storage only; the
 // live structure derived from the recent past is package climate's, and
 // package hub puts the two together.
 //
