@@ -3,6 +3,8 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/internal/weathercard"
 )
 
 // TestLean: a view's script loses its comment lines and indentation and
@@ -25,6 +27,13 @@ func TestLean(t *testing.T) {
 	} {
 		if got := leanCSS(c.in); got != c.want {
 			t.Errorf("leanCSS(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// What lean may not meet: a string or template across lines.
+	for name, js := range map[string]string{"client.js": viewPart("client.js"), "history.js": viewPart("history.js"),
+		"house.js": viewPart("house.js"), "weather.js": weathercard.Script()} {
+		if strings.Contains(js, "`") || strings.Contains(js, "\\\n") {
+			t.Errorf("%s has a template or a string across lines: lean would change it", name)
 		}
 	}
 	// The house view's own scripts come lean, the weather card's too.
