@@ -15,18 +15,28 @@ import (
 	"github.com/climated/climated/internal/testutil/chromium"
 )
 
-// TestStationInBrowser: a GW2000A's real upload, POSTed to a running hub's
-// station path, in chromium: on the dashboard the outdoor array's card
-// has the wind panel, its compass naming where the upload's winddir
-// (327°) comes from, NNW, and its arrow turned by it; the MCP Apps house
-// view renders the zone with wind without an error, every key it shows
-// as /api/climate has it, within 380 px. No console error in either.
+// TestStationInBrowser: two GW2000As' real uploads, POSTed to a running
+// hub's station path, the second's outdoor array last, in chromium: on
+// the dashboard the outdoor array's card has the wind panel, its compass
+// naming where the upload's winddir (327°) comes from, NNW, and its arrow
+// turned by it. The MCP Apps house view shows the same wind card (the
+// script both share, internal/weathercard): NNW, the arrow turned by
+// 327°, speed and gusts in km/h, the day's strongest gust at a time of
+// day, every key as /api/climate has it, and the first upload's leak
+// sensors as dry and water!; light and dark, within 380 px. No console
+// error in either.
 func TestStationInBrowser(t *testing.T) {
 	browser := chromium.Browser(t)
 	cfg := stationHub(t)
 	h := startHub(t, cfg)
-	if code := postStation(t, h, cfg, stationForm(t, "payload_gw2000a_2.json", time.Now())); code != http.StatusOK {
-		t.Fatalf("upload: %d", code)
+	now := time.Now()
+	for _, up := range []struct {
+		name string
+		at   time.Time
+	}{{"payload_gw2000a_1.json", now.Add(-time.Minute)}, {"payload_gw2000a_2.json", now}} {
+		if code := postStation(t, h, cfg, stationForm(t, up.name, up.at)); code != http.StatusOK {
+			t.Fatalf("upload of %s: %d", up.name, code)
+		}
 	}
 	hub := fmt.Sprintf("http://%s", h.Addr)
 	if got := apiClimate(t, hub)["Garden"]["WindAngle"]; got != "327" {
@@ -82,18 +92,33 @@ func stationHouseView(t *testing.T, browser context.Context, hub, dir string) {
 	v := a.view("house")
 	until(t, v, "the cards", `document.getElementById("app").dataset.state === "ready"`)
 	shown := eval[map[string]string](t, v, `Object.fromEntries([...document.querySelectorAll('.card[data-zone="Garden"] [data-key]')].map((e) => [e.dataset.key, e.dataset.value]))`)
-	api := apiClimate(t, hub)["Garden"]
-	for _, key := range []string{"WindStrength", "GustStrength", "WindAngle", "feels_like", "dew_point"} {
+	all := apiClimate(t, hub)
+	api := all["Garden"]
+	for _, key := range []string{"WindStrength", "GustStrength", "WindAngle", "max_wind_str", "max_wind_angle", "date_max_wind_str", "feels_like", "dew_point"} {
 		if shown[key] != api[key] || api[key] == "" {
 			t.Errorf("the house view's Garden %s: %q, /api/climate %q", key, shown[key], api[key])
 		}
 	}
+	houseWind(t, v, api)
+	houseLeaks(t, v, all)
 	if err := chromedp.Do(a.ctx, chromedp.EmulateViewport(380, 900)); err != nil {
 		t.Fatal(err)
 	}
 	until(t, v, "the house view in a narrow column", `window.innerWidth < 380`)
 	until(t, v, "the house view fits", `document.documentElement.scrollWidth <= window.innerWidth`)
+	light := houseWind(t, v, api)
+	t.Logf("the house view's Garden at 380 px: %v", light)
 	a.settle("house")
 	a.shot(dir, "station-house-380.png")
+	eval[bool](t, a.ctx, `host.theme("dark"), true`)
+	until(t, v, "the house view turns dark", `document.documentElement.dataset.theme === "dark"`)
+	until(t, v, "the dark house view fits", `document.documentElement.scrollWidth <= window.innerWidth`)
+	dark := houseWind(t, v, api)
+	if dark["bg"] == light["bg"] || dark["arrow"] == light["arrow"] || dark["arrow"] == dark["bg"] {
+		t.Errorf("the wind's arrow in %s on %s in the light, %s on %s in the dark: want the theme's accent on its background",
+			light["arrow"], light["bg"], dark["arrow"], dark["bg"])
+	}
+	a.settle("house")
+	a.shot(dir, "station-house-380-dark.png")
 	a.check()
 }

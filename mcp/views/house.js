@@ -1,11 +1,14 @@
 // The house view: get_climate's structure as the dashboard's cards (value,
 // trend, min and max since midnight, rain sums, stale and fault badges,
-// the alerts that are on), with what the structure does not say (units,
-// badges, alerts) from the result's _meta.
+// the alerts that are on, and a weather station's wind panel, feels-like
+// line, leaks, UV and lightning as the dashboard has them, from the
+// weather card's script it shares, internal/weathercard), with what the
+// structure does not say (units, badges, alerts) from the result's _meta.
 "use strict";
 (function () {
+  const W = window.climatedWeather;
   const DERIVED = new Set(["When", "min_temp", "max_temp", "date_min_temp", "date_max_temp", "temp_trend",
-    "pressure_trend", "sum_rain_1", "sum_rain_24"]);
+    "pressure_trend", "sum_rain_1", "sum_rain_24"].concat(W.DERIVED));
   const ARROWS = { up: "↑", down: "↓", stable: "→" };
   const app = document.getElementById("app");
   let meta = {};
@@ -13,14 +16,18 @@
   const unit = (key) => (meta.units || {})[key] || {};
   const fmt = (key, v) => (typeof v === "number" && unit(key).decimals !== undefined ? v.toFixed(unit(key).decimals) : String(v));
   const val = (key, v) => el("span", { "data-key": key, "data-value": String(v), text: fmt(key, v) });
-  const clock = (key, t) => el("time", { "data-key": key, "data-value": String(t), text: views.time.format(new Date(t * 1000)) });
+  const hm = (t) => views.time.format(new Date(t * 1000));
+  const clock = (key, t) => el("time", { "data-key": key, "data-value": String(t), text: hm(t) });
   function byOrder(a, b) {
     const o = meta.order || [], ia = o.indexOf(a), ib = o.indexOf(b);
     return (ia < 0 ? o.length : ia) - (ib < 0 ? o.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
   }
-  function value(key, z) {
-    const u = unit(key).unit, trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
-    const num = el("span", { class: "num" }, val(key, z[key]), u ? el("span", { class: "unit", text: u }) : null,
+  // value is one value of the card; text, when given, is shown instead of
+  // the number and its unit (the wind's compass point).
+  function value(zone, key, z, text) {
+    const u = text ? "" : W.unit(key, unit(key).unit), trend = key === "Temperature" ? z.temp_trend : key === "Pressure" ? z.pressure_trend : undefined;
+    const shown = text ? el("span", { class: "point", text: text }) : el("span", { "data-key": key, "data-value": String(z[key]), text: W.shown(key, z[key], fmt) });
+    const num = el("span", { class: "num" }, shown, u ? el("span", { class: "unit", text: u }) : null,
       trend ? el("span", { class: "trend", "data-key": key === "Temperature" ? "temp_trend" : "pressure_trend", "data-value": trend, title: "trend: " + trend, text: ARROWS[trend] || "" }) : null);
     const sub = el("span", { class: "sub" });
     if (key === "Temperature" && "min_temp" in z) {
@@ -28,19 +35,21 @@
         " · max ", val("max_temp", z.max_temp), " at ", clock("date_max_temp", z.date_max_temp));
     }
     if (key === "Rain" && "sum_rain_1" in z) sub.append("1 h ", val("sum_rain_1", z.sum_rain_1), " mm · 24 h ", val("sum_rain_24", z.sum_rain_24), " mm");
-    return el("div", { class: "value" }, el("span", { class: "label", text: views.label(key) }), num, sub);
+    W.sub(helpers, key, z, sub);
+    return el("div", { class: "value" }, el("span", { class: "label", text: W.label(key) || views.label(key) }), num, sub);
   }
+  const helpers = { el: el, fmt: fmt, clock: hm, value: value };
   function card(name, z) {
     const badge = (meta.zones || {})[name] || {}, id = "zone-" + name.replace(/[^A-Za-z0-9_-]/g, "_");
     const head = el("header", {}, el("h2", { id: id, text: name }),
       badge.stale ? el("span", { class: "badge stale", role: "status", text: "stale" }) : null,
       badge.fault ? el("span", { class: "badge fault", role: "status", title: badge.fault, text: "fault" }) : null);
-    const vals = el("div", { class: "values" });
-    for (const key of Object.keys(z).sort(byOrder)) if (!DERIVED.has(key) && unit(key).kind !== "health") vals.append(value(key, z));
+    const keys = Object.keys(z).filter((k) => !DERIVED.has(k) && unit(k).kind !== "health").sort(byOrder);
+    const vals = el("div", { class: "values" }, ...W.values(helpers, name, z, keys));
     const foot = el("footer");
     if ("battery_percent" in z) foot.append(el("span", {}, "battery ", val("battery_percent", z.battery_percent), " %"));
     if ("When" in z) foot.append(el("span", {}, "updated ", clock("When", z.When)));
-    return el("article", { class: "card", "data-zone": name, "aria-labelledby": id }, head, vals, foot);
+    return el("article", { class: "card", "data-zone": name, "aria-labelledby": id }, head, vals, W.feels(helpers, z), foot);
   }
   function show(result) {
     if (!result || result.isError || !result.structuredContent) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/climated/climated/internal/uplot"
+	"github.com/climated/climated/internal/weathercard"
 )
 
 //go:embed web
@@ -31,8 +32,10 @@ type asset struct {
 	etag    string
 }
 
-// loadAssets reads the page's files and, under vendor/uplot, the
-// vendored uPlot (internal/uplot, shared with the MCP Apps views).
+// loadAssets reads the page's files; under vendor/uplot, the vendored
+// uPlot (internal/uplot, shared with the MCP Apps views); and beside the
+// page's own, the weather card's weather.js and weather.css
+// (internal/weathercard, shared with the MCP Apps house view).
 func loadAssets() (map[string]*asset, error) {
 	out := map[string]*asset{}
 	web, err := fs.Sub(webFS, "web")
@@ -41,6 +44,9 @@ func loadAssets() (map[string]*asset, error) {
 	}
 	if err == nil {
 		err = addAssets(out, uplot.Files(), "vendor/uplot/")
+	}
+	if err == nil {
+		err = addAssets(out, weathercard.Files(), "")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load dashboard assets: %w", err)
@@ -57,6 +63,9 @@ func addAssets(out map[string]*asset, fsys fs.FS, prefix string) error {
 		raw, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
+		}
+		if out[prefix+p] != nil {
+			return fmt.Errorf("%s%s: two files of that name", prefix, p)
 		}
 		sum := sha256.Sum256(raw)
 		a := &asset{raw: raw, gz: gzipped(raw, gzip.BestCompression), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}

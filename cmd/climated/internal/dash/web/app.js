@@ -9,7 +9,7 @@
   // than MIN_COVER of it, is too little to draw: a year's chart of a day's
   // history would be a point or two.
   const MIN_POINTS = 5, MIN_COVER = 0.02;
-  const W = window.climatedWeather; // weather.js: wind, feels like, leaks, UV, lightning
+  const W = window.climatedWeather; // weather.js (internal/weathercard): wind, feels like, leaks, UV, lightning
   const DERIVED = new Set(["When", "min_temp", "max_temp", "date_min_temp", "date_max_temp", "temp_trend",
     "pressure_trend", "sum_rain_1", "sum_rain_24"].concat(W.DERIVED));
   const ARROWS = { up: "↑", down: "↓", stable: "→" };
@@ -76,9 +76,7 @@
     for (const [lim, word] of steps) if (v <= lim) return word;
     return "very low";
   }
-  const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index",
-    WindStrength: "Wind", GustStrength: "Gusts", WindAngle: "Wind from", GustAngle: "Gusts from", SolarRadiation: "Solar radiation",
-    UV: "UV index", RainRate: "Rain rate", SoilMoisture: "Soil moisture", LeafWetness: "Leaf wetness", LightningDistance: "Lightning distance" }[key] || key);
+  const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index" }[key] || W.label(key) || key);
   const unitOf = (key) => W.unit(key, (units[key] || {}).unit);
 
   // ---- cards
@@ -143,15 +141,11 @@
     const head = el("header", {}, el("h2", { id: id, text: zone }));
     if (status && status.stale) head.append(el("span", { class: "badge stale", role: "status", text: "stale" }));
     if (status && status.fault) head.append(el("span", { class: "badge fault", role: "status", title: status.fault, text: "fault" }));
-    const vals = el("div", { class: "values" });
-    let wind = W.wind(helpers, zone, z);
-    for (const key of Object.keys(z).sort(byCatalogue)) {
-      if (DERIVED.has(key) || (units[key] || {}).kind === "health") continue;
-      if (!W.WIND.has(key)) vals.append(valueButton(zone, key, z));
-      else if (wind) { vals.append(wind); wind = null; } // in the catalogue's place of the wind
-    }
+    const vals = el("div", { class: "values" }, ...W.values(helpers, zone, z, shownKeys(z)));
     return el("article", { class: "card", "data-zone": zone, "aria-labelledby": id }, head, vals, W.feels(helpers, z), footer(zone, z));
   }
+  // shownKeys are the keys of z a card shows as values, in order.
+  const shownKeys = (z) => Object.keys(z).filter((k) => !DERIVED.has(k) && (units[k] || {}).kind !== "health").sort(byCatalogue);
   // byCatalogue orders measurements as the hub's catalogue does
   // (temperature, humidity, CO₂ …, particles by size), served as st.order.
   function byCatalogue(a, b) {
@@ -379,7 +373,7 @@
       document.dispatchEvent(new CustomEvent("climated:state", { detail: st })); // apps.js
       const first = Object.keys(st.climate).sort()[0];
       if (first) {
-        const m = Object.keys(st.climate[first]).filter((k) => !DERIVED.has(k) && (units[k] || {}).kind !== "health").sort(byCatalogue)[0];
+        const m = shownKeys(st.climate[first])[0];
         if (m) openChart(first, m, "24h", false);
       }
     } catch (err) {
