@@ -30,6 +30,8 @@ type Day struct {
 	Sunrise  string `json:"sunrise,omitempty"`
 	Sunset   string `json:"sunset,omitempty"`
 	Daylight string `json:"daylight,omitempty"`
+	// FeelsLike: in a zone with wind, what the air felt like over the day.
+	FeelsLike *FeelsLike `json:"feels_like,omitempty"`
 }
 
 // Daily summarises every measurement of zone per local day, for the days
@@ -64,7 +66,22 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if o := s.opts.Outdoors; o != nil && o.isOutdoor(zone, zi.Measurements) {
 		o.addOutdoors(out, s.opts.Location)
 	}
+	if hasAll(zi.Measurements, feelMeasurements) {
+		if err := s.addFeelsLike(ctx, zone, out); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// hasAll reports whether ms has every one of want.
+func hasAll(ms, want []sensors.Measurement) bool {
+	for _, m := range want {
+		if !slices.Contains(ms, m) {
+			return false
+		}
+	}
+	return true
 }
 
 // zoneNamed finds the zone called zone, or says which zones there are.

@@ -5,14 +5,6 @@ import (
 	"github.com/climated/climated/sensors/weather"
 )
 
-// Thresholds of the derived weather keys: where each applies.
-const (
-	heatIndexFrom = 26.7 // °C: 80 °F, where the NWS heat index begins
-	windChillTo   = 10   // °C: 50 °F, at or below which wind chill applies
-	windChillFrom = 4.8  // km/h: 3 mph, above which it applies
-	humidexFrom   = 20   // °C: the humidex is a summer index
-)
-
 // deriveZone adds to zone z the keys derived from several of its series
 // at once, with the window of the lock's holder (shape): the day's
 // strongest gust with its direction, and where the zone has wind, what
@@ -58,20 +50,19 @@ func (l *Live) directionAt(zone string, t int64) (float64, bool) {
 }
 
 // feelsLike adds what air at t °C and rh % with a wind of wind km/h feels
-// like, each key where it applies (sensors/weather cites the formulas).
+// like, each key where it applies (weather.Feels).
 func feelsLike(z map[string]any, t, rh, wind float64) {
 	deg := func(v float64) float64 { return round(sensors.Temperature, v) }
-	ms := wind / 3.6
-	td := weather.DewPoint(t, rh)
-	z[sensors.KeyFeelsLike] = deg(weather.ApparentTemperature(t, rh, ms))
-	z[sensors.KeyDewPoint] = deg(td)
-	if hi := weather.HeatIndex(t, rh); hi >= heatIndexFrom {
-		z[sensors.KeyHeatIndex] = deg(hi)
+	f := weather.Feels(t, rh, wind)
+	z[sensors.KeyFeelsLike] = deg(f.Apparent)
+	z[sensors.KeyDewPoint] = deg(f.DewPoint)
+	if f.HasHeatIndex {
+		z[sensors.KeyHeatIndex] = deg(f.HeatIndex)
 	}
-	if t <= windChillTo && wind > windChillFrom {
-		z[sensors.KeyWindChill] = deg(weather.WindChill(t, ms))
+	if f.HasWindChill {
+		z[sensors.KeyWindChill] = deg(f.WindChill)
 	}
-	if t >= humidexFrom {
-		z[sensors.KeyHumidex] = deg(weather.Humidex(t, td))
+	if f.HasHumi {
+		z[sensors.KeyHumidex] = deg(f.Humidex)
 	}
 }
