@@ -26,7 +26,7 @@ var views = sync.OnceValue(func() map[string]string {
 	client := lean(viewPart("client.js"))
 	return map[string]string{
 		ViewHistoryURI: page("climated history", "history", uplot.Stylesheet()+viewPart("view.css"),
-			js, client, lean(viewPart("history.js"))),
+			js, client, lean(weathercard.Script()), lean(viewPart("history.js"))),
 		ViewHouseURI: page("climated house", "house", viewPart("view.css")+leanCSS(weathercard.Stylesheet()),
 			client, lean(weathercard.Script()), lean(viewPart("house.js"))),
 	}

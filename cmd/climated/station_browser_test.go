@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,6 +46,36 @@ func TestStationInBrowser(t *testing.T) {
 	dir := chromium.Artifacts(t)
 	t.Run("dashboard", func(t *testing.T) { stationDashboard(t, browser, hub, dir) })
 	t.Run("house", func(t *testing.T) { stationHouseView(t, browser, hub, dir) })
+	t.Run("history", func(t *testing.T) { stationHistoryView(t, browser, hub, dir) })
+}
+
+// stationHistoryView: get_history's view of the wind's direction draws
+// the points the tool returned as points on a compass axis (a line would
+// cross the chart at north), and says the vector mean as a compass point;
+// the lightning's strikes as bars, in strikes. No console error.
+func stationHistoryView(t *testing.T, browser context.Context, hub, dir string) {
+	a := newAppsTab(t, browser, appsHost(t, hub))
+	eval[string](t, a.ctx, `host.show("hist", "get_history", {zone: "Garden", measurement: "WindAngle"}, "light", "100%")`)
+	v := a.view("hist")
+	until(t, v, "the wind's chart", `document.getElementById("app").dataset.state === "ready"`)
+	res := eval[map[string]any](t, a.ctx, `host.results.hist.structuredContent`)
+	mean := res["summary"].(map[string]any)["mean"].(float64)
+	point := compassPoints[int(math.Round(math.Mod(mean+360, 360)/22.5))%16]
+	ds := eval[map[string]string](t, v, `Object.assign({}, document.getElementById("app").dataset)`)
+	text := eval[string](t, v, `document.querySelector(".summary").textContent`)
+	pts := res["points"].([]any)
+	if ds["style"] != "points" || ds["drawn"] != fmt.Sprint(len(pts)) || !strings.Contains(text, "mean from "+point+" (") {
+		t.Errorf("the wind's direction (mean %v°, %s): the view's %v, %q; want %d points drawn as points and the mean from %s", mean, point, ds, text, len(pts), point)
+	}
+	a.settle("hist")
+	a.shot(dir, "station-history-wind.png")
+	eval[string](t, a.ctx, `host.show("strikes", "get_history", {zone: "Station lightning", measurement: "Lightning"}, "light", "100%")`)
+	s := a.view("strikes")
+	until(t, s, "the strikes' chart", `document.getElementById("app").dataset.state === "ready"`)
+	if got := eval[map[string]string](t, s, `({title: document.querySelector("h1").textContent, style: document.getElementById("app").dataset.style})`); !strings.HasSuffix(got["title"], "(strikes)") || got["style"] != "bars" {
+		t.Errorf("the strikes' chart: %v, want bars in strikes", got)
+	}
+	a.check()
 }
 
 // stationDashboard: the Garden's wind panel on the hub's own dashboard.

@@ -16,21 +16,38 @@
     const span = s.to - s.from;
     return RANGES.reduce((best, r) => (Math.abs(SPANS[r] - span) < Math.abs(SPANS[best] - span) ? r : best), "24h");
   }
-  const amount = () => series.measurement === "Rain";
-  const coarse = () => !amount() && series.tier !== "raw" && (series.columns || []).length === 4;
+  // The kind of series is in its columns: an amount's [t, sum] (rain,
+  // lightning), a direction's [t, mean] (the wind's: points on a compass,
+  // as a line would cross the chart at north), the others' mean, min, max.
+  const W = window.climatedWeather;
+  const cols = () => series.columns || [];
+  const amount = () => cols()[1] === "sum";
+  const direction = () => cols().length === 2 && cols()[1] === "mean";
+  const coarse = () => !amount() && series.tier !== "raw" && cols().length === 4;
+  const label = (m) => W.label(m) || views.label(m);
+  const unit = () => W.unit(series.measurement, series.unit);
 
   function options(width) {
     const fg = css("--fg"), line = css("--line"), accent = css("--accent");
     const out = [{ value: (u, t) => (t == null ? "–" : views.stamp.format(new Date(t * 1000))) }];
     if (amount()) {
-      out.push({ label: "rain (mm)", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+      out.push({ label: label(series.measurement) + " (" + unit() + ")", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+    } else if (direction()) {
+      out.push({ label: "mean", stroke: accent, paths: () => null, points: { show: true, size: 5, stroke: accent, fill: accent } });
     } else {
       out.push({ label: "mean", stroke: accent, width: 2, points: { show: false } });
       if (coarse()) out.push({ label: "min", stroke: line, width: 1, points: { show: false } }, { label: "max", stroke: line, width: 1, points: { show: false } });
     }
     const axis = { stroke: fg, grid: { stroke: line, width: 1 }, ticks: { stroke: line, width: 1 } };
+    const y = Object.assign({}, axis, { size: 50 });
+    const dir = direction() ? W.scale("direction") : null;
+    if (dir) Object.assign(y, { splits: () => dir.splits, values: (u, vs) => vs.map(dir.values) });
     return {
-      width: width, height: width < 420 ? 200 : 240, series: out, axes: [axis, Object.assign({}, axis, { size: 50 })],
+      width: width, height: width < 420 ? 200 : 240, series: out, axes: [axis, y],
+      // One point (a station's first upload) spans the range asked for,
+      // not years around it.
+      scales: Object.assign(dir ? { y: { range: dir.range } } : {},
+        series.points.length < 2 ? { x: { time: true, range: [series.from, series.to] } } : {}),
       bands: coarse() ? [{ series: [3, 2], fill: css("--band") }] : [],
       cursor: { drag: { x: true, y: false } }, legend: { live: true },
       // The x limits are kept on the view too, for whoever reads it
@@ -48,7 +65,8 @@
   function summary() {
     const sm = series.summary, u = series.unit || "";
     let text = LABELS[range] + ", " + series.tier + (series.step ? ", step " + series.step : "");
-    if (amount() && sm) text += ": total " + sm.sum + " " + u;
+    if (amount() && sm) text += ": total " + sm.sum + " " + unit();
+    else if (direction() && sm) text += ": mean from " + W.compass(sm.mean) + " (" + sm.mean + "°)";
     else if (sm) text += ": min " + sm.min + " " + u + " at " + views.stamp.format(new Date(sm.min_time * 1000)) +
       ", max " + sm.max + " " + u + " at " + views.stamp.format(new Date(sm.max_time * 1000));
     return text;
@@ -60,7 +78,7 @@
       return b;
     });
     const ms = meta.measurements && meta.measurements.length ? meta.measurements : [series.measurement];
-    const pick = el("select", { "aria-label": "measurement" }, ...ms.map((m) => el("option", { value: m, text: views.label(m) })));
+    const pick = el("select", { "aria-label": "measurement" }, ...ms.map((m) => el("option", { value: m, text: label(m) })));
     pick.value = series.measurement;
     pick.addEventListener("change", () => load(pick.value, range));
     return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, ...buttons);
@@ -68,19 +86,19 @@
   function draw() {
     if (plot) { plot.destroy(); plot = null; }
     const pts = series.points;
-    const title = series.zone + " · " + views.label(series.measurement) + (series.unit ? " (" + series.unit + ")" : "");
+    const title = series.zone + " · " + label(series.measurement) + (unit() ? " (" + unit() + ")" : "");
     const head = el("header", {}, el("h1", { text: title }), meta.simulated ? el("span", { class: "badge demo", text: "simulated" }) : null);
     const div = el("div", { class: "plot", role: "img", "aria-label": title + ", " + summary() });
     app.replaceChildren(head, switches(), el("p", { class: "summary", text: summary() }), div);
     Object.assign(app.dataset, { state: "ready", zone: series.zone, measurement: series.measurement, range: range, points: String(pts.length) });
     if (!pts.length) {
       app.dataset.state = "empty";
-      div.replaceWith(el("p", { class: "note", role: "status", text: "No readings of " + views.label(series.measurement) + " in " + series.zone + " in this range." }));
+      div.replaceWith(el("p", { class: "note", role: "status", text: "No readings of " + label(series.measurement) + " in " + series.zone + " in this range." }));
       return;
     }
     Object.assign(app.dataset, { first: String(pts[0][1]), last: String(pts[pts.length - 1][1]) });
     plot = new uPlot(options(Math.max(200, Math.floor(div.clientWidth || app.clientWidth))), columns(), div);
-    Object.assign(app.dataset, { drawn: String(plot.data[0].length), band: coarse() ? "min-max" : "" });
+    Object.assign(app.dataset, { drawn: String(plot.data[0].length), band: coarse() ? "min-max" : "", style: direction() ? "points" : amount() ? "bars" : "line" });
   }
   // show draws a result; r is the range asked for, else the one closest
   // to the series' span.
