@@ -37,6 +37,10 @@ var restartKeys = []struct {
 	{"alerts", func(c *config.Config) any { return c.Alerts }},
 	{"public_url", func(c *config.Config) any { return c.PublicURL }},
 	{"discovery", func(c *config.Config) any { return c.Discovery }},
+	// The daily summaries' sun and degree days are set when the history
+	// opens.
+	{"location", func(c *config.Config) any { return c.Place }},
+	{"degree_day_base", func(c *config.Config) any { return c.DegreeDayBase }},
 	// A station's upload path is served from the start: adding or
 	// removing the section takes a restart; its zones reload.
 	{"station", func(c *config.Config) any { return c.Station != nil }},

@@ -96,7 +96,7 @@ mqtt:
 	})
 
 	// Keys that need a restart are named, and keep their running values.
-	os.WriteFile(path, []byte(strings.Replace(head, "127.0.0.1:0", "127.0.0.1:1", 1)+"demo: {enabled: true}\npublic_url: https://hub.example.ts.net\ndiscovery: false\n"), 0o600)
+	os.WriteFile(path, []byte(strings.Replace(head, "127.0.0.1:0", "127.0.0.1:1", 1)+"demo: {enabled: true}\npublic_url: https://hub.example.ts.net\ndiscovery: false\nlocation: {latitude: 52.52, longitude: 13.4}\ndegree_day_base: 15\n"), 0o600)
 	reload <- struct{}{}
 	defer func() {
 		if t.Failed() {
@@ -104,7 +104,7 @@ mqtt:
 		}
 	}()
 	testutil.WaitFor(t, "restart keys named", func() bool {
-		return strings.Contains(logs.String(), `msg="reload: these keys take effect after a restart" keys="[listen public_url discovery]"`)
+		return strings.Contains(logs.String(), `msg="reload: these keys take effect after a restart" keys="[listen public_url discovery location degree_day_base]"`)
 	})
 	testutil.WaitFor(t, "the second reload finished", func() bool {
 		return strings.Count(logs.String(), `msg="configuration reloaded"`) == 2
