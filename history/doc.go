@@ -1,5 +1,5 @@
 // Package history records readings in SQLite: one writer goroutine, the
-// tiers (raw, 5-minute and hourly rollups), range and daily queries (with
+// tiers (raw, 5-minute, hourly and daily rollups), range and daily queries (with
 // the outdoor zones' degree days and sun times), records, retention,
 // import, export, backup and health. It keeps storage only; the
 // live structure derived from the recent past is package climate's, and

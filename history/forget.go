@@ -17,13 +17,13 @@ import (
 type ForgetReport struct {
 	After   time.Time
 	Applied bool          // the rows are deleted; false: a dry run, nothing changed
-	Rows    []ForgetRows  // in the order raw, recent, rollup_5m, rollup_1h, then by zone and measurement
+	Rows    []ForgetRows  // in the order raw, recent, rollup_5m, rollup_1h, rollup_1d, then by zone and measurement
 	Split   []SplitBucket // buckets that begin at or before After and end after it
 }
 
 // ForgetRows are the rows of one table and series stamped after the time.
 type ForgetRows struct {
-	Table       string // raw, recent, rollup_5m or rollup_1h
+	Table       string // raw, recent or a rollup tier (rollup_5m, rollup_1h, rollup_1d)
 	Zone        string
 	Measurement sensors.Measurement
 	Rows        int64     // readings, or buckets of a rollup
@@ -38,7 +38,7 @@ type ForgetRows struct {
 // deleted if there are none; otherwise it is kept whole (Whole), since
 // what it holds from before the time cannot be told apart from the rest.
 type SplitBucket struct {
-	Table       string // rollup_5m or rollup_1h
+	Table       string // rollup_5m, rollup_1h or rollup_1d
 	Zone        string
 	Measurement sensors.Measurement
 	Start       time.Time
@@ -62,7 +62,7 @@ func (r ForgetReport) Readings() int64 {
 // forgetTables are the tables Forget deletes from, in the report's order,
 // and how each counts the readings of its rows.
 var forgetTables = []struct{ table, readings string }{
-	{"raw", "count(*)"}, {"recent", "count(*)"}, {"rollup_5m", "sum(r.n)"}, {"rollup_1h", "sum(r.n)"},
+	{"raw", "count(*)"}, {"recent", "count(*)"}, {"rollup_5m", "sum(r.n)"}, {"rollup_1h", "sum(r.n)"}, {"rollup_1d", "sum(r.n)"},
 }
 
 // Forget deletes the readings stamped after `after` from every tier: raw
@@ -162,7 +162,7 @@ func deleteAfter(ctx context.Context, tx *sql.Tx, ids map[string][]int64, after 
 	if _, err := tx.ExecContext(ctx, "DELETE FROM recent WHERE t > ?", after); err != nil {
 		return fmt.Errorf("forget: delete from recent: %w", err)
 	}
-	for _, table := range []string{"raw", "rollup_5m", "rollup_1h"} {
+	for _, table := range []string{"raw", "rollup_5m", "rollup_1h", "rollup_1d"} {
 		for _, id := range ids[table] {
 			if _, err := tx.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t > ?", table), id, after); err != nil {
 				return fmt.Errorf("forget: delete from %s: %w", table, err)

@@ -27,6 +27,7 @@ func beforeAggregates(t *testing.T, db *sql.DB, after int64) map[string]string {
 		"recent":    "SELECT series, count(*), sum(v), 0, 0, 0 FROM recent WHERE t <= ?1 GROUP BY series",
 		"rollup_5m": "SELECT series, count(*), sum(n), sum(total), min(lo), max(hi) FROM rollup_5m WHERE t + 299 <= ?1 GROUP BY series",
 		"rollup_1h": "SELECT series, count(*), sum(n), sum(total), min(lo), max(hi) FROM rollup_1h WHERE t + 3599 <= ?1 GROUP BY series",
+		"rollup_1d": "SELECT series, count(*), sum(n), sum(total), min(lo), max(hi) FROM rollup_1d WHERE t + 86399 <= ?1 GROUP BY series",
 	}
 	for table, q := range queries {
 		rows, err := db.Query(q, after)
@@ -53,6 +54,7 @@ func dump(t *testing.T, db *sql.DB) string {
 	for _, q := range []string{
 		"SELECT series, t, v, 0, 0, 0 FROM raw ORDER BY 1, 2", "SELECT series, t, v, 0, 0, 0 FROM recent ORDER BY 1, 2",
 		"SELECT series, t, n, total, lo, hi FROM rollup_5m ORDER BY 1, 2", "SELECT series, t, n, total, lo, hi FROM rollup_1h ORDER BY 1, 2",
+		"SELECT series, t, n, total, lo, hi FROM rollup_1d ORDER BY 1, 2",
 	} {
 		rows, err := db.Query(q)
 		if err != nil {
@@ -137,7 +139,7 @@ func TestForgetAfter(t *testing.T) {
 	if got := beforeAggregates(t, db, after.Unix()); !reflect.DeepEqual(got, wasBefore) {
 		t.Errorf("the rows up to the time changed:\nbefore %v\nafter  %v", wasBefore, got)
 	}
-	for _, table := range []string{"raw", "recent", "rollup_5m", "rollup_1h"} {
+	for _, table := range []string{"raw", "recent", "rollup_5m", "rollup_1h", "rollup_1d"} {
 		var n int
 		db.QueryRow(fmt.Sprintf("SELECT count(*) FROM %s WHERE t > ?", table), after.Unix()).Scan(&n)
 		if n != 0 {
@@ -147,6 +149,7 @@ func TestForgetAfter(t *testing.T) {
 	checkSplit(t, db, "rollup_5m", "Indoor", sensors.Temperature, base.Add(15*time.Minute), past[195:198])
 	checkSplit(t, db, "rollup_1h", "Indoor", sensors.Temperature, base, past[180:198])
 	checkSplit(t, db, "rollup_1h", "Garden", sensors.Rain, base, past[211+36:211+40])
+	checkSplit(t, db, "rollup_1d", "Indoor", sensors.Temperature, base.Truncate(24*time.Hour), past[:198])
 	checkSplit(t, db, "rollup_5m", "Garden", sensors.Rain, base.Add(15*time.Minute), past[211+39:211+40])
 	if a, _ := s.Ahead(ctx, after.Add(-climate.MaxAhead)); a.Count != 0 {
 		t.Errorf("after: %d readings ahead of the clock, from %v to %v", a.Count, a.First, a.Last)
@@ -167,6 +170,7 @@ func checkForgetReport(t *testing.T, r ForgetReport, base, ahead time.Time) {
 		{"rollup_5m", "Garden", sensors.Rain, 3, 3, at(20 * time.Minute), at(30 * time.Minute)},
 		{"rollup_5m", "Indoor", sensors.Temperature, 10, 18, at(20 * time.Minute), ahead.Add(time.Hour)},
 		{"rollup_1h", "Indoor", sensors.Temperature, 2, 7, ahead, ahead.Add(time.Hour)},
+		{"rollup_1d", "Indoor", sensors.Temperature, 1, 7, ahead.Truncate(24 * time.Hour), ahead.Truncate(24 * time.Hour)},
 	}
 	if !reflect.DeepEqual(r.Rows, want) {
 		t.Errorf("rows:\n got %+v\nwant %+v", r.Rows, want)
@@ -175,6 +179,8 @@ func checkForgetReport(t *testing.T, r ForgetReport, base, ahead time.Time) {
 		{"rollup_5m", "Indoor", sensors.Temperature, at(15 * time.Minute), 5, 3, false},
 		{"rollup_1h", "Garden", sensors.Rain, base, 7, 4, false},
 		{"rollup_1h", "Indoor", sensors.Temperature, base, 31, 18, false},
+		{"rollup_1d", "Garden", sensors.Rain, base.Truncate(24 * time.Hour), 43, 40, false},
+		{"rollup_1d", "Indoor", sensors.Temperature, base.Truncate(24 * time.Hour), 211, 198, false},
 	}
 	if !reflect.DeepEqual(r.Split, split) {
 		t.Errorf("split buckets:\n got %+v\nwant %+v", r.Split, split)
@@ -240,6 +246,7 @@ func TestForgetKeepsWhatItCannotSplit(t *testing.T) {
 	split := []SplitBucket{
 		{"rollup_5m", "Indoor", sensors.Temperature, base.Add(-2 * time.Hour), 5, 5, true},
 		{"rollup_1h", "Indoor", sensors.Temperature, base.Add(-2 * time.Hour), 60, 60, true},
+		{"rollup_1d", "Indoor", sensors.Temperature, base.Truncate(24 * time.Hour), 180, 180, true},
 	}
 	if !reflect.DeepEqual(r.Rows, want) || !reflect.DeepEqual(r.Split, split) {
 		t.Errorf("report:\n got %+v\n     %+v\nwant %+v\n     %+v", r.Rows, r.Split, want, split)

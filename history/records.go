@@ -159,14 +159,67 @@ func (s *Store) record(ctx context.Context, rs recordSeries, from, to int64) (Re
 }
 
 // recordExtreme is the lowest or highest value of rs over [from, to) with
-// its time: from the hourly tier for the whole hours between them, from
-// the raw readings in the hours of from and of to, whose buckets also
-// hold readings from outside the range.
+// its time: the whole (UTC) days between them from the daily tier, 365
+// rows a year, then the extreme's day from the hours (hoursExtreme); the
+// part days at either end from the hours.
 func (s *Store) recordExtreme(ctx context.Context, fn string, rs recordSeries, from, to int64) (float64, int64, bool, error) {
+	const day = 86400
+	first := min(to, (from+day-1)/day*day) // the first whole day
+	last := max(first, to-to%day)          // the end of the last
+	var best extreme
+	if first < last {
+		_, t, ok, err := s.extremeIn(ctx, dailyTier.of(rs.m), fn, rs.id, first, last)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if ok {
+			if err := best.take(fn, func() (float64, int64, bool, error) { return s.hoursExtreme(ctx, fn, rs, t, t+day) }); err != nil {
+				return 0, 0, false, err
+			}
+		}
+	}
+	for _, part := range [][2]int64{{from, first}, {last, to}} {
+		if part[0] >= part[1] {
+			continue
+		}
+		if err := best.take(fn, func() (float64, int64, bool, error) { return s.hoursExtreme(ctx, fn, rs, part[0], part[1]) }); err != nil {
+			return 0, 0, false, err
+		}
+	}
+	return best.v, best.t, best.ok, nil
+}
+
+// extreme is the lowest or highest value found so far, the earliest of
+// equal ones.
+type extreme struct {
+	v  float64
+	t  int64
+	ok bool
+}
+
+// take reads another candidate and keeps it where it is beyond (or as
+// far and earlier than) the one kept.
+func (e *extreme) take(fn string, read func() (float64, int64, bool, error)) error {
+	v, t, ok, err := read()
+	if err != nil || !ok {
+		return err
+	}
+	if !e.ok || (fn == "min" && v < e.v) || (fn == "max" && v > e.v) || (v == e.v && t < e.t) {
+		*e = extreme{v, t, true}
+	}
+	return nil
+}
+
+// hoursExtreme is recordExtreme over a part of a day: the whole hours
+// from the hourly tier, the hours of from and of to, whose buckets also
+// hold readings from outside the range, from the raw readings.
+func (s *Store) hoursExtreme(ctx context.Context, fn string, rs recordSeries, from, to int64) (float64, int64, bool, error) {
 	first := min(to, (from+3599)/3600*3600) // the first whole hour
 	last := max(first, to-to%3600)          // the end of the last
-	v, t, ok, err := s.hourExtreme(ctx, tierSQLs[hourly].of(rs.m), fn, rs, first, last)
-	if err != nil {
+	var best extreme
+	if err := best.take(fn, func() (float64, int64, bool, error) {
+		return s.hourExtreme(ctx, tierSQLs[hourly].of(rs.m), fn, rs, first, last)
+	}); err != nil {
 		return 0, 0, false, err
 	}
 	raw := tierSQLs[rawTier].of(rs.m)
@@ -174,16 +227,14 @@ func (s *Store) recordExtreme(ctx context.Context, fn string, rs recordSeries, f
 		if part[0] >= part[1] {
 			continue
 		}
-		rv, rt, rok, err := s.extremeIn(ctx, raw, fn, rs.id, part[0], part[1])
-		if err != nil {
+		if err := best.take(fn, func() (float64, int64, bool, error) {
+			rv, rt, rok, err := s.extremeIn(ctx, raw, fn, rs.id, part[0], part[1])
+			return round(rs.m, rv/raw.div(rs.m)), rt, rok, err
+		}); err != nil {
 			return 0, 0, false, err
 		}
-		rv = round(rs.m, rv/raw.div(rs.m))
-		if rok && (!ok || (fn == "min" && rv < v) || (fn == "max" && rv > v) || (rv == v && rt < t)) {
-			v, t, ok = rv, rt, true
-		}
 	}
-	return v, t, ok, nil
+	return best.v, best.t, best.ok, nil
 }
 
 // hourExtreme is the lowest or highest value of rs over [from, to) with

@@ -14,6 +14,7 @@ var tiers = []struct {
 }{
 	{300, "rollup_5m"},
 	{3600, "rollup_1h"},
+	{86400, "rollup_1d"},
 }
 
 func rollupUpsert(table string) string {
@@ -38,9 +39,9 @@ type bucketKey struct{ series, t int64 }
 // rollups gathers a batch's readings per bucket of every tier, so a batch
 // touches each bucket once however many readings fall in it (a backfill
 // writes a day in a few statements per series).
-type rollups [2]map[bucketKey]*bucket
+type rollups [3]map[bucketKey]*bucket
 
-func newRollups() *rollups { return &rollups{{}, {}} }
+func newRollups() *rollups { return &rollups{{}, {}, {}} }
 
 func (r *rollups) add(series, t int64, v float64, direction bool) {
 	for i, tier := range tiers {

@@ -33,6 +33,11 @@ var tierSQLs = [3]tierSQL{
 	{"hourly rollups", "rollup_1h", time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
 }
 
+// dailyTier is the daily rollups, which no range query reads (a year is
+// answered from the hourly tier): the records read a year's extremes
+// from it in 365 rows.
+var dailyTier = tierSQL{"daily rollups", "rollup_1d", 24 * time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false}
+
 // div is what turns a stored aggregate of m into units.
 func (t tierSQL) div(m sensors.Measurement) float64 {
 	if t.raw {

@@ -24,8 +24,8 @@ type writer struct {
 	ids   map[seriesKey]int64
 	srcs  map[int64]string
 	stmts struct {
-		series, gauge, regauge, amount, source, roll5m, roll1h *sql.Stmt
-		recentGauge, recentAmount                              *sql.Stmt
+		series, gauge, regauge, amount, source, roll5m, roll1h, roll1d *sql.Stmt
+		recentGauge, recentAmount                                      *sql.Stmt
 	}
 
 	failures int
@@ -74,6 +74,7 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		{&w.stmts.recentAmount, "INSERT INTO recent (t, series, v) VALUES (?, ?, ?) ON CONFLICT (t, series) DO UPDATE SET v = v + excluded.v"},
 		{&w.stmts.roll5m, rollupUpsert("rollup_5m")},
 		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
+		{&w.stmts.roll1d, rollupUpsert("rollup_1d")},
 	}
 	for _, p := range prep {
 		var err error
@@ -104,7 +105,7 @@ func (w *writer) loadSeries(ctx context.Context, q querier) error {
 func (w *writer) close() error {
 	var errs []error
 	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source,
-		w.stmts.roll5m, w.stmts.roll1h, w.stmts.recentGauge, w.stmts.recentAmount} {
+		w.stmts.roll5m, w.stmts.roll1h, w.stmts.roll1d, w.stmts.recentGauge, w.stmts.recentAmount} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -491,7 +492,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		// The rollups hold the value as stored, so every tier agrees.
 		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
 	}
-	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h)); err != nil {
+	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h), tx.Stmt(w.stmts.roll1d)); err != nil {
 		return err
 	}
 	return nil

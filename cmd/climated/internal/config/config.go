@@ -49,7 +49,7 @@ type Config struct {
 	DegreeDayBase float64 `yaml:"degree_day_base"`
 
 	// How long the history keeps raw readings and 5-minute buckets;
-	// hourly buckets are kept for ever.
+	// hourly and daily buckets are kept for ever.
 	Retention RetentionConfig `yaml:"retention"`
 	// How long a reading may wait in memory before it is committed to
 	// the database: what a crash can lose (a power cut, up to the
