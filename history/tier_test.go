@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -160,5 +161,52 @@ func TestMigrationFromVersion1(t *testing.T) {
 	s.rdb.QueryRow("SELECT count(*) FROM rollup_1h").Scan(&buckets)
 	if buckets != 4 {
 		t.Errorf("%d hourly buckets after migration, want 4", buckets)
+	}
+}
+
+// TestDailyTierMigration: migration 009 fills the daily tier of an
+// existing history from its hourly one: what it makes is what the writer
+// keeps, bucket for bucket, directions' vector sums included.
+func TestDailyTierMigration(t *testing.T) {
+	t0 := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	rs := every("Garden", sensors.Temperature, t0, 3*24*6, 10*time.Minute, func(i int) float64 { return 10 + math.Sin(float64(i)/20) })
+	rs = append(rs, every("Garden", sensors.WindAngle, t0, 3*24*6, 10*time.Minute, func(i int) float64 { return float64(i * 37 % 360) })...)
+	rs = append(rs, every("Rain", sensors.Rain, t0, 3*24, time.Hour, func(i int) float64 { return 0.2794 * float64(i%3) })...)
+	s := storeWith(t, time.UTC, t0.Add(80*time.Hour), rs)
+	const q = "SELECT series, t, n, round(total, 6), lo, hi, round(coalesce(cs, 9), 6), round(coalesce(sn, 9), 6) FROM rollup_1d ORDER BY series, t"
+	read := func() string {
+		rows, err := s.rdb.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var b strings.Builder
+		for rows.Next() {
+			var v [8]any
+			ptrs := make([]any, len(v))
+			for i := range v {
+				ptrs[i] = &v[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(&b, v[:]...)
+		}
+		return b.String()
+	}
+	written := read()
+	if strings.Count(written, "\n") != 9 {
+		t.Fatalf("the writer's daily buckets: %d, want 3 days of 3 series:\n%s", strings.Count(written, "\n"), written)
+	}
+	body, err := migrationFiles.ReadFile("migrations/009_daily_rollups.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := string(body[strings.Index(string(body), "INSERT INTO rollup_1d"):])
+	if _, err := s.wdb.Exec("DELETE FROM rollup_1d; " + fill); err != nil {
+		t.Fatal(err)
+	}
+	if migrated := read(); migrated != written {
+		t.Errorf("migration 009 fills\n%s\nthe writer keeps\n%s", migrated, written)
 	}
 }
