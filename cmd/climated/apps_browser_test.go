@@ -101,6 +101,7 @@ func (a *appsTab) check() {
 // view is the context of the view shown in the frame named name.
 func (a *appsTab) view(name string) context.Context {
 	a.t.Helper()
+	a.drawn(name)
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		targets, err := chromedp.Targets(a.browser)
@@ -120,6 +121,27 @@ func (a *appsTab) view(name string) context.Context {
 	}
 	a.t.Fatalf("no view in a frame named %s", name)
 	return nil
+}
+
+// drawn waits, on the host page, until the view named name has told its
+// size and kept it for 200 ms: drawn, its DOM at rest. chromedp attaching
+// to a frame whose DOM changes races with itself (its Target's event
+// loop against the walk of the document it reads at attachment,
+// chromedp v0.23.0), which go test -race reports. A view below the fold,
+// which chromium does not lay out, tells none: after 5 s it is attached
+// all the same (it is not drawing either).
+func (a *appsTab) drawn(name string) {
+	a.t.Helper()
+	q := strconv.Quote(name)
+	last := "undefined"
+	for range 25 {
+		now := eval[string](a.t, a.ctx, `String(JSON.stringify(host.sizes[`+q+`]))`)
+		if now == last && now != "undefined" {
+			return
+		}
+		last = now
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // named is the window.name of the frame of ctx; "" where it does not
