@@ -168,7 +168,7 @@ func (s *Server) buildSDKServer() {
 			Extensions: map[string]any{AppsExtension: map[string]any{}},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkLogLevel)
+	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkScope, s.checkLogLevel)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addViews()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -96,6 +97,11 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	msg, call, ok := h.readMessage(w, r, sess)
 	if !ok {
 		return
+	}
+	if req, isReq := msg.(*jsonrpc.Request); isReq {
+		// What the SDK's Streamable HTTP handler gives a request, so that
+		// the handlers see who called (checkScope) on this transport too.
+		req.Extra = &sdk.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header.Clone()}
 	}
 	if err := sess.accept(msg, call); err != nil {
 		if errors.Is(err, errSessionEnded) {

@@ -101,6 +101,9 @@ version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
 DIST=$tmp/dist scripts/build.sh "$version" >/dev/null
 export VERSION=$version
 
+# The OAuth scope gate against go-sdk's own reading of the same bodies,
+# fuzzed for a bounded time on one worker (the seeds run in go test too).
+part "fuzz: the scope gate against go-sdk (60 s)" go test -run '^$' -fuzz '^FuzzScopeGate$' -fuzztime 60s -parallel 1 ./cmd/climated/internal/front/
 part "release binaries under QEMU: arm64, armv7, armv6" scripts/qemu-test.sh "$tmp/dist"
 part "install onto fake hubs over stand-in ssh" scripts/install-test.sh "$tmp/dist"
 if [ "$(uname -m)" = x86_64 ]; then

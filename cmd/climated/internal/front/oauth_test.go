@@ -114,7 +114,6 @@ func TestScopeGate(t *testing.T) {
 		{"/mcp", call("get_climate"), readOnly, false},
 		{"/mcp", call("create_alert"), both, false},
 		{"/mcp", call("create_alert"), token, false},
-		{"/mcp", "not json", readOnly, false},
 		// Names the SDK would not read are no call: the gate reads as it does.
 		{"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"Name":"create_alert"}}`, readOnly, false},
 		{"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"NAME":"get_climate","name":"create_alert"}}`, readOnly, true},
@@ -124,6 +123,30 @@ func TestScopeGate(t *testing.T) {
 		refused := code == 403 && strings.Contains(hdr.Get("WWW-Authenticate"), `error="insufficient_scope"`) && strings.Contains(body, "insufficient_scope")
 		if refused != c.refused {
 			t.Errorf("%s %.60s: %d %q %q; want refused %v", c.path, c.body, code, hdr.Get("WWW-Authenticate"), body, c.refused)
+		}
+	}
+}
+
+// TestScopeGateRefusesWhatItCannotDecode: an OAuth token's body the gate
+// cannot decode whole, as the SDK would, is answered 400 and not passed
+// on, whatever else it holds: the SDK may run what the gate could not read.
+func TestScopeGateRefusesWhatItCannotDecode(t *testing.T) {
+	ts, as := oauthHub(t, "s3cret-token-of-the-hub")
+	readOnly := accessToken(t, ts.URL, as, "")
+	getClimate := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`
+	for _, body := range []string{
+		"not json", "", "[]", `"tools/call"`, `[1]`,
+		"[" + getClimate + `,{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}]`,
+		"[" + getClimate + `,{"jsonrpc":"2.0","method":"notifications/initialized","params":[1]}]`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":7,"params":{"name":"create_alert"}}`,
+	} {
+		for _, path := range []string{"/mcp", "/message?session_id=x"} {
+			req := testutil.Request{Method: "POST", Path: path, Body: body, Header: map[string]string{"Authorization": "Bearer " + readOnly}}
+			if code, _, resp := testutil.Do(t, ts.URL, req); code != http.StatusBadRequest || !strings.Contains(resp, "no JSON-RPC message the hub can read") {
+				t.Errorf("%s %q: %d %q, want 400 from the gate", path, body, code, resp)
+			}
 		}
 	}
 }
