@@ -123,6 +123,11 @@ func (s *Server) trackSessions(next http.Handler) http.Handler {
 		}
 		end := s.book.begin(session, r.Method == http.MethodGet)
 		defer func() { end(s.opts.Now()) }()
+		if r.Method == http.MethodGet {
+			var unwatch func()
+			r, unwatch = s.grants.watchStream(r, "stream")
+			defer unwatch()
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -64,6 +64,7 @@ type Options struct {
 	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
 	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
 	StreamWriteTimeout time.Duration    // time one write to an event stream may take (DefaultStreamWriteTimeout)
+	GrantRecheck       time.Duration    // how often what OAuth tokens hold open is checked against their grants (DefaultGrantRecheck, grants.go)
 	Alerts             Alerts           // the alert rules: tools, resources and report material; nil: none
 	Logger             *slog.Logger     // nil discards
 }
@@ -74,17 +75,19 @@ type Server struct {
 	log  *slog.Logger
 	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
 	// rate-limited.
-	sdkLog   *slog.Logger
-	hub      Hub
-	mcp      *sdk.Server
-	sse      *sseHandler
-	calls    *callLimit
-	book     *sessionBook
-	holds    *perclient.Limit // sessions and streams per client (share.go)
-	zones    *zoneResources
-	measures measures // the house's measurements the tools name (measures.go)
-	stop     context.CancelFunc
-	done     chan struct{}
+	sdkLog     *slog.Logger
+	hub        Hub
+	mcp        *sdk.Server
+	sse        *sseHandler
+	calls      *callLimit
+	book       *sessionBook
+	holds      *perclient.Limit // sessions and streams per client (share.go)
+	grants     *grantWatch      // what OAuth tokens hold open, ended when they no longer hold (grants.go)
+	zones      *zoneResources
+	measures   measures // the house's measurements the tools name (measures.go)
+	stop       context.CancelFunc
+	done       chan struct{} // the watcher's end
+	grantsDone chan struct{} // the grant watch's end
 }
 
 // New builds the server; it serves nothing until its Handler is mounted or
@@ -107,9 +110,14 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	s.calls = newCallLimit(s.opts.MaxInFlight)
 	s.book = newSessionBook()
 	s.holds = perclient.New(s.opts.MaxClientSessions, s.opts.MaxSessions)
+	s.grants = newGrantWatch(s.opts.GrantRecheck, s.opts.Now)
 	s.buildSDKServer()
 	ctx, cancel := context.WithCancel(ctx)
-	s.stop, s.done = cancel, make(chan struct{})
+	s.stop, s.done, s.grantsDone = cancel, make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.grantsDone)
+		s.grants.run(ctx, s.log)
+	}()
 	// Registered before New returns, so no reading after it goes unnoticed.
 	u := newUpdates()
 	h.OnUpdate(u.push)
@@ -132,6 +140,7 @@ func (o *Options) setDefaults() {
 	orDefault(&o.StaleAfter, DefaultStaleAfter)
 	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
 	orDefault(&o.StreamWriteTimeout, DefaultStreamWriteTimeout)
+	orDefault(&o.GrantRecheck, DefaultGrantRecheck)
 	orDefault(&o.GoneAfter, DefaultGoneAfter)
 	if o.Location == nil {
 		o.Location = time.Local
@@ -232,6 +241,7 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) Close() {
 	s.stop()
 	<-s.done
+	<-s.grantsDone
 	s.sse.closeAll()
 }
 

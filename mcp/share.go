@@ -48,7 +48,9 @@ func (s *Server) holdStream(kind string, next http.Handler) http.Handler {
 func (s *Server) holdRequest(r *http.Request, kind string) (*http.Request, func()) {
 	ctx, cancel := context.WithCancel(r.Context())
 	release := s.holds.Hold(perclient.Client(r), s.evicted(kind, cancel))
-	return r.WithContext(ctx), func() {
+	r, unwatch := s.grants.watchStream(r.WithContext(ctx), kind)
+	return r, func() {
+		unwatch()
 		release()
 		cancel()
 	}
@@ -68,15 +70,18 @@ func (s *Server) holdSession(r *http.Request, id string) {
 	if ss == nil {
 		return // ended already
 	}
-	release := s.holds.Hold(perclient.Client(r), s.evicted("session", func() {
+	end := func() {
 		s.book.forget(id)
 		// The SDK's Close waits for the session's calls in flight to end
 		// (each within RequestTimeout): on a goroutine of its own, so that
 		// the initialize that made room is not held up by them.
 		go ss.Close()
-	}))
+	}
+	release := s.holds.Hold(perclient.Client(r), s.evicted("session", end))
+	unwatch := s.grants.watchSession(r, "session", end)
 	go func() {
 		ss.Wait()
+		unwatch()
 		release()
 	}()
 }

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/internal/testutil"
@@ -28,16 +29,24 @@ import (
 // owner approves.
 func oauthHub(t *testing.T, seam func(*oauth.Options)) (string, string) {
 	t.Helper()
+	base, owner, _ := oauthHubEnv(t, serveEnv{oauth: seam})
+	return base, owner
+}
+
+// oauthHubEnv is oauthHub with the seams of env; it also returns the
+// hub's configuration.
+func oauthHubEnv(t *testing.T, env serveEnv) (string, string, config.Config) {
+	t.Helper()
 	cfg := demoConfig(t)
 	port := testutil.FreePort(t)
 	cfg.Listen = "127.0.0.1:" + port
 	cfg.PublicURL = "http://127.0.0.1:" + port
-	runHubEnv(t, cfg, serveEnv{oauth: seam})
+	runHubEnv(t, cfg, env)
 	owner, err := token.LoadOrCreate(cfg.TokenPath())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg.PublicURL, owner
+	return cfg.PublicURL, owner, cfg
 }
 
 // TestOAuthSignInThroughServe: a hub with public_url lets go-sdk's own

@@ -41,6 +41,8 @@ type hubDeps struct {
 	log     *slog.Logger
 	// oauthSeam is serveEnv.oauth.
 	oauthSeam func(*oauth.Options)
+	// grantRecheck is serveEnv.grantRecheck.
+	grantRecheck time.Duration
 	// avahi is where the hub looks for Avahi (other places in tests).
 	avahi avahiSeams
 }
@@ -53,7 +55,7 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 	run := sources.NewRunning(log, clock.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
-		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(),
+		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(), GrantRecheck: d.grantRecheck,
 	})
 	d.alert.SendTo(srv)
 	if err := publishAlerts(d.alert, set, log); err != nil {
@@ -120,7 +122,8 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Proxied: cfg.PublicURL != "", Logger: d.log.With("component", "dashboard")}
 	opts := &front.Options{Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
 	if as != nil { // only when set: a nil *oauth.Server would be a non-nil interface
-		opts.OAuth, dopts.Apps = as, as
+		opts.OAuth, dopts.Apps = as, revoking{as, srv}
+		srv.WatchGrants(as)
 	}
 	dsh, err = dash.New(dash.StoreSource{Store: store, ActiveAlerts: dashAlerts(d.alert.Engine()), Levels: d.alert.Engine().Levels}, dopts)
 	if err != nil {
@@ -191,4 +194,16 @@ func publishAlerts(a *alerting.Alerter, set *sources.Set, log *slog.Logger) erro
 	}
 	set.Runners = append(set.Runners, sources.Runner{Name: "mqtt alert publisher", Run: pub.Run})
 	return nil
+}
+
+// revoking is the dashboard's Apps: a revoke there ends the client's
+// open MCP sessions and streams at once, not at the next recheck.
+type revoking struct {
+	*oauth.Server
+	srv *mcp.Server
+}
+
+func (r revoking) Revoke(ctx context.Context, id string) error {
+	defer r.srv.RecheckGrants()
+	return r.Server.Revoke(ctx, id)
 }

@@ -86,6 +86,9 @@ type serveEnv struct {
 	// Document on loopback and a clock of their own, which no key of the
 	// configuration offers; nil changes nothing.
 	oauth func(*oauth.Options)
+	// grantRecheck is how often the MCP server checks the OAuth grants
+	// behind open sessions and streams (mcp.DefaultGrantRecheck when 0).
+	grantRecheck time.Duration
 	// avahi is where the hub looks for Avahi, for tests.
 	avahi avahiSeams
 }
@@ -132,7 +135,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, avahi: env.avahi}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, grantRecheck: env.grantRecheck, avahi: env.avahi}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()
