@@ -78,7 +78,7 @@ func (s *Server) servePost(p *frontPost) {
 		defer release()
 		p.w = s.liftDeadlines(p.w)
 	}
-	if answers, status := s.refusals(body, p.session == "" && !p.stateless); answers != nil {
+	if answers, status := s.refusals(body, p.session == "" && !p.stateless, p.stateless); answers != nil {
 		writeAnswers(p.w, status, answers, body.Batch)
 		return
 	}
@@ -125,8 +125,10 @@ func (s *Server) forward(p *frontPost, data []byte) {
 // code: unknown methods, and calls before initialize (no session, no
 // initialize in the body). When it refuses a call of a batch it answers
 // the whole batch, the other calls not run; it returns nil when the SDK
-// should see the body.
-func (s *Server) refusals(body wire.Body, noSession bool) ([][]byte, int) {
+// should see the body. On protocol 2026-07-28 (stateless) an unknown
+// method is HTTP 404 besides -32601, as the SDK answers the methods that
+// version removed (SEP-2575, the conformance suite's server-stateless).
+func (s *Server) refusals(body wire.Body, noSession, stateless bool) ([][]byte, int) {
 	opens := body.Has("initialize")
 	var answers [][]byte
 	status, refused := http.StatusOK, false
@@ -137,6 +139,9 @@ func (s *Server) refusals(body wire.Body, noSession bool) ([][]byte, int) {
 		case !wire.Known(m.Method):
 			s.log.Debug("unknown method", "method", m.Method)
 			answer = wire.UnknownMethod(m)
+			if stateless {
+				status = http.StatusNotFound
+			}
 		case noSession && !opens && m.Method != "ping":
 			s.log.Debug("call before initialize", "method", m.Method)
 			answer, status = wire.BeforeInitialize(m), http.StatusBadRequest
