@@ -30,17 +30,54 @@ func (g *guard) wrapMCP(next http.Handler) http.Handler {
 	if g.oauth == nil {
 		return g.wrap(next)
 	}
+	gated := g.scopeGate(next)
 	withOAuth := auth.RequireBearerToken(g.oauth.Verify, &auth.RequireBearerTokenOptions{
 		ResourceMetadataURL: g.oauth.ResourceMetadataURL(),
 		Scopes:              []string{scopeRead},
-	})(g.scopeGate(next))
+	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tw, ok := w.(*tokenErrorWriter); ok {
+			w = tw.ResponseWriter // past the check: the handlers write as they are
+		}
+		gated.ServeHTTP(w, r)
+	}))
 	return g.checkHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.hasToken && g.staticToken(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if _, given := bearerToken(r); given {
+			w = &tokenErrorWriter{ResponseWriter: w}
+		}
 		withOAuth.ServeHTTP(w, r)
 	}))
+}
+
+// bearerToken is the token of r's Authorization header, as go-sdk's
+// RequireBearerToken reads it.
+func bearerToken(r *http.Request) (string, bool) {
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+		return "", false
+	}
+	return fields[1], true
+}
+
+// tokenErrorWriter adds error="invalid_token" to the 401 that go-sdk's
+// RequireBearerToken answers a request that came with a token it refused
+// (unknown, revoked, expired): RFC 6750 §3.1 asks for it, and clients
+// tell by it that they should refresh or sign in again rather than that
+// they sent no token. The SDK (v1.8.0) writes the challenge without it.
+type tokenErrorWriter struct {
+	http.ResponseWriter
+}
+
+func (w *tokenErrorWriter) WriteHeader(code int) {
+	if code == http.StatusUnauthorized {
+		if c := w.Header().Get("WWW-Authenticate"); strings.HasPrefix(c, "Bearer ") && !strings.Contains(c, "error=") {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", `+strings.TrimPrefix(c, "Bearer "))
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
 // staticToken reports whether r carries the hub's static token.

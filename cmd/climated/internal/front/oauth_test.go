@@ -63,9 +63,14 @@ func TestOAuthOnMCP(t *testing.T) {
 	if code, _, body := testutil.Do(t, ts.URL, init); code != 200 {
 		t.Errorf("an access token: %d %s", code, body)
 	}
+	if strings.Contains(hdr.Get("WWW-Authenticate"), "error=") {
+		t.Errorf("no token: WWW-Authenticate %q names an error (RFC 6750 §3.1: none when no token came)", hdr.Get("WWW-Authenticate"))
+	}
 	init.Header = map[string]string{"Authorization": "Bearer not-a-token"}
-	if code, _, _ := testutil.Do(t, ts.URL, init); code != 401 {
-		t.Errorf("a wrong token: %d, want 401", code)
+	// A refused token is named invalid_token (RFC 6750 §3.1), the metadata still there.
+	if code, hdr, _ := testutil.Do(t, ts.URL, init); code != 401 || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), `Bearer error="invalid_token", `) ||
+		!strings.Contains(hdr.Get("WWW-Authenticate"), want) {
+		t.Errorf("a wrong token: %d %q, want 401 with error=\"invalid_token\" and %s", code, hdr.Get("WWW-Authenticate"), want)
 	}
 	// The SSE transport (protocol 2024-11-05, Home Assistant's fallback)
 	// takes the same tokens: without one 401 with the metadata, with an
