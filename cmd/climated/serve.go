@@ -209,7 +209,13 @@ func bearerToken(cfg config.Config, log *slog.Logger) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	log.Info("listening beyond loopback: every request needs the bearer token", "token_file", cfg.TokenPath(), "print_it_with", "climated token")
+	why := "listening beyond loopback: every request needs the bearer token"
+	if !cfg.ListensBeyondLoopback() {
+		// A tunnel or proxy on this machine passes the world's requests on
+		// from loopback: no other machine reaches the listener itself.
+		why = "public_url set: requests through it come from loopback, so every request needs the bearer token (or an assistant's OAuth sign-in)"
+	}
+	log.Info(why, "token_file", cfg.TokenPath(), "print_it_with", "climated token")
 	return secret, nil
 }
 

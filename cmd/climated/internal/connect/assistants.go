@@ -52,7 +52,7 @@ var assistants = []Client{
 // approve is the owner's part on the hub's consent page.
 func approve() []string {
 	return []string{
-		"   type the hub's token there (on the hub, `sudo -u climated climated token` prints it) and Approve.",
+		"   type the hub's token there (on the hub, `sudo -u climated climated token` prints it) and press Allow.",
 		"   The consent page is the hub's own, at your public_url: type the token nowhere else.",
 	}
 }

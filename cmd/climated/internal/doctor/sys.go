@@ -191,17 +191,26 @@ func checkToken(ctx context.Context, cfg config.Config, env Env) []Finding {
 	return []Finding{{Check: "token", Status: StatusOK, Detail: fmt.Sprintf("%s, mode %04o", path, fi.Mode().Perm())}}
 }
 
+// listenReach says who reaches the listener at host: with public_url and a
+// loopback listener, the world through the tunnel or proxy on this
+// machine, not the LAN.
+func listenReach(cfg config.Config, host string) string {
+	switch {
+	case !cfg.NeedsToken():
+		return "only programs on this machine (loopback)"
+	case !cfg.ListensBeyondLoopback():
+		return "programs on this machine, and the world through the tunnel or proxy at " + cfg.PublicURL + " (public_url); every request needs the bearer token or an assistant's sign-in"
+	case host == "" || host == "0.0.0.0" || host == "::":
+		return "every network this machine is on; every request needs the bearer token (climated token)"
+	}
+	return "other machines too; every request needs the bearer token (climated token)"
+}
+
 // checkListen says who can reach the address, and whether the port is
 // free or held by a hub.
 func checkListen(ctx context.Context, cfg config.Config, env Env) []Finding {
 	host, port, _ := net.SplitHostPort(cfg.Listen)
-	who := "only programs on this machine (loopback)"
-	if cfg.NeedsToken() {
-		who = "other machines too; every request needs the bearer token (climated token)"
-		if host == "" || host == "0.0.0.0" || host == "::" {
-			who = "every network this machine is on; every request needs the bearer token (climated token)"
-		}
-	}
+	who := listenReach(cfg, host)
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err == nil {
 		ln.Close()
