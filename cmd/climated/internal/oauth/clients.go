@@ -89,28 +89,18 @@ func (s *Server) makeRoom(ctx context.Context, tx *sql.Tx, now int64) ([]string,
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM oauth_clients").Scan(&n); err != nil {
 		return nil, fmt.Errorf("count clients: %w", err)
 	}
-	if n < s.opts.MaxClients {
-		return nil, nil
-	}
-	rows, err := tx.QueryContext(ctx, "DELETE FROM oauth_clients WHERE id IN (SELECT id FROM oauth_clients WHERE "+unapproved+
-		" ORDER BY created, id LIMIT ?) RETURNING id", now, n-s.opts.MaxClients+1)
-	if err != nil {
-		return nil, fmt.Errorf("evict unapproved clients: %w", err)
-	}
-	defer rows.Close()
 	var evicted []string
-	for rows.Next() {
+	for ; n >= s.opts.MaxClients; n-- {
 		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("evict unapproved clients: %w", err)
+		err := tx.QueryRowContext(ctx, "DELETE FROM oauth_clients WHERE id = (SELECT id FROM oauth_clients WHERE "+unapproved+
+			" ORDER BY created, id LIMIT 1) RETURNING id", now).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, &oauthError{http.StatusForbidden, "access_denied", fmt.Sprintf("the hub has %d approved clients, its limit: the owner can make room with climated clients revoke CLIENT-ID, or Revoke on the dashboard", n)}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evict an unapproved client: %w", err)
 		}
 		evicted = append(evicted, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("evict unapproved clients: %w", err)
-	}
-	if left := n - len(evicted); left >= s.opts.MaxClients {
-		return nil, &oauthError{http.StatusForbidden, "access_denied", fmt.Sprintf("the hub has %d approved clients, its limit: the owner can make room with climated clients revoke CLIENT-ID, or Revoke on the dashboard", left)}
 	}
 	return evicted, nil
 }

@@ -2,32 +2,36 @@ package oauth_test
 
 import (
 	"context"
-	"errors"
+	"database/sql"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/time/rate"
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/history"
 )
 
-// orphanGrants counts the grants whose client is not in the client
-// table: grants no list shows and no revocation reaches.
-func (h *hub) orphanGrants() int {
+// sql opens the hub's file beside the server, as another process would.
+func (h *hub) sql() *sql.DB {
 	h.t.Helper()
 	db, err := history.OpenSQLite("file:" + h.path + "?_busy_timeout=5000")
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	defer db.Close()
+	h.t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// orphanGrants counts the grants whose client is not in the client
+// table: grants no list shows and no revocation reaches.
+func (h *hub) orphanGrants() int {
+	h.t.Helper()
 	var n int
-	if err := db.QueryRow("SELECT count(*) FROM oauth_grants WHERE client_id NOT IN (SELECT id FROM oauth_clients)").Scan(&n); err != nil {
+	if err := h.sql().QueryRow("SELECT count(*) FROM oauth_grants WHERE client_id NOT IN (SELECT id FROM oauth_clients)").Scan(&n); err != nil {
 		h.t.Fatal(err)
 	}
 	return n
@@ -76,24 +80,12 @@ func TestRevokeRacingRedemption(t *testing.T) {
 func TestRevokeWithoutRegistration(t *testing.T) {
 	h := newHub(t, nil)
 	client, access, refresh := h.signIn()
-	db, err := history.OpenSQLite("file:" + h.path + "?_busy_timeout=5000")
-	if err != nil {
+	if _, err := h.sql().Exec("DELETE FROM oauth_clients WHERE id = ?", client); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.Exec("DELETE FROM oauth_clients WHERE id = ?", client); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.srv.Revoke(context.Background(), client); err != nil {
-		t.Fatalf("revoking a client id with grants and no registration: %v", err)
-	}
-	if _, err := h.srv.Verify(context.Background(), access, nil); !errors.Is(err, auth.ErrInvalidToken) {
-		t.Errorf("its access token after the revocation: %v", err)
-	}
-	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
-	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
-	if err := h.srv.Revoke(context.Background(), client); !errors.Is(err, oauth.ErrNoClient) {
-		t.Errorf("revoking it again: %v, want ErrNoClient", err)
+	h.revoke(t, client, access, refresh)
+	if n := h.orphanGrants(); n != 0 {
+		t.Errorf("%d grants left of the revoked id", n)
 	}
 }
 
