@@ -33,15 +33,8 @@ func (s *Server) IssueCode(ctx context.Context, ar *AuthRequest) (string, error)
 	if n >= s.opts.MaxCodes {
 		return "", &oauthError{http.StatusServiceUnavailable, "temporarily_unavailable", fmt.Sprintf("%d sign-ins are waiting to be completed: try again in a minute", n)}
 	}
-	if isCIMD(ar.Client.ID) {
-		// Approved by the owner: kept, so that climated clients lists it
-		// and can revoke it; its document is still fetched at each sign-in.
-		uris, _ := json.Marshal(ar.Client.RedirectURIs)
-		_, err = tx.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created, last_used) VALUES (?, ?, ?, ?, 0)
-			ON CONFLICT (id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris`, ar.Client.ID, ar.Client.Name, string(uris), now.Unix())
-		if err != nil {
-			return "", fmt.Errorf("keep client: %w", err)
-		}
+	if err := keepClient(ctx, tx, ar.Client, now.Unix()); err != nil {
+		return "", err
 	}
 	_, err = tx.ExecContext(ctx, "INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, scope, expires) VALUES (?, ?, ?, ?, ?, ?, ?)",
 		hash(code), ar.Client.ID, ar.RedirectURI, ar.CodeChallenge, ar.Resource, strings.Join(ar.Scopes, " "), now.Add(s.opts.CodeTTL).Unix())
@@ -49,6 +42,33 @@ func (s *Server) IssueCode(ctx context.Context, ar *AuthRequest) (string, error)
 		return "", fmt.Errorf("issue code: %w", err)
 	}
 	return code, tx.Commit()
+}
+
+// keepClient lists the approved client in the transaction that issues
+// its code, which then keeps it from the clean-up. A client named by its
+// Client ID Metadata Document is kept from now on, so that climated
+// clients lists it and can revoke it (its document is still fetched at
+// each sign-in); a registered one must still be there: the clean-up or a
+// revocation may have removed it while the owner read the page.
+func keepClient(ctx context.Context, tx *sql.Tx, c *Client, now int64) error {
+	if !isCIMD(c.ID) {
+		var one int
+		err := tx.QueryRowContext(ctx, "SELECT 1 FROM oauth_clients WHERE id = ?", c.ID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return invalidClient(fmt.Sprintf("the registration of %s expired or was revoked while the page was open: start the sign-in again from the assistant", c.ID))
+		}
+		if err != nil {
+			return fmt.Errorf("read client: %w", err)
+		}
+		return nil
+	}
+	uris, _ := json.Marshal(c.RedirectURIs)
+	_, err := tx.ExecContext(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created, last_used) VALUES (?, ?, ?, ?, 0)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris`, c.ID, c.Name, string(uris), now)
+	if err != nil {
+		return fmt.Errorf("keep client: %w", err)
+	}
+	return nil
 }
 
 // codeGrant is what a redeemed code carried.

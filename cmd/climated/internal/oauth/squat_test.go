@@ -120,3 +120,20 @@ func TestCleanUpKeepsClientWithPendingCode(t *testing.T) {
 		t.Errorf("%d grants of a client that is not listed", n)
 	}
 }
+
+// TestCodeForRemovedClient: a registration removed while the owner read
+// the consent page gets no code: the page says to start again.
+func TestCodeForRemovedClient(t *testing.T) {
+	h := newHub(t, func(o *oauth.Options) { o.RegisterRate = rate.Inf })
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	ar, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, redirect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.clock.add(25 * time.Hour)
+	h.register("https://other.example/cb") // removes the unapproved one
+	if code, err := h.srv.IssueCode(context.Background(), ar); err == nil || !strings.Contains(err.Error(), "start the sign-in again") {
+		t.Errorf("a code for a removed registration: %q, %v; want an error saying to start again", code, err)
+	}
+}
