@@ -48,7 +48,9 @@ func (s *Server) takeConsent(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := r.Cookie(csrfCookie)
 	given := r.PostForm.Get("csrf")
-	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(given)) != 1 {
+	// An empty cookie equals an empty field: a page that can set a cookie
+	// for the hub (another port of its host, say) could then forge both.
+	if err != nil || c.Value == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(given)) != 1 {
 		s.errorPage(w, http.StatusForbidden, "This form expired or came from another site: start the sign-in again from the assistant.")
 		return
 	}

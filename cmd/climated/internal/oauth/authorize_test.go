@@ -99,6 +99,27 @@ func TestConsentCSRF(t *testing.T) {
 	}
 }
 
+// TestConsentEmptyCSRF: an empty cookie and an empty field are equal,
+// and refused: neither a denial nor an approval goes through.
+func TestConsentEmptyCSRF(t *testing.T) {
+	h, client := consentHub(t)
+	b := newBrowser(t)
+	_, page := b.get(h.base + oauth.PathAuthorize + "?" + h.authQuery(client, consentRedirect).Encode())
+	for _, action := range []string{"deny", "approve"} {
+		f := formOf(page)
+		f.Set("csrf", "")
+		f.Set("action", action)
+		f.Set("owner", ownerToken)
+		req, _ := http.NewRequest(http.MethodPost, h.base+oauth.PathAuthorize, strings.NewReader(f.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Cookie", "climated_oauth_csrf=")
+		resp, _ := newBrowser(t).do(req)
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Location") != "" {
+			t.Errorf("%s with an empty CSRF cookie and field: %d to %q, want 403", action, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+}
+
 // TestConsentNotFramed: the page forbids framing (clickjacking) and caching.
 func TestConsentNotFramed(t *testing.T) {
 	h, client := consentHub(t)

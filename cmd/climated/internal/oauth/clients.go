@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -43,30 +45,64 @@ func (s *Server) client(ctx context.Context, id string) (*Client, error) {
 	return &c, nil
 }
 
-// addClient keeps c unless the hub already holds MaxClients; before
-// counting, it drops registrations never used within UnusedClient.
+// unapproved is the condition, on oauth_clients, of a registration the
+// owner never approved: no grant was ever made for it and no code of its
+// waits to be redeemed. Its one parameter is the time now, Unix seconds.
+const unapproved = `last_used = 0 AND id NOT IN (SELECT client_id FROM oauth_grants)
+	AND id NOT IN (SELECT client_id FROM oauth_codes WHERE used = 0 AND expires > ?)`
+
+// addClient keeps c. Registrations never approved expire after
+// Options.Unapproved, and while the hub holds MaxClients the oldest of
+// them make room; approved clients never do, and only a table full of
+// them refuses c.
 func (s *Server) addClient(ctx context.Context, c Client) error {
-	now := s.opts.Now()
+	now := s.opts.Now().Unix()
 	uris, _ := json.Marshal(c.RedirectURIs)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("add client: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM oauth_clients WHERE last_used = 0 AND created < ? AND id NOT IN (SELECT client_id FROM oauth_grants)", now.Add(-s.opts.UnusedClient).Unix()); err != nil {
-		return fmt.Errorf("drop unused clients: %w", err)
+	if _, err := tx.ExecContext(ctx, "DELETE FROM oauth_clients WHERE created < ? AND "+unapproved, now-int64(s.opts.Unapproved/time.Second), now); err != nil {
+		return fmt.Errorf("drop unapproved clients: %w", err)
 	}
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM oauth_clients").Scan(&n); err != nil {
-		return fmt.Errorf("count clients: %w", err)
+	evicted, err := s.makeRoom(ctx, tx, now)
+	if err != nil {
+		return err
 	}
-	if n >= s.opts.MaxClients {
-		return &oauthError{403, "access_denied", fmt.Sprintf("the hub already has %d registered clients, its limit: remove one with climated clients", n)}
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO oauth_clients (id, name, redirect_uris, created, last_used) VALUES (?, ?, ?, ?, 0)", c.ID, c.Name, string(uris), now.Unix()); err != nil {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO oauth_clients (id, name, redirect_uris, created, last_used) VALUES (?, ?, ?, ?, 0)", c.ID, c.Name, string(uris), now); err != nil {
 		return fmt.Errorf("add client: %w", err)
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("add client: %w", err)
+	}
+	for _, id := range evicted {
+		s.opts.Logger.Info("oauth registration evicted: the client table is full", "client_id", id, "max_clients", s.opts.MaxClients)
+	}
+	return nil
+}
+
+// makeRoom evicts the oldest registrations never approved until one more
+// client fits, and returns their ids.
+func (s *Server) makeRoom(ctx context.Context, tx *sql.Tx, now int64) ([]string, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM oauth_clients").Scan(&n); err != nil {
+		return nil, fmt.Errorf("count clients: %w", err)
+	}
+	var evicted []string
+	for ; n >= s.opts.MaxClients; n-- {
+		var id string
+		err := tx.QueryRowContext(ctx, "DELETE FROM oauth_clients WHERE id = (SELECT id FROM oauth_clients WHERE "+unapproved+
+			" ORDER BY created, id LIMIT 1) RETURNING id", now).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, &oauthError{http.StatusForbidden, "access_denied", fmt.Sprintf("the hub has %d approved clients, its limit: the owner can make room with climated clients revoke CLIENT-ID, or Revoke on the dashboard", n)}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("evict an unapproved client: %w", err)
+		}
+		evicted = append(evicted, id)
+	}
+	return evicted, nil
 }
 
 // checkRedirectURI accepts an absolute https URL, or http on a loopback

@@ -18,41 +18,38 @@ type tokenResponse struct {
 	Scope        string `json:"scope"`
 }
 
-// newGrant starts a token family for a redeemed code. A client holds at
-// most MaxGrants families: the oldest are dropped to make room, and
-// expired ones of every client go.
-func (s *Server) newGrant(ctx context.Context, g *codeGrant) (*tokenResponse, error) {
+// newGrant starts a token family for a redeemed code, in the
+// redemption's transaction, and only for a client still listed: the
+// client's row must take the grant's time of use. A client holds at most
+// MaxGrants families: the oldest are dropped to make room, and expired
+// ones of every client go.
+func (s *Server) newGrant(ctx context.Context, tx *sql.Tx, g *codeGrant) (string, *tokenResponse, error) {
 	now := s.opts.Now()
-	family := newSecret()[:22]
-	refresh, access := newSecret(), newSecret()
-	tx, err := s.db.BeginTx(ctx, nil)
+	res, err := tx.ExecContext(ctx, "UPDATE oauth_clients SET last_used = ? WHERE id = ?", now.Unix(), g.clientID)
 	if err != nil {
-		return nil, fmt.Errorf("grant: %w", err)
+		return "", nil, fmt.Errorf("grant: %w", err)
 	}
-	defer tx.Rollback()
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return "", nil, invalidGrant(fmt.Sprintf("client %s is no longer registered (revoked, or its registration expired): register and sign in again", g.clientID))
+	}
 	// Grants whose refresh token expired can never be used again.
 	if _, err = tx.ExecContext(ctx, "DELETE FROM oauth_grants WHERE refresh_expires <= ?", now.Unix()); err != nil {
-		return nil, fmt.Errorf("drop expired grants: %w", err)
+		return "", nil, fmt.Errorf("drop expired grants: %w", err)
 	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM oauth_grants WHERE client_id = ? AND family NOT IN
 		(SELECT family FROM oauth_grants WHERE client_id = ? ORDER BY created DESC LIMIT ?)`, g.clientID, g.clientID, s.opts.MaxGrants-1)
 	if err != nil {
-		return nil, fmt.Errorf("drop old grants: %w", err)
+		return "", nil, fmt.Errorf("drop old grants: %w", err)
 	}
+	family := newSecret()[:22]
+	refresh, access := newSecret(), newSecret()
 	_, err = tx.ExecContext(ctx, `INSERT INTO oauth_grants (family, client_id, resource, scope, created, last_used, refresh_hash, refresh_expires, access_hash, access_expires)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, family, g.clientID, g.resource, g.scope, now.Unix(), now.Unix(),
 		hash(refresh), now.Add(s.opts.RefreshTTL).Unix(), hash(access), now.Add(s.opts.AccessTTL).Unix())
 	if err != nil {
-		return nil, fmt.Errorf("grant: %w", err)
+		return "", nil, fmt.Errorf("grant: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE oauth_clients SET last_used = ? WHERE id = ?", now.Unix(), g.clientID); err != nil {
-		return nil, fmt.Errorf("grant: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("grant: %w", err)
-	}
-	s.opts.Logger.Info("oauth grant", "client_id", g.clientID, "scope", g.scope)
-	return s.answer(access, family+"."+refresh, g.scope), nil
+	return family, s.answer(access, family+"."+refresh, g.scope), nil
 }
 
 func (s *Server) answer(access, refresh, scope string) *tokenResponse {
@@ -70,7 +67,7 @@ func (s *Server) refresh(ctx context.Context, req tokenRequest) (*tokenResponse,
 	var clientID, resource, scope string
 	var stored []byte
 	var expires int64
-	err := s.db.QueryRowContext(ctx, "SELECT client_id, resource, scope, refresh_hash, refresh_expires FROM oauth_grants WHERE family = ?", family).
+	err := s.db.QueryRowContext(ctx, "SELECT client_id, resource, scope, refresh_hash, refresh_expires FROM oauth_grants WHERE family = ?"+listedClient, family).
 		Scan(&clientID, &resource, &scope, &stored, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, invalidGrant("the refresh token is unknown or revoked: sign in again")

@@ -22,14 +22,23 @@ const (
 	DefaultAccessTTL     = time.Hour
 	DefaultRefreshTTL    = 30 * 24 * time.Hour
 	MaxRefreshTTL        = 90 * 24 * time.Hour
-	DefaultMaxClients    = 50             // registered clients at once
-	DefaultMaxCodes      = 64             // codes issued and not yet redeemed
-	DefaultMaxGrants     = 10             // grants (token families) per client
-	DefaultUnusedClient  = 24 * time.Hour // a registration never used is dropped after this
+	DefaultMaxClients    = 50 // registered clients at once
+	DefaultMaxCodes      = 64 // codes issued and not yet redeemed
+	DefaultMaxGrants     = 10 // grants (token families) per client
 	DefaultRegisterRate  = rate.Limit(1.0 / 6)
 	DefaultRegisterBurst = 10
 	maxBody              = 16 << 10 // bytes of a /token or /register request
 )
+
+// DefaultUnapproved is how long a registration the owner never approved
+// (no grant made, no code waiting) is kept. Clients register a moment
+// before they open the consent page (Claude, ChatGPT, Home Assistant,
+// go-sdk and the TypeScript SDK all do), so the wait is the owner's
+// reading the page and typing the hub's token: ten minutes is ample (and
+// as long as a fetched Client ID Metadata Document is used), while a
+// squatter's registrations are gone in minutes, not a day. A client
+// whose registration expired registers again.
+const DefaultUnapproved = 10 * time.Minute
 
 // Scopes the hub grants: the MCP server's, which checks them.
 const (
@@ -47,7 +56,7 @@ type Options struct {
 
 	CodeTTL, AccessTTL, RefreshTTL  time.Duration
 	MaxClients, MaxCodes, MaxGrants int
-	UnusedClient                    time.Duration
+	Unapproved                      time.Duration // DefaultUnapproved
 	RegisterRate                    rate.Limit
 	RegisterBurst                   int
 
@@ -87,7 +96,7 @@ func (o *Options) fill() error {
 	setDur(&o.CodeTTL, DefaultCodeTTL)
 	setDur(&o.AccessTTL, DefaultAccessTTL)
 	setDur(&o.RefreshTTL, DefaultRefreshTTL)
-	setDur(&o.UnusedClient, DefaultUnusedClient)
+	setDur(&o.Unapproved, DefaultUnapproved)
 	setDur(&o.CIMDTimeout, DefaultCIMDTimeout)
 	if o.RefreshTTL > MaxRefreshTTL {
 		return ErrRefreshTooLong

@@ -100,29 +100,30 @@ func uniqueScopes(s string) []string {
 // ErrNoClient says Revoke was given an id the hub does not know.
 var ErrNoClient = fmt.Errorf("no such client: climated clients lists them")
 
-// Revoke removes a client with its grants and waiting codes: its tokens
-// stop working at once, and it must register and be approved again.
+// Revoke removes a client with its grants and codes: its tokens stop
+// working at once, and it must register and be approved again. It ends
+// every grant of the id whether or not the id is still registered;
+// ErrNoClient means the hub held nothing of it.
 func (r *Registry) Revoke(ctx context.Context, id string) error {
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("revoke %s: %w", id, err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, "DELETE FROM oauth_clients WHERE id = ?", id)
-	if err != nil {
-		return fmt.Errorf("revoke %s: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("revoke %s: %w", id, ErrNoClient)
-	}
-	for _, q := range []string{"DELETE FROM oauth_grants WHERE client_id = ?", "DELETE FROM oauth_codes WHERE client_id = ?"} {
-		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+	var n [3]int64
+	for i, q := range []string{"DELETE FROM oauth_clients WHERE id = ?", "DELETE FROM oauth_grants WHERE client_id = ?", "DELETE FROM oauth_codes WHERE client_id = ?"} {
+		res, err := tx.ExecContext(ctx, q, id)
+		if err != nil {
 			return fmt.Errorf("revoke %s: %w", id, err)
 		}
+		n[i], _ = res.RowsAffected()
+	}
+	if n == [3]int64{} {
+		return fmt.Errorf("revoke %s: %w", id, ErrNoClient)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("revoke %s: %w", id, err)
 	}
-	r.log.Info("oauth client revoked", "client_id", id)
+	r.log.Info("oauth client revoked", "client_id", id, "registered", n[0] == 1, "grants", n[1])
 	return nil
 }

@@ -30,18 +30,25 @@ func TestClientsAndRevoke(t *testing.T) {
 	if list[1].ID != idle || list[1].Grants != 0 || !list[1].LastUsed.IsZero() {
 		t.Errorf("the idle client: %+v", list[1])
 	}
+	h.revoke(t, client, access, refresh)
+	if n := strings.Count(h.logText(), "oauth client revoked"); n != 1 {
+		t.Errorf("%d revocation lines, want 1:\n%s", n, h.logText())
+	}
+}
+
+// revoke revokes client and checks that its tokens stopped working and
+// that a second revocation finds nothing of it.
+func (h *hub) revoke(t *testing.T, client, access, refresh string) {
+	t.Helper()
 	if err := h.srv.Revoke(context.Background(), client); err != nil {
-		t.Fatal(err)
+		t.Fatalf("revoke %s: %v", client, err)
 	}
 	if _, err := h.srv.Verify(context.Background(), access, nil); !errors.Is(err, auth.ErrInvalidToken) {
-		t.Errorf("a revoked client's access token: %v", err)
+		t.Errorf("a revoked client's access token: %v, want ErrInvalidToken", err)
 	}
 	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
 	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
 	if err := h.srv.Revoke(context.Background(), client); !errors.Is(err, oauth.ErrNoClient) {
 		t.Errorf("revoking twice: %v, want ErrNoClient", err)
-	}
-	if n := strings.Count(h.logText(), "oauth client revoked"); n != 1 {
-		t.Errorf("%d revocation lines, want 1:\n%s", n, h.logText())
 	}
 }

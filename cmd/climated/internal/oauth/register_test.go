@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/time/rate"
 
@@ -29,25 +28,6 @@ func TestRegistrationRateLimited(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("the 4th registration in a burst of 3: %d, Retry-After %q; want 429 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
-}
-
-// TestRegistrationBounded: at MaxClients the hub refuses more, until the
-// unused registrations are a day old and make room.
-func TestRegistrationBounded(t *testing.T) {
-	h := newHub(t, func(o *oauth.Options) { o.MaxClients = 2; o.RegisterRate = rate.Inf })
-	h.signIn() // a used client: it stays
-	h.register("https://app.example/cb")
-	status, body := h.post(oauth.PathRegister, "application/json", regBody)
-	if status != http.StatusForbidden || !strings.Contains(body, "access_denied") {
-		t.Fatalf("registration past MaxClients: %d %s, want 403 access_denied", status, body)
-	}
-	h.clock.add(oauth.DefaultUnusedClient + time.Second)
-	if status, body := h.post(oauth.PathRegister, "application/json", regBody); status != http.StatusCreated {
-		t.Fatalf("after the unused registration expired: %d %s", status, body)
-	}
-	if status, body := h.post(oauth.PathRegister, "application/json", regBody); status != http.StatusForbidden {
-		t.Fatalf("the used client must not have expired: %d %s", status, body)
 	}
 }
 

@@ -21,10 +21,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	var resp *tokenResponse
 	switch req.grantType {
 	case "authorization_code":
-		var g *codeGrant
-		if g, err = s.redeemCode(r.Context(), req); err == nil {
-			resp, err = s.newGrant(r.Context(), g)
-		}
+		resp, err = s.redeemCode(r.Context(), req)
 	case "refresh_token":
 		resp, err = s.refresh(r.Context(), req)
 	default:

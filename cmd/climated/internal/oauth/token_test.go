@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,39 @@ func TestCodeSingleUse(t *testing.T) {
 	}
 	status, m := h.token(form)
 	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+}
+
+// TestCodeReplayRevokesGrant: a code presented again is refused and
+// revokes the grant its first redemption made (RFC 6749 §4.1.2), the
+// tokens a refresh since gave included.
+func TestCodeReplayRevokesGrant(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://app.example/cb"
+	client := h.register(redirect)
+	form := h.codeForm(client, redirect)
+	status, m := h.token(form)
+	if status != http.StatusOK {
+		t.Fatalf("first redemption: %d %v", status, m)
+	}
+	status, m = h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {m["refresh_token"].(string)}})
+	if status != http.StatusOK {
+		t.Fatalf("refresh: %d %v", status, m)
+	}
+	access, refresh := m["access_token"].(string), m["refresh_token"].(string)
+	other, otherAccess, _ := h.signIn()
+	status, m = h.token(form)
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+	if _, err := h.srv.Verify(context.Background(), access, nil); !errors.Is(err, auth.ErrInvalidToken) {
+		t.Errorf("the access token of a replayed code's grant: %v, want ErrInvalidToken", err)
+	}
+	status, m = h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
+	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+	if _, err := h.srv.Verify(context.Background(), otherAccess, nil); err != nil {
+		t.Errorf("another client's (%s) grant after the replay: %v", other, err)
+	}
+	if !strings.Contains(h.logText(), "oauth code replayed") {
+		t.Errorf("the replay is not logged:\n%s", h.logText())
+	}
 }
 
 // TestCodeExpiresAfter60s: a code is good at 59 s, refused at 60 s.

@@ -12,12 +12,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
+// listedClient ends a query of oauth_grants: a grant counts only while
+// its client is listed (and so can be revoked), whatever left it behind.
+const listedClient = " AND client_id IN (SELECT id FROM oauth_clients)"
+
 // Verify is the token verifier of go-sdk's auth.RequireBearerToken: it
 // accepts a live access token minted for this hub's resource.
 func (s *Server) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	var clientID, resource, scope string
 	var expires int64
-	err := s.db.QueryRowContext(ctx, "SELECT client_id, resource, scope, access_expires FROM oauth_grants WHERE access_hash = ?", hash(token)).
+	err := s.db.QueryRowContext(ctx, "SELECT client_id, resource, scope, access_expires FROM oauth_grants WHERE access_hash = ?"+listedClient, hash(token)).
 		Scan(&clientID, &resource, &scope, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: unknown or revoked access token", auth.ErrInvalidToken)
