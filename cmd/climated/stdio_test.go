@@ -61,15 +61,25 @@ func TestStdioWithoutDatabase(t *testing.T) {
 	}
 }
 
-// Issue 32: `printf '…initialize…\n' | climated mcp` printed nothing: the
-// SDK ends the session at the end of its input, before the requests it
-// has read are answered. Now every request piped in, the input closed at
+// `printf '…initialize…\n' | climated mcp` printed nothing: the SDK
+// ends the session at the end of its input, before the requests it has
+// read are answered. Now every request piped in, the input closed at
 // once, gets its answer before climated mcp exits (a notification gets
-// none), and it exits 0.
+// none), and it exits 0; the bridge to a hub (mcp --remote) keeps the
+// same rule.
 func TestStdioAnswersWhatWasPipedBeforeTheEnd(t *testing.T) {
 	cfg := demoConfig(t)
-	startHub(t, cfg)
-	cmd := climated("mcp", "--db", cfg.Database)
+	hub := startHub(t, cfg)
+	for name, args := range map[string][]string{
+		"mcp":          {"mcp", "--db", cfg.Database},
+		"mcp --remote": {"mcp", "--remote", "http://" + hub.Addr.String() + "/mcp"},
+	} {
+		t.Run(name, func(t *testing.T) { pipedAnswered(t, args) })
+	}
+}
+
+func pipedAnswered(t *testing.T, args []string) {
+	cmd := climated(args...)
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/list"}
@@ -79,7 +89,7 @@ func TestStdioAnswersWhatWasPipedBeforeTheEnd(t *testing.T) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("climated mcp: %v\n%s", err, stderr.String())
+		t.Fatalf("climated %v: %v\n%s", args, err, stderr.String())
 	}
 	got := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -53,21 +53,27 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout io.Writer) e
 	defer local.Close()
 	headers := &hubHeaders{token: token, next: http.DefaultTransport}
 	b := &bridge{
-		ctx:     ctx,
-		url:     u.String(),
-		log:     opts.Log,
-		local:   local,
-		headers: headers,
-		http:    &http.Client{Transport: headers},
-		pending: map[jsonrpc.ID]bool{},
-		subs:    map[string]json.RawMessage{},
-		waiters: map[jsonrpc.ID]chan *jsonrpc.Response{},
+		ctx:      ctx,
+		url:      u.String(),
+		log:      opts.Log,
+		local:    local,
+		headers:  headers,
+		http:     &http.Client{Transport: headers},
+		pending:  map[jsonrpc.ID]bool{},
+		subs:     map[string]json.RawMessage{},
+		waiters:  map[jsonrpc.ID]chan *jsonrpc.Response{},
+		answered: make(chan struct{}, 1),
 	}
 	b.log.Info("bridging stdio to the hub", "url", b.url, "token", token != "")
 	if err := b.connect(ctx); err != nil {
 		return err
 	}
 	err = b.fromClient(ctx)
+	if errors.Is(err, io.EOF) {
+		// The calls read before the end of input are answered first, as
+		// climated mcp does (mcp/stdiodrain.go).
+		b.drain(ctx, drainWait)
+	}
 	// Stdin ended (or a signal): reconnects stop with ctx, then the
 	// session is closed, which frees it on the hub.
 	cancel()
@@ -102,6 +108,7 @@ type bridge struct {
 	subs     map[string]json.RawMessage
 	replayID int
 	waiters  map[jsonrpc.ID]chan *jsonrpc.Response // the bridge's own calls
+	answered chan struct{}                         // a call of the client's was answered (drain)
 }
 
 func (b *bridge) current() *upstream {
@@ -254,8 +261,39 @@ func (b *bridge) setPending(id jsonrpc.ID, sent, add bool) {
 
 func (b *bridge) clearPending(id jsonrpc.ID) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	delete(b.pending, id)
+	b.mu.Unlock()
+	select {
+	case b.answered <- struct{}{}:
+	default:
+	}
+}
+
+// drainWait bounds the wait at the end of input for the answers still
+// due: a hub that never answers must not keep the bridge alive for ever.
+const drainWait = 30 * time.Second
+
+// drain waits until every call of the client's has its answer, at most
+// wait, or until ctx ends (a signal).
+func (b *bridge) drain(ctx context.Context, wait time.Duration) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		b.mu.Lock()
+		left := len(b.pending)
+		b.mu.Unlock()
+		if left == 0 {
+			return
+		}
+		select {
+		case <-b.answered:
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			b.log.Warn("end of input: calls still unanswered", "calls", left, "waited", wait)
+			return
+		}
+	}
 }
 
 // toClient passes a message from the hub on, dropping the answers to the
