@@ -77,7 +77,7 @@ func TestConfigCheckWithoutFile(t *testing.T) {
 	if err == nil {
 		t.Fatalf("config check of a missing default passed:\n%s", out)
 	}
-	for _, want := range []string{missing, "no such file", "when given no FILE", "climated config check ./climated.yaml", "climated config example --starter"} {
+	for _, want := range []string{missing, "no such file", "when given no FILE", "climated config check ./climated.yaml", "climated config example > "} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("config check without a file does not say %q:\n%s", want, out)
 		}

@@ -46,7 +46,14 @@ func runConnect(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("unknown client %q: want one of %s", id, strings.Join(connect.IDs(), ", "))
 	}
-	t, err := connect.NewTarget(cfg, *d.ConfigPath, *remote, *name)
+	// climated mcp, started by the assistant, finds the user's and the
+	// installed configuration by itself; a file given by --config or
+	// $CLIMATED_CONFIG (which the assistant does not see) must be named.
+	named := ""
+	if f := d.Found(); f.Explicit {
+		named = f.Path
+	}
+	t, err := connect.NewTarget(cfg, named, *remote, *name)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,12 @@ func TestMain(m *testing.M) {
 	// climated has waited for every goroutine it started before it exits,
 	// and these tests run it a few hundred times: the children skip it.
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	// Tests never read this machine's configuration: no user file, no
+	// $CLIMATED_CONFIG, no installed hub's file, here or in the children
+	// (a test that wants one sets it for its child).
+	xdg := isolateConfig()
 	code := m.Run()
+	os.RemoveAll(xdg)
 	if fixture.dir != "" {
 		os.RemoveAll(fixture.dir)
 	}
@@ -48,8 +53,25 @@ func TestMain(m *testing.M) {
 
 func climated(args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1")
+	cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1", "CLIMATED_TEST_INSTALLED="+noInstalledHub)
 	return cmd
+}
+
+// noInstalledHub is the stand-in for the installed hub's files where a
+// test names none: a place where there is nothing.
+var noInstalledHub = "/nonexistent/climated/climated.yaml" + string(os.PathListSeparator) + "/nonexistent/climated/state"
+
+// isolateConfig keeps the tests and their children from this machine's
+// configuration files (config.Find).
+func isolateConfig() string {
+	dir, err := os.MkdirTemp("", "climated-test-xdg-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Unsetenv(config.EnvConfig)
+	config.Installed.Config, config.Installed.State, _ = strings.Cut(noInstalledHub, string(os.PathListSeparator))
+	return dir
 }
 
 func TestVersion(t *testing.T) {

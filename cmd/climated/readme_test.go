@@ -161,8 +161,9 @@ var logMsg = regexp.MustCompile(`msg=("[^"]*"|\S+)`)
 // the demo house logs, message for message.
 func TestREADMEStartupLog(t *testing.T) {
 	data := testutil.Doc(t, "README.md")
-	_, rest, _ := strings.Cut(data, "```\nlevel=INFO msg=\"history open\"")
-	readme, _, _ := strings.Cut("level=INFO msg=\"history open\""+rest, "```")
+	const first = "level=INFO msg=\"no configuration file"
+	_, rest, _ := strings.Cut(data, "```\n"+first)
+	readme, _, _ := strings.Cut(first+rest, "```")
 	var want []string
 	for _, m := range logMsg.FindAllStringSubmatch(readme, -1) {
 		want = append(want, m[1])

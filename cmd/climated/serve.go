@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -35,14 +36,15 @@ const shutdownTimeout = 10 * time.Second
 func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) {
 	cfg := config.Default()
 	fs := cli.NewFlagSet("serve", stderr)
-	configPath := fs.String("config", "", "YAML configuration `FILE`")
+	configPath := fs.String("config", "", "YAML configuration `FILE` (default: $CLIMATED_CONFIG, ~/.config/climated/climated.yaml, "+config.Installed.Config+", the first found)")
 	listen := fs.String("listen", "", "HTTP address `HOST:PORT` (default "+config.DefaultListen+")")
 	db := fs.String("db", "", "SQLite database `FILE` (default "+cfg.Database+")")
 	demoFlag := fs.Bool("demo", false, "run the simulated demo house")
 	if err := cli.ParseFlags(fs, args, stdout, stderr); err != nil {
 		return cfg, err
 	}
-	return config.Load(*configPath, cfg, func(c *config.Config) {
+	found := config.Find(*configPath, os.Getenv)
+	cfg, err := config.Load(found.Path, cfg, func(c *config.Config) {
 		if *listen != "" {
 			c.Listen = *listen
 		}
@@ -53,6 +55,11 @@ func parseServe(args []string, stdout, stderr io.Writer) (config.Config, error) 
 			c.Demo.Enabled = new(true)
 		}
 	})
+	if err != nil && found.Path != "" {
+		return cfg, config.ExplainAccess(found.Path, "climated serve "+strings.Join(args, " "), err)
+	}
+	cfg.From = found
+	return cfg, err
 }
 
 var _ mcp.Hub = (*hub.Hub)(nil)
@@ -99,6 +106,7 @@ type serveEnv struct {
 // cfg comes validated, from loadConfig.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEnv) error {
 	loc, _ := cfg.Location()
+	logConfigFile(log, cfg.From)
 	// The port first: a hub that cannot serve must not have created a
 	// database or written a day of demo history before it says so.
 	ln, err := httpserve.Listen(cfg.Listen)
@@ -197,6 +205,19 @@ func openHub(ctx context.Context, cfg config.Config, loc *time.Location, onFlush
 	}
 	log.Info("history open", "database", h.Path(), "commit_interval", time.Duration(cfg.CommitInterval))
 	return h, nil
+}
+
+// logConfigFile says which configuration file the hub read, or where it
+// looked when it found none, so that a user knows which file to edit.
+func logConfigFile(log *slog.Logger, from config.Found) {
+	if from.Path == "" && len(from.Looked) == 0 {
+		return // a configuration made in a test, not read
+	}
+	if from.Path == "" {
+		log.Info("no configuration file: the defaults", "looked_for", strings.Join(from.Looked, " "))
+		return
+	}
+	log.Info("configuration", "file", from.Path, "found_by", from.By)
 }
 
 // bearerToken is the token every request needs when the hub listens beyond

@@ -36,6 +36,8 @@ const DefaultCommitInterval = time.Minute
 
 // Config is the hub's configuration: defaults, then the YAML file, then flags.
 type Config struct {
+	// From is where the file came from (config.Find); not a key.
+	From     Found      `yaml:"-"`
 	Listen   string     `yaml:"listen"`   // HOST:PORT of the HTTP server
 	Database string     `yaml:"database"` // SQLite file
 	Timezone string     `yaml:"timezone"` // IANA name for "since local midnight"; empty means the system's

@@ -41,14 +41,18 @@ func Run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], cli.UsageLine("config check"))
 			return cli.ErrUsage
 		}
-		path := config.Installed.Config
+		path := config.Find("", os.Getenv).Path
+		if path == "" {
+			path = config.UserConfig(os.Getenv)
+		}
 		if len(args) > 1 {
 			path = args[1]
 		}
 		var unset []string
 		cfg, err := config.Load(path, config.Default(), checkEnvLater(&unset))
 		if len(args) == 1 && errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w\nclimated config check reads %s when given no FILE: name the file to check (climated config check ./climated.yaml), or write one there (climated config example --starter)", err, path)
+			return fmt.Errorf("%w\nclimated config check reads the file every command finds when given no FILE ($%s, %s, %s): name the file to check (climated config check ./climated.yaml), or write one there (climated config example > %s)",
+				err, config.EnvConfig, config.UserConfig(os.Getenv), config.Installed.Config, path)
 		}
 		if err != nil {
 			return err
