@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,9 +13,21 @@ import (
 )
 
 // connectCmd runs the real climated connect with HOME in a temporary
-// directory and no installed hub, from dir.
+// directory and no installed hub, from dir. connect probes the hub at the
+// configuration's listen address, and a hub there (another test's, or
+// this machine's on the default port) changes what it writes: the user's
+// file in HOME, unless the test wrote one, names a server that is no hub.
 func connectCmd(t *testing.T, home, dir string, args ...string) (string, error) {
 	t.Helper()
+	userFile := filepath.Join(home, ".config", "climated", "climated.yaml")
+	if _, err := os.Stat(userFile); err != nil {
+		notHub := httptest.NewServer(http.NotFoundHandler())
+		t.Cleanup(notHub.Close)
+		os.MkdirAll(filepath.Dir(userFile), 0o700)
+		if err := os.WriteFile(userFile, []byte("listen: "+notHub.Listener.Addr().String()+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := climated(append([]string{"connect"}, args...)...)
 	cmd.Env = append(cmd.Env, "HOME="+home, "XDG_CONFIG_HOME=", "CLIMATED_TEST_INSTALLED="+filepath.Join(home, "none.yaml")+string(os.PathListSeparator)+home)
 	cmd.Dir = dir
