@@ -3,6 +3,7 @@
 # 20 MB, resident memory of the demo hub after start-up under 30 MB, and
 # start-up to serving under 300 ms (first start, which fills a day of demo
 # history, and a restart). Exits 1 when a budget is exceeded.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

@@ -11,6 +11,7 @@
 #
 # Writes DIR/climated-linux-<target> and DIR/SHA256SUMS (of the binaries
 # built by this run) and prints each size.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

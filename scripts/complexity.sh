@@ -7,6 +7,7 @@
 # not passed. scripts/test.sh runs it.
 # GOCOGNIT names the gocognit to install (to try the failure path:
 # GOCOGNIT=github.com/uudashr/gocognit/cmd/gocognit@v0.0.0 scripts/complexity.sh).
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dirs=(cmd sensors mqtt history mcp scripts)

@@ -11,6 +11,7 @@
 # with public_url, is given authorization-server-metadata-endpoint here;
 # authorization-code-grant needs the owner to approve in a browser, so
 # cmd/climated's TestConformanceAuthorization runs it (with chromium).
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/mcp-clients/install.sh

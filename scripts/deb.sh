@@ -14,6 +14,7 @@
 #   MAINTAINER   the Maintainer field
 #
 # Writes DIR/climated_<version>_<arch>.deb and prints their names.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -8,6 +8,7 @@
 #
 # Usage: scripts/install-test.sh [DIST_DIR]
 #   Without DIST_DIR, builds the amd64 binary into a temporary directory.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

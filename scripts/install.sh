@@ -27,6 +27,7 @@
 #   WAIT      seconds to wait for the service to be active (60)
 #
 # Where the hub's user is not root, the commands there run with sudo.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,6 +2,7 @@
 # Resident memory and call latency of a demo hub under concurrent sessions.
 # Usage: scripts/memory.sh [SESSIONS] [CALLS_PER_SESSION] [AFTER]
 # AFTER (e.g. 60s) reports the memory every 15 s once the load has ended.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-50}

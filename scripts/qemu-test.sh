@@ -13,6 +13,7 @@
 #
 # qemu-user-static is installed with apt-get when missing. Everything
 # listens on 127.0.0.1 only, on a port the kernel picks.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

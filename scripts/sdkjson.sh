@@ -10,6 +10,7 @@
 # touched). The project itself never patches the SDK.
 #
 # scripts/sdkjson.sh [COUNT]   (default 5 runs of each, printed side by side)
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-5}

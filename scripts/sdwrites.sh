@@ -31,6 +31,7 @@
 #   SEED=1               start with the past readings (0: empty)
 #   SDWRITES_DIR=DIR     where the database goes (default: a directory in
 #                        $TMPDIR; it must not be tmpfs, which counts nothing)
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-30m}

@@ -6,6 +6,7 @@
 # readings published/stored/lost/duplicated, integrity_check, RSS,
 # goroutines, CPU and log lines. Loopback only; stops by itself.
 # Usage: scripts/soak.sh [DURATION]   (default 20m; the disk-full episodes need root)
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then

@@ -8,6 +8,7 @@
 # Just the Go tests, on any machine with Go: go test ./...  (tests that
 # need what this script installs skip, saying how to get it), or
 # go test -short ./... to leave out the long ones.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

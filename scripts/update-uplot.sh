@@ -6,6 +6,7 @@
 # Usage: scripts/update-uplot.sh VERSION     e.g. scripts/update-uplot.sh 1.6.32
 # Needs npm (the registry) and tar. Then run the dashboard's browser test:
 #   go test -run TestBrowser ./cmd/climated/internal/dash/
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:?usage: scripts/update-uplot.sh VERSION (see npm view uplot versions)}

