@@ -34,34 +34,7 @@ func Run(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(config.Example)
 		return err
 	case "check":
-		if cli.WantsHelp(args[1:]) {
-			return cli.PrintHelp(stdout, "config check", nil)
-		}
-		if len(args) > 2 {
-			fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], cli.UsageLine("config check"))
-			return cli.ErrUsage
-		}
-		path := config.Find("", os.Getenv).Path
-		if path == "" {
-			path = config.UserConfig(os.Getenv)
-		}
-		if len(args) > 1 {
-			path = args[1]
-		}
-		var unset []string
-		cfg, err := config.Load(path, config.Default(), checkEnvLater(&unset))
-		if len(args) == 1 && errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w\nclimated config check reads the file every command finds when given no FILE ($%s, %s, %s): name the file to check (climated config check ./climated.yaml), or write one there (climated config example > %s)",
-				err, config.EnvConfig, config.UserConfig(os.Getenv), config.Installed.Config, path)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: ok (%s)\n", path, cfg.Summary())
-		for _, name := range unset {
-			fmt.Fprintf(stdout, "note: %s (mqtt.password_env) is not set here; the hub needs it in its environment (the service's: /etc/climated/environment)\n", name)
-		}
-		return nil
+		return check(args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "climated config: unknown subcommand %q: want check or example\n%s", args[0], cli.UsageLine("config"))
 	return cli.ErrUsage
@@ -83,4 +56,37 @@ func checkEnvLater(unset *[]string) func(*config.Config) {
 			return v, true
 		}
 	}
+}
+
+// check is `climated config check [FILE]`: without FILE, the file every
+// command finds (config.Find).
+func check(args []string, stdout, stderr io.Writer) error {
+	if cli.WantsHelp(args[1:]) {
+		return cli.PrintHelp(stdout, "config check", nil)
+	}
+	if len(args) > 2 {
+		fmt.Fprintf(stderr, "climated config check: one file at a time, not %q\n%s", args[2:], cli.UsageLine("config check"))
+		return cli.ErrUsage
+	}
+	path := config.Find("", os.Getenv).Path
+	if path == "" {
+		path = config.UserConfig(os.Getenv)
+	}
+	if len(args) > 1 {
+		path = args[1]
+	}
+	var unset []string
+	cfg, err := config.Load(path, config.Default(), checkEnvLater(&unset))
+	if len(args) == 1 && errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w\nclimated config check reads the file every command finds when given no FILE ($%s, %s, %s): name the file to check (climated config check ./climated.yaml), or write one there (climated config example > %s)",
+			err, config.EnvConfig, config.UserConfig(os.Getenv), config.Installed.Config, path)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: ok (%s)\n", path, cfg.Summary())
+	for _, name := range unset {
+		fmt.Fprintf(stdout, "note: %s (mqtt.password_env) is not set here; the hub needs it in its environment (the service's: /etc/climated/environment)\n", name)
+	}
+	return nil
 }
