@@ -96,14 +96,15 @@ func TestOptionsBounds(t *testing.T) {
 		s.Close()
 	}
 	for name, change := range map[string]func(*oauth.Options){
-		"refresh 91 days":     func(o *oauth.Options) { o.RefreshTTL = 91 * 24 * time.Hour },
-		"access 2 h":          func(o *oauth.Options) { o.AccessTTL = 2 * time.Hour },
-		"code 2 min":          func(o *oauth.Options) { o.CodeTTL = 2 * time.Minute },
-		"http issuer on LAN":  func(o *oauth.Options) { o.Issuer = "http://192.168.1.2:8080" },
-		"issuer with slash":   func(o *oauth.Options) { o.Issuer = "https://hub.example/" },
-		"resource with query": func(o *oauth.Options) { o.Resource = "https://hub.example/mcp?x=1" },
-		"no resource":         func(o *oauth.Options) { o.Resource = "" },
-		"relative issuer":     func(o *oauth.Options) { o.Issuer = "/hub" },
+		"refresh 91 days":      func(o *oauth.Options) { o.RefreshTTL = 91 * 24 * time.Hour },
+		"access 2 h":           func(o *oauth.Options) { o.AccessTTL = 2 * time.Hour },
+		"code 2 min":           func(o *oauth.Options) { o.CodeTTL = 2 * time.Minute },
+		"reuse interval 6 min": func(o *oauth.Options) { o.ReuseInterval = 6 * time.Minute },
+		"http issuer on LAN":   func(o *oauth.Options) { o.Issuer = "http://192.168.1.2:8080" },
+		"issuer with slash":    func(o *oauth.Options) { o.Issuer = "https://hub.example/" },
+		"resource with query":  func(o *oauth.Options) { o.Resource = "https://hub.example/mcp?x=1" },
+		"no resource":          func(o *oauth.Options) { o.Resource = "" },
+		"relative issuer":      func(o *oauth.Options) { o.Issuer = "/hub" },
 	} {
 		o := ok
 		change(&o)

@@ -82,19 +82,12 @@ type codeGrant struct {
 // or clean-up runs beside it. A refusal is committed too: the code stays
 // used up, and a replayed code's grant stays revoked.
 func (s *Server) redeemCode(ctx context.Context, req tokenRequest) (*tokenResponse, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("redeem code: %w", err)
-	}
-	defer tx.Rollback()
-	g, resp, err := s.redeemIn(ctx, tx, req)
-	var refused *oauthError
-	if err != nil && !errors.As(err, &refused) {
-		return nil, err
-	}
-	if cerr := tx.Commit(); cerr != nil {
-		return nil, fmt.Errorf("redeem code: %w", cerr)
-	}
+	var g *codeGrant
+	var resp *tokenResponse
+	err := s.inTx(ctx, "redeem code", func(tx *sql.Tx) (err error) {
+		g, resp, err = s.redeemIn(ctx, tx, req)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -50,8 +50,13 @@ type hub struct {
 // newHub starts a hub; change adjusts its options before it opens.
 func newHub(t testing.TB, change func(*oauth.Options)) *hub {
 	t.Helper()
-	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &testutil.Buffer{}}
-	h.path = filepath.Join(t.TempDir(), "climate.db")
+	return newHubOn(t, filepath.Join(t.TempDir(), "climate.db"), change)
+}
+
+// newHubOn starts a hub on the history file at path, which it migrates.
+func newHubOn(t testing.TB, path string, change func(*oauth.Options)) *hub {
+	t.Helper()
+	h := &hub{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}, log: &testutil.Buffer{}, path: path}
 	st, err := history.Open(context.Background(), h.path, nil)
 	if err != nil {
 		t.Fatal(err)

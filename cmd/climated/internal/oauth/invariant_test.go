@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -86,44 +85,5 @@ func TestRevokeWithoutRegistration(t *testing.T) {
 	h.revoke(t, client, access, refresh)
 	if n := h.orphanGrants(); n != 0 {
 		t.Errorf("%d grants left of the revoked id", n)
-	}
-}
-
-// TestUpgradeEndsOrphanGrants: a history an earlier version left with
-// grants of clients no longer listed loses them when it is migrated; the
-// grants of listed clients stay.
-func TestUpgradeEndsOrphanGrants(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "climate.db")
-	st, err := history.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Close(ctx)
-	db, err := history.OpenSQLite("file:" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	// The schema of version 9, with a listed client's grant and an orphan.
-	for _, q := range []string{
-		"ALTER TABLE oauth_codes DROP COLUMN used", "ALTER TABLE oauth_codes DROP COLUMN family", "PRAGMA user_version = 9",
-		"INSERT INTO oauth_clients VALUES ('dcr_kept', 'Kept', '[]', 1, 1)",
-		"INSERT INTO oauth_grants VALUES ('f1', 'dcr_kept', 'r', 's', 1, 1, x'01', 2, x'02', 2), ('f2', 'dcr_gone', 'r', 's', 1, 1, x'03', 2, x'04', 2)",
-		"INSERT INTO oauth_codes VALUES (x'05', 'dcr_gone', 'u', 'c', 'r', 's', 2)",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if st, err = history.Open(ctx, path, nil); err != nil {
-		t.Fatal(err)
-	}
-	st.Close(ctx)
-	var grants, codes string
-	db.QueryRow("SELECT group_concat(family) FROM oauth_grants").Scan(&grants)
-	db.QueryRow("SELECT count(*) FROM oauth_codes").Scan(&codes)
-	if grants != "f1" || codes != "0" {
-		t.Errorf("after the migration: grants %q, codes %s; want f1 (its client listed) and none", grants, codes)
 	}
 }

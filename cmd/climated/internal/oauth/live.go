@@ -22,7 +22,7 @@ var ErrClientRevoked = errors.New("the client holds no grant: revoked, or every 
 func (s *Server) ClientLive(ctx context.Context, clientID string) error {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
-		WHERE g.client_id = ? AND g.refresh_expires > ?`, clientID, s.opts.Now().Unix()).Scan(&n)
+		WHERE g.client_id = ? AND g.family IN (SELECT family FROM oauth_tokens WHERE refresh_expires > ?)`, clientID, s.opts.Now().Unix()).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("read grants: %w", err)
 	}

@@ -30,6 +30,27 @@ const (
 	maxBody              = 16 << 10 // bytes of a /token or /register request
 )
 
+// DefaultReuseInterval is how long after a refresh token's first use it
+// may be presented again, while none of the pairs it gave has been used:
+// the retry gets a pair of its own instead of ending the grant. The retry
+// of a lost answer (a dropped connection, a tunnel that timed out) and
+// the loser of a client's race with itself come seconds after the first
+// use. 60 s is the most Amazon Cognito allows (RetryGracePeriodSeconds),
+// twice Okta's default leeway and the example of Ory Hydra's guide;
+// using a successor closes it early, and MaxPairs bounds what it gives.
+const DefaultReuseInterval = 60 * time.Second
+
+// MaxReuseInterval bounds Options.ReuseInterval, as Ory Hydra bounds its
+// grace period: each second of it is a second in which a copy of a
+// rotated-out token still gets tokens.
+const MaxReuseInterval = 5 * time.Minute
+
+// DefaultMaxPairs is how many token pairs a grant holds at most: the one
+// last refreshed from and its successors (the first answer and three
+// retries). A refresh token retried more often is refused without
+// ending the grant; the pairs it gave keep working.
+const DefaultMaxPairs = 5
+
 // DefaultUnapproved is how long a registration the owner never approved
 // (no grant made, no code waiting) is kept. Clients register a moment
 // before they open the consent page (Claude, ChatGPT, Home Assistant,
@@ -57,6 +78,8 @@ type Options struct {
 	CodeTTL, AccessTTL, RefreshTTL  time.Duration
 	MaxClients, MaxCodes, MaxGrants int
 	Unapproved                      time.Duration // DefaultUnapproved
+	ReuseInterval                   time.Duration // DefaultReuseInterval, at most MaxReuseInterval
+	MaxPairs                        int           // DefaultMaxPairs
 	RegisterRate                    rate.Limit
 	RegisterBurst                   int
 
@@ -98,8 +121,12 @@ func (o *Options) fill() error {
 	setDur(&o.RefreshTTL, DefaultRefreshTTL)
 	setDur(&o.Unapproved, DefaultUnapproved)
 	setDur(&o.CIMDTimeout, DefaultCIMDTimeout)
+	setDur(&o.ReuseInterval, DefaultReuseInterval)
 	if o.RefreshTTL > MaxRefreshTTL {
 		return ErrRefreshTooLong
+	}
+	if o.ReuseInterval > MaxReuseInterval {
+		return fmt.Errorf("a rotated-out refresh token may be retried for at most %v (got %v)", MaxReuseInterval, o.ReuseInterval)
 	}
 	if o.AccessTTL > time.Hour || o.CodeTTL > time.Minute {
 		return fmt.Errorf("access tokens may live at most 1 h and codes 60 s (got %v, %v)", o.AccessTTL, o.CodeTTL)
@@ -107,6 +134,7 @@ func (o *Options) fill() error {
 	setInt(&o.MaxClients, DefaultMaxClients)
 	setInt(&o.MaxCodes, DefaultMaxCodes)
 	setInt(&o.MaxGrants, DefaultMaxGrants)
+	setInt(&o.MaxPairs, DefaultMaxPairs)
 	setInt(&o.RegisterBurst, DefaultRegisterBurst)
 	if o.RegisterRate <= 0 {
 		o.RegisterRate = DefaultRegisterRate

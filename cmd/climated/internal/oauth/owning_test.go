@@ -36,8 +36,8 @@ func TestClientsAndRevoke(t *testing.T) {
 	}
 }
 
-// revoke revokes client and checks that its tokens stopped working and
-// that a second revocation finds nothing of it.
+// revoke revokes client and checks that its tokens stopped working, that
+// a second revocation finds nothing of it and that no pair is kept.
 func (h *hub) revoke(t *testing.T, client, access, refresh string) {
 	t.Helper()
 	if err := h.srv.Revoke(context.Background(), client); err != nil {
@@ -50,5 +50,9 @@ func (h *hub) revoke(t *testing.T, client, access, refresh string) {
 	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
 	if err := h.srv.Revoke(context.Background(), client); !errors.Is(err, oauth.ErrNoClient) {
 		t.Errorf("revoking twice: %v, want ErrNoClient", err)
+	}
+	var n int
+	if err := h.sql().QueryRow("SELECT count(*) FROM oauth_tokens WHERE family NOT IN (SELECT family FROM oauth_grants)").Scan(&n); err != nil || n != 0 {
+		t.Errorf("token pairs kept of grants that ended: %d %v", n, err)
 	}
 }

@@ -96,27 +96,29 @@ func TestGoSDKClientSignsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets = append(secrets, tok.AccessToken, tok.RefreshToken, ownerToken)
-	reuseRefresh(t, h, tok.RefreshToken, res.Content[0].(*mcp.TextContent).Text)
+	secrets = append(secrets, reuseRefresh(t, h, tok.RefreshToken, res.Content[0].(*mcp.TextContent).Text)...)
 	noSecretLogged(t, h, secrets)
 }
 
-// reuseRefresh rotates the client's refresh token twice from the same
-// token, so the second is a reuse and the hub logs a revocation.
-func reuseRefresh(t *testing.T, h *hub, refresh, client string) {
-	form := url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}}
-	if status, m := h.token(form); status != http.StatusOK {
-		t.Fatalf("refresh: %d %v", status, m)
-	}
-	if status, _ := h.token(form); status != http.StatusBadRequest {
+// reuseRefresh refreshes with the client's refresh token, retries it (a
+// lost answer), refreshes with the retry's token and presents the first
+// one again: a reuse, so the hub logs a retry and a revocation. It
+// returns the tokens the refreshes gave, to look for in the log.
+func reuseRefresh(t *testing.T, h *hub, refresh, client string) []string {
+	a1, r1 := h.mustRefresh(client, refresh)
+	a2, r2 := h.mustRefresh(client, refresh)
+	a3, r3 := h.mustRefresh(client, r2)
+	if status, _ := h.refresh(client, refresh); status != http.StatusBadRequest {
 		t.Fatalf("reused refresh: %d, want 400", status)
 	}
+	return []string{a1, r1, a2, r2, a3, r3}
 }
 
 // noSecretLogged: the log says what happened (a grant, a revocation)
 // and holds no code or token, nor a part of one.
 func noSecretLogged(t *testing.T, h *hub, secrets []string) {
 	log := h.logText()
-	for _, want := range []string{"oauth client registered", "oauth consent approved", "oauth grant", "grant revoked"} {
+	for _, want := range []string{"oauth client registered", "oauth consent approved", "oauth grant", "oauth refresh token retried", "grant revoked"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log lacks %q:\n%s", want, log)
 		}

@@ -25,7 +25,7 @@ type Server struct {
 }
 
 // ErrNoSchema says the database has not been migrated to the OAuth tables.
-var ErrNoSchema = errors.New("the database has no OAuth tables, or older ones: open the history first (history.Open migrates it to 010_oauth_used_codes)")
+var ErrNoSchema = errors.New("the database has no OAuth tables, or older ones: open the history first (history.Open migrates it to 011_oauth_tokens)")
 
 // Open opens the OAuth tables of the history database at path, which
 // history.Open has migrated.
@@ -56,9 +56,9 @@ func openDB(ctx context.Context, path string) (*sql.DB, error) {
 	// that must not interleave with another's.
 	db.SetMaxOpenConns(1)
 	var n int
-	err = db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('oauth_clients', 'oauth_codes', 'oauth_grants'))
+	err = db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('oauth_clients', 'oauth_codes', 'oauth_grants', 'oauth_tokens'))
 		+ (SELECT count(*) FROM pragma_table_info('oauth_codes') WHERE name IN ('used', 'family'))`).Scan(&n)
-	if err == nil && n != 5 {
+	if err == nil && n != 6 {
 		err = ErrNoSchema
 	}
 	if err != nil {
