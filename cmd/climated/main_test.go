@@ -68,6 +68,12 @@ func isolateConfig() string {
 	if err != nil {
 		panic(err)
 	}
+	// Empty, and open to the other users some tests run climated as
+	// (TestMCPUnreadableDatabase): a directory they could not look into
+	// would count as a configuration there that they may not read.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		panic(err)
+	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	os.Unsetenv(config.EnvConfig)
 	config.Installed.Config, config.Installed.State, _ = strings.Cut(noInstalledHub, string(os.PathListSeparator))
