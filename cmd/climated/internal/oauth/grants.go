@@ -90,7 +90,7 @@ func (s *Server) refresh(ctx context.Context, req tokenRequest) (*tokenResponse,
 	if e := s.checkResource(req.resource, false); e != nil {
 		return nil, e
 	}
-	if resource != s.opts.Resource {
+	if !s.ours(resource) {
 		return nil, invalidTarget("the grant is for another resource: sign in again")
 	}
 	return s.rotate(ctx, family, secret, scope)
