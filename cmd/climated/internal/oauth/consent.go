@@ -11,7 +11,7 @@ import (
 // scopeWords say, in a sentence, what each scope lets an assistant do.
 var scopeWords = map[string]string{
 	ScopeRead:        "Read the climate: every zone's readings, their history and the alerts.",
-	ScopeAlertsWrite: "Create and delete alerts (leave it unticked to let it read only).",
+	ScopeAlertsWrite: "Create and delete alerts.",
 }
 
 // carried are the authorization request's parameters the form sends back.

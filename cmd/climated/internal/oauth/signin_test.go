@@ -125,15 +125,7 @@ func TestOwnerDecidesScopes(t *testing.T) {
 func TestMetadataCORS(t *testing.T) {
 	h := newHub(t, nil)
 	for _, p := range []string{oauth.PathASMetadata, oauth.PathResourceMetaDir + "/mcp", oauth.PathResourceMetaDir} {
-		req, _ := http.NewRequest(http.MethodOptions, h.base+p, nil)
-		req.Header.Set("Origin", "https://inspector.example")
-		req.Header.Set("Access-Control-Request-Method", "GET")
-		req.Header.Set("Access-Control-Request-Headers", "mcp-protocol-version")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := preflight(t, h.base+p, "GET", "mcp-protocol-version")
 		allowed := strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers"))
 		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(allowed, "mcp-protocol-version") {
 			t.Errorf("OPTIONS %s: %d, allow-origin %q, allow-headers %q", p, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), allowed)
