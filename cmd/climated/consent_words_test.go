@@ -13,7 +13,7 @@ import (
 
 // TestConnectNamesTheConsentButton: the steps climated connect prints for
 // the assistants that sign in with OAuth name the consent page's approve
-// button by the word the page shows.
+// button and its box for alerts by the words the page shows.
 func TestConnectNamesTheConsentButton(t *testing.T) {
 	base, _ := oauthHub(t, nil)
 	const redirect = "http://127.0.0.1:9/callback"
@@ -30,11 +30,15 @@ func TestConnectNamesTheConsentButton(t *testing.T) {
 	if s != 200 || button == nil {
 		t.Fatalf("the consent page: %d, no approve button in %.300s", s, page)
 	}
+	box := regexp.MustCompile(`name="grant" value="alerts:write"[^>]*> <code>alerts:write</code> ([A-Za-z ]+)`).FindStringSubmatch(page)
+	if box == nil {
+		t.Fatalf("the consent page has no box for alerts: %.2000s", page)
+	}
 	file := filepath.Join(t.TempDir(), "climated.yaml")
 	if err := os.WriteFile(file, []byte("public_url: https://hub.example.ts.net\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, assistant := range []string{"claude-ai", "chatgpt"} {
+	for _, assistant := range []string{"claude-ai", "chatgpt", "home-assistant"} {
 		var out bytes.Buffer
 		cmd := climated("connect", assistant, "--config", file)
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -43,6 +47,9 @@ func TestConnectNamesTheConsentButton(t *testing.T) {
 		}
 		if want := "press " + button[1] + "."; !strings.Contains(out.String(), want) {
 			t.Errorf("connect %s does not say %q, the consent page's button:\n%s", assistant, want, out.String())
+		}
+		if want := `tick "` + strings.TrimSpace(box[1]) + `"`; !strings.Contains(out.String(), want) {
+			t.Errorf("connect %s does not say %q, the consent page's box for alerts:\n%s", assistant, want, out.String())
 		}
 	}
 }

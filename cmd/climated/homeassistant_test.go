@@ -84,12 +84,43 @@ type haSession struct {
 // prompt and scope) approved by the owner in chromium at HA's redirect
 // URI, the code exchanged with HA's form, get_climate; then both clocks
 // pass the access token's lifetime, the hub refuses the old token, HA
-// refreshes with its form and reads get_climate again.
+// refreshes with its form and reads get_climate again. After the owner
+// revokes it, HA's refresh is refused with invalid_client (a 4xx, on
+// which HA asks the user to sign in again), and the integration added
+// again registers and signs in.
 func TestHomeAssistantSignsIn(t *testing.T) {
 	bctx := chromium.Browser(t)
 	var skew atomic.Int64 // how far both clocks have been moved on
 	now := func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
-	base, owner := oauthHub(t, func(o *oauth.Options) { o.Now = now })
+	base, owner, cfg := oauthHubEnv(t, serveEnv{oauth: func(o *oauth.Options) { o.Now = now }})
+	ha := haSignIn(t, bctx, base, owner, now)
+	expired := ha.accessToken
+	skew.Store(int64(ha.expiresAt.Sub(time.Now()) + time.Second))
+	if code := ha.mcpStatus(expired); code != http.StatusUnauthorized {
+		t.Errorf("an expired access token: /mcp answered %d, want 401", code)
+	}
+	ha.ensureTokenValid()
+	if ha.accessToken == expired {
+		t.Fatal("the refresh returned the old access token")
+	}
+	ha.readClimate()
+
+	revokeAll(t, cfg)
+	form := url.Values{"grant_type": {"refresh_token"}, "client_id": {ha.clientID}, "refresh_token": {ha.refreshTok}}
+	resp, err := http.PostForm(ha.tokenURL, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("HA's refresh after a revoke: %s; want 401 invalid_client", resp.Status)
+	}
+	haSignIn(t, bctx, base, owner, now)
+}
+
+// haSignIn is Home Assistant's integration added for the hub at base:
+// discovery, registration, the owner's approval, the code and get_climate.
+func haSignIn(t *testing.T, bctx context.Context, base, owner string, now func() time.Time) *haSession {
 	ha := &haSession{t: t, mcpURL: base + "/mcp", now: now}
 
 	header := ha.firstContact()
@@ -102,17 +133,7 @@ func TestHomeAssistantSignsIn(t *testing.T) {
 	}
 	ha.callback(sent, state)
 	ha.readClimate()
-
-	expired := ha.accessToken
-	skew.Store(int64(ha.expiresAt.Sub(time.Now()) + time.Second))
-	if code := ha.mcpStatus(expired); code != http.StatusUnauthorized {
-		t.Errorf("an expired access token: /mcp answered %d, want 401", code)
-	}
-	ha.ensureTokenValid()
-	if ha.accessToken == expired {
-		t.Fatal("the refresh returned the old access token")
-	}
-	ha.readClimate()
+	return ha
 }
 
 // firstContact is validate_input without a token: the MCP request fails

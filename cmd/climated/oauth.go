@@ -18,7 +18,7 @@ func openOAuth(d hubDeps, owner func(r *http.Request, given string) error) (*oau
 		return nil, nil
 	}
 	opts := oauth.Options{
-		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp",
+		Issuer: d.cfg.PublicURL, Resource: d.cfg.PublicURL + "/mcp", Resources: []string{d.cfg.PublicURL + "/sse"},
 		Owner: owner, Stylesheet: dash.StylesheetPath, Logger: d.log.With("component", "oauth"),
 	}
 	if d.oauthSeam != nil {
@@ -41,8 +41,7 @@ func openOAuth(d hubDeps, owner func(r *http.Request, given string) error) (*oau
 // one; the consent page checks the owner itself.
 func mountOAuth(f *front.Front, as *oauth.Server) {
 	h := as.Handler()
-	for _, p := range []string{oauth.PathASMetadata, oauth.PathResourceMetaDir, oauth.PathResourceMetaDir + "/mcp",
-		oauth.PathAuthorize, oauth.PathToken, oauth.PathRegister} {
+	for _, p := range as.MountPaths() {
 		f.Mount(p, h)
 	}
 }

@@ -51,12 +51,14 @@ func oauthHubEnv(t *testing.T, env serveEnv) (string, string, config.Config) {
 
 // TestOAuthSignInThroughServe: a hub with public_url lets go-sdk's own
 // OAuth client register (DCR), sends the owner to the consent page,
-// where the hub's token approves in chromium, and the client reads
-// get_climate; without a token, /mcp answers 401 naming the resource
-// metadata, as the Server Card does.
+// where the hub's token approves in chromium allowing alerts, and the
+// client reads get_climate and creates an alert; without a token, /mcp
+// answers 401 naming the resource metadata, as the Server Card does.
+// After the owner revokes it, the same client registers again and signs
+// in.
 func TestOAuthSignInThroughServe(t *testing.T) {
 	bctx := chromium.Browser(t)
-	base, owner := oauthHub(t, nil)
+	base, owner, cfg := oauthHubEnv(t, serveEnv{})
 	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +81,8 @@ func TestOAuthSignInThroughServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readClimate(t, base, handler)
+	revokeAll(t, cfg)
 	readClimate(t, base, handler)
 }
 
@@ -137,7 +141,7 @@ func (d *clientDocs) trust(o *oauth.Options) {
 }
 
 // readClimate connects go-sdk's client to the hub's /mcp with handler,
-// which signs in, and calls get_climate.
+// which signs in, and calls get_climate and create_alert.
 func readClimate(t *testing.T, base string, handler auth.OAuthHandler) {
 	t.Helper()
 	ctx := context.Background()
@@ -147,21 +151,18 @@ func readClimate(t *testing.T, base string, handler auth.OAuthHandler) {
 		t.Fatalf("connect with OAuth: %v", err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "get_climate"})
-	if err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "Indoor") {
-		t.Fatalf("get_climate: %v %+v", err, res)
-	}
+	useToolsOver(t, ctx, cs, &strings.Builder{})
 }
 
 var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
 
 // chromiumApproves is go-sdk's AuthorizationCodeFetcher as the owner's
 // browser: the consent page opens in chromium, the owner approves with
-// the hub's token, and the code, state and iss are read from where the
-// hub sends the browser (redirect, caught in the browser).
+// the hub's token allowing alerts, and the code, state and iss are read
+// from where the hub sends the browser (redirect, caught in the browser).
 func chromiumApproves(bctx context.Context, owner, redirect string) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		u, err := chromium.Approve(bctx, args.URL, owner, redirect)
+		u, err := chromium.Approve(bctx, args.URL, owner, redirect, oauth.ScopeAlertsWrite)
 		if err != nil {
 			return nil, err
 		}

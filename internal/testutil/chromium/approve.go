@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,8 +28,10 @@ const (
 // names a host out there, as Home Assistant's does, works too), and
 // Approve returns the URL it was sent to, code, state and iss in its
 // query. When the browser is not sent there within 30 s, the error
-// quotes the page it stayed on.
-func Approve(browser context.Context, authorizeURL, owner, callback string) (*url.URL, error) {
+// quotes the page it stayed on. Each of grant (a scope, alerts:write) has
+// its box on the page ticked before the click, as an owner who allows it
+// does; the others are left as the page shows them.
+func Approve(browser context.Context, authorizeURL, owner, callback string, grant ...string) (*url.URL, error) {
 	tab, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	caught, err := catch(tab, callback)
@@ -44,6 +47,16 @@ func Approve(browser context.Context, authorizeURL, owner, callback string) (*ur
 	}
 	if u, err := noConsent(steps, caught); u != nil || err != nil {
 		return u, err
+	}
+	for _, g := range grant {
+		box := fmt.Sprintf(`input[type="checkbox"][name="grant"][value=%q]`, g)
+		ticked, err := chromedp.Run(steps, chromedp.Evaluate[bool](`(b => { if (b && !b.checked) b.click(); return !!b && b.checked })(document.querySelector(`+strconv.Quote(box)+`))`))
+		if err == nil && !ticked {
+			err = fmt.Errorf("no box %s", box)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("consent page %s: tick %s: %w (the page says %q)", authorizeURL, g, err, pageText(tab))
+		}
 	}
 	if err := chromedp.Do(steps, chromedp.SendKeys(ownerField, owner), chromedp.Func(mark), chromedp.Click(approveButton)); err != nil {
 		return nil, fmt.Errorf("consent page %s: %w (the page says %q)", authorizeURL, err, pageText(tab))

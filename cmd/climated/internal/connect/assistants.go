@@ -25,9 +25,11 @@ var assistants = []Client{
 				"   Leave Advanced settings empty: Claude registers itself with the hub.",
 				"3. Add, then Connect: the hub's consent page opens in your browser. It names Claude and the page it returns to (claude.ai);",
 			}, append(approve(),
-				"4. In a chat, turn climated on under + > Connectors, and ask \"How warm is it right now?\"",
+				"4. Claude shows climated as connected. In a chat, turn climated on under + > Connectors, and ask \"How warm is it right now?\"",
 				"The Claude apps on phones and Claude Desktop use the connectors added on claude.ai.",
-				"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it.")...)
+				"If Claude says \"Couldn't register with "+t.Name+"'s sign-in service\" or \"Couldn't connect\", or the consent page says \"Sign-in stopped\":",
+				"   on the hub, journalctl -u climated | grep 'oauth sign-in refused' says why and what to do; climated doctor checks the tunnel.",
+				"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it. To connect again, press Connect: Claude registers again.")...)
 		},
 	},
 	{
@@ -41,10 +43,12 @@ var assistants = []Client{
 				"2. Settings > Apps & Connectors > Create: Name " + t.Name + ", MCP Server URL:",
 				"     " + t.Public + "/mcp",
 				"   Authentication: OAuth; confirm that you trust the application; Create.",
-				"3. ChatGPT registers itself with the hub and opens its consent page, naming ChatGPT and chatgpt.com;",
+				"3. ChatGPT names itself to the hub (chatgpt.com's client document) and opens its consent page, naming ChatGPT and chatgpt.com;",
 			}, append(approve(),
-				"4. In a chat, choose + > Developer mode and turn climated on.",
-				"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it.")...)
+				"4. ChatGPT lists climated's tools. In a chat, choose + > Developer mode and turn climated on.",
+				"If ChatGPT says it could not connect, or the consent page says \"Sign-in stopped\":",
+				"   on the hub, journalctl -u climated | grep 'oauth sign-in refused' says why and what to do; climated doctor checks the tunnel.",
+				"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it. To connect again, press Connect on the app: ChatGPT signs in again.")...)
 		},
 	},
 }
@@ -53,6 +57,7 @@ var assistants = []Client{
 func approve() []string {
 	return []string{
 		"   type the hub's token there (on the hub, `sudo -u climated climated token` prints it) and press Allow.",
+		"   It may always read the climate; tick \"Create and delete alerts\" to let it set alerts too (your choice, whatever it asked for).",
 		"   The consent page is the hub's own, at your public_url: type the token nowhere else.",
 	}
 }

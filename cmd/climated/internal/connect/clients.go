@@ -176,7 +176,9 @@ var clients = []Client{
 					"2. Home Assistant registers itself with the hub and sends your browser to the hub's consent page (through my.home-assistant.io: the My Home Assistant integration, part of default_config, must be on);",
 				}, append(approve(),
 					"3. The hub's tools are then an LLM API a conversation agent may use: choose it in the agent's options (for example Anthropic or OpenAI Conversation > Configure).",
-					"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it.")...)
+					"If Home Assistant says it cannot connect, or the consent page says \"Sign-in stopped\":",
+					"   on the hub, journalctl -u climated | grep 'oauth sign-in refused' says why and what to do; climated doctor checks the tunnel.",
+					"climated clients lists the sign-in; climated clients revoke CLIENT-ID ends it. Home Assistant then asks to sign in again: remove the integration and add it again.")...)
 			}
 			lines := []string{
 				"Settings > Devices & services > Add integration > Model Context Protocol, then the server URL:",

@@ -64,7 +64,7 @@ func New(r Routes, opts *Options) *Front {
 	}
 	if r.MCP != nil {
 		for _, p := range []string{"/mcp", "/sse", "/message"} {
-			f.mux.Handle(p, f.guard.wrapMCP(r.MCP))
+			f.mux.Handle(p, f.guard.wrapMCP(p, r.MCP))
 		}
 	}
 	if r.Climate != nil {

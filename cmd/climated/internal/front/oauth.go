@@ -16,23 +16,37 @@ import (
 type OAuth interface {
 	Verify(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error)
 	ResourceMetadataURL() string
+	// ResourceMetadataURLFor is the resource metadata of the endpoint at
+	// path (/sse), whose resource is that endpoint's URL: a client refuses
+	// metadata naming another resource than the URL it was given.
+	ResourceMetadataURLFor(path string) string
+}
+
+// metadataPath is the endpoint whose resource metadata a request to path
+// is told of: /message is the SSE transport's, as /sse is.
+func metadataPath(path string) string {
+	if path == "/message" {
+		return "/sse"
+	}
+	return path
 }
 
 // scopeRead is the scope every MCP request needs; the tools that change
 // things need theirs besides (Options.ToolScope, scopeGate).
 const scopeRead = mcp.ScopeRead
 
-// wrapMCP is wrap for the MCP transports: the static token still opens
-// everything, and besides it an OAuth access token minted for this hub's
-// /mcp, checked by go-sdk's RequireBearerToken, whose 401 names the
-// resource metadata (RFC 9728) so that a client can go and sign in.
-func (g *guard) wrapMCP(next http.Handler) http.Handler {
+// wrapMCP is wrap for the MCP transport at path: the static token still
+// opens everything, and besides it an OAuth access token minted for this
+// hub, checked by go-sdk's RequireBearerToken, whose 401 names the
+// endpoint's resource metadata (RFC 9728) so that a client can go and
+// sign in.
+func (g *guard) wrapMCP(path string, next http.Handler) http.Handler {
 	if g.oauth == nil {
 		return g.wrap(next)
 	}
 	gated := g.scopeGate(next)
 	withOAuth := auth.RequireBearerToken(g.oauth.Verify, &auth.RequireBearerTokenOptions{
-		ResourceMetadataURL: g.oauth.ResourceMetadataURL(),
+		ResourceMetadataURL: g.oauth.ResourceMetadataURLFor(metadataPath(path)),
 		Scopes:              []string{scopeRead},
 	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tw, ok := w.(*tokenErrorWriter); ok {

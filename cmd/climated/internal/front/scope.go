@@ -50,7 +50,7 @@ func (g *guard) scopeGate(next http.Handler) http.Handler {
 		for _, tool := range tools {
 			if need := g.toolScope(tool); need != "" && !slices.Contains(ti.Scopes, need) {
 				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q, error_description="%s needs %s"`,
-					scopeRead+" "+need, g.oauth.ResourceMetadataURL(), tool, need))
+					scopeRead+" "+need, g.oauth.ResourceMetadataURLFor(metadataPath(r.URL.Path)), tool, need))
 				http.Error(w, fmt.Sprintf("insufficient_scope: %s needs the scope %s; sign in again and allow it", tool, need), http.StatusForbidden)
 				return
 			}

@@ -51,6 +51,7 @@ func (s *Server) takeConsent(w http.ResponseWriter, r *http.Request) {
 	// An empty cookie equals an empty field: a page that can set a cookie
 	// for the hub (another port of its host, say) could then forge both.
 	if err != nil || c.Value == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(given)) != 1 {
+		s.refused(r, "csrf", "the consent form's CSRF cookie is missing or differs (a form left open too long, or posted from another site): start the sign-in again from the assistant")
 		s.errorPage(w, http.StatusForbidden, "This form expired or came from another site: start the sign-in again from the assistant.")
 		return
 	}
@@ -63,16 +64,19 @@ func (s *Server) takeConsent(w http.ResponseWriter, r *http.Request) {
 		s.redirect(w, r, ar, url.Values{"error": {"access_denied"}, "error_description": {"the owner declined"}})
 		return
 	}
+	ar.Scopes = ownerGrant(ar.Scopes, r.PostForm)
 	if err := s.checkOwner(r, r.PostForm.Get("owner")); err != nil {
+		s.refused(r, "owner", "the consent page was sent without the hub's token ("+err.Error()+"): type the token climated token prints")
 		s.consentPage(w, http.StatusUnauthorized, ar, r.PostForm, c.Value, err.Error())
 		return
 	}
 	code, err := s.IssueCode(r.Context(), ar)
 	if err != nil {
+		s.refused(r, "issue_code", err.Error())
 		s.errorPage(w, http.StatusServiceUnavailable, "The hub could not finish the sign-in: "+err.Error())
 		return
 	}
-	s.opts.Logger.Info("oauth consent approved", "client_id", ar.Client.ID, "scope", strings.Join(ar.Scopes, " "))
+	s.opts.Logger.Info("oauth consent approved", "client_id", ar.Client.ID, "scope", strings.Join(ar.Scopes, " "), "ignored", strings.Join(ar.Ignored, " "))
 	s.redirect(w, r, ar, url.Values{"code": {code}})
 }
 
@@ -92,9 +96,11 @@ func (s *Server) authRequest(w http.ResponseWriter, r *http.Request, q url.Value
 	case err == nil:
 		return ar, true
 	case errors.As(err, &ae) && ae.Redirect:
+		s.refused(r, ae.Code, ae.Desc)
 		s.redirect(w, r, &AuthRequest{RedirectURI: q.Get("redirect_uri"), State: q.Get("state")},
 			url.Values{"error": {ae.Code}, "error_description": {ae.Desc}})
 	case errors.As(err, &ae):
+		s.refused(r, ae.Code, ae.Desc)
 		s.errorPage(w, http.StatusBadRequest, "This sign-in cannot go on: "+ae.Desc+".")
 	default:
 		s.opts.Logger.Error("oauth authorize", "err", err)

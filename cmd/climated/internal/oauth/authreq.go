@@ -18,7 +18,8 @@ type AuthRequest struct {
 	State         string
 	CodeChallenge string
 	Resource      string
-	Scopes        []string
+	Scopes        []string // what the code grants: the client's ask, then the owner's choice
+	Ignored       []string // scopes asked for that the hub does not have
 }
 
 // AuthError is a refused authorization request. When Redirect is false
@@ -91,37 +92,18 @@ func (s *Server) checkAuthParams(q url.Values, ar *AuthRequest) *oauthError {
 	if e := s.checkResource(ar.Resource, true); e != nil {
 		return e
 	}
-	sc, e := parseScope(q.Get("scope"))
-	ar.Scopes = sc
-	return e
+	ar.Scopes, ar.Ignored = parseScope(q.Get("scope"))
+	return nil
 }
 
-// checkResource accepts the hub's resource (RFC 8707); an empty one only
-// where required is false.
+// checkResource accepts one of the hub's resources (RFC 8707); an empty
+// one only where required is false.
 func (s *Server) checkResource(r string, required bool) *oauthError {
 	switch {
 	case r == "" && required:
 		return invalidTarget("resource is missing: name the MCP endpoint, " + s.opts.Resource)
-	case r != "" && r != s.opts.Resource:
-		return invalidTarget(fmt.Sprintf("resource %q is not this hub's, %s", r, s.opts.Resource))
+	case r != "" && !slices.Contains(s.resources(), r):
+		return invalidTarget(fmt.Sprintf("resource %q is not this hub's: use %s", r, strings.Join(s.resources(), " or ")))
 	}
 	return nil
-}
-
-// parseScope reads a scope parameter; an empty one means climate:read.
-func parseScope(s string) ([]string, *oauthError) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return []string{ScopeRead}, nil
-	}
-	var out []string
-	for _, sc := range f {
-		if !slices.Contains(scopes, sc) {
-			return nil, invalidScope(fmt.Sprintf("scope %q: the hub grants %s", sc, strings.Join(scopes, " and ")))
-		}
-		if !slices.Contains(out, sc) {
-			out = append(out, sc)
-		}
-	}
-	return out, nil
 }

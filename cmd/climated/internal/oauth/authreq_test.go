@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
@@ -33,8 +34,8 @@ func TestRedirectURIExactlyRegistered(t *testing.T) {
 	}
 }
 
-// TestAuthRequestRefusals: PKCE missing or plain, another resource,
-// unknown scopes: each refused with its RFC error, at the redirect.
+// TestAuthRequestRefusals: PKCE missing or plain, another resource:
+// each refused with its RFC error, at the redirect.
 func TestAuthRequestRefusals(t *testing.T) {
 	h := newHub(t, nil)
 	const redirect = "https://app.example/cb"
@@ -47,7 +48,6 @@ func TestAuthRequestRefusals(t *testing.T) {
 		{"PKCE plain", "code_challenge_method", "plain", "invalid_request"},
 		{"another resource", "resource", "https://other.example/mcp", "invalid_target"},
 		{"the issuer as resource", "resource", h.base, "invalid_target"},
-		{"unknown scope", "scope", "climate:read admin", "invalid_scope"},
 		{"token response type", "response_type", "token", "unsupported_response_type"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,4 +116,38 @@ func TestRefreshResource(t *testing.T) {
 	client, _, refresh := h.signIn()
 	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}, "resource": {"https://other.example/mcp"}})
 	wantError(t, status, m, http.StatusBadRequest, "invalid_target")
+}
+
+// TestScopesAsked: climate:read is always granted, alerts:write and
+// offline_access as asked, and scopes the hub does not have are ignored,
+// not refused (RFC 6749 §3.3): ChatGPT's sign-in asked for "openid email
+// offline_access profile" (logto-io/logto#9627), and invalid_scope ended
+// it. The token's scope says what was granted.
+func TestScopesAsked(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://chatgpt.com/connector_platform_oauth_redirect"
+	client := h.register(redirect)
+	for _, c := range []struct{ asked, granted, ignored string }{
+		{"", "climate:read", ""},
+		{"openid email offline_access profile", "climate:read offline_access", "openid email profile"},
+		{"alerts:write", "climate:read alerts:write", ""},
+		{"climate:read alerts:write claudeai alerts:write", "climate:read alerts:write", "claudeai"},
+	} {
+		q := h.authQuery(client, redirect)
+		q.Set("scope", c.asked)
+		ar, err := h.srv.CheckAuthRequest(context.Background(), q)
+		if err != nil {
+			t.Fatalf("scope %q: %v", c.asked, err)
+		}
+		if got := strings.Join(ar.Scopes, " "); got != c.granted || strings.Join(ar.Ignored, " ") != c.ignored {
+			t.Errorf("scope %q: granted %q, ignored %q; want %q, %q", c.asked, got, ar.Ignored, c.granted, c.ignored)
+		}
+		code, err := h.srv.IssueCode(context.Background(), ar)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status, m := h.token(h.exchange(client, redirect, code)); status != http.StatusOK || m["scope"] != c.granted {
+			t.Errorf("scope %q: token %d %v, want scope %q", c.asked, status, m, c.granted)
+		}
+	}
 }

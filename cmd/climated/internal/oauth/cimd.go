@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -116,6 +117,10 @@ type cimdDoc struct {
 	ClientName              string   `json:"client_name"`
 	RedirectURIs            []string `json:"redirect_uris"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+	// AuthMethods lists every method the client can use besides the one
+	// it prefers: ChatGPT's documents prefer private_key_jwt and list
+	// none too (django-oauth/django-oauth-toolkit#1857).
+	AuthMethods []string `json:"token_endpoint_auth_methods_supported"`
 }
 
 func (m *cimd) fetch(ctx context.Context, id string) (*Client, error) {
@@ -150,8 +155,8 @@ func parseCIMD(id string, body []byte) (*Client, error) {
 	if doc.ClientID != id {
 		return nil, fmt.Errorf("its client_id %q is not its URL", doc.ClientID)
 	}
-	if m := doc.TokenEndpointAuthMethod; m != "" && m != "none" {
-		return nil, fmt.Errorf("token_endpoint_auth_method %q: the hub has public clients only", m)
+	if m := doc.TokenEndpointAuthMethod; m != "" && m != "none" && !slices.Contains(doc.AuthMethods, "none") {
+		return nil, fmt.Errorf("token_endpoint_auth_method %q, and none is not among its token_endpoint_auth_methods_supported: the hub has public clients only", m)
 	}
 	if len(doc.RedirectURIs) == 0 || len(doc.RedirectURIs) > maxRedirectURIs {
 		return nil, fmt.Errorf("give 1 to %d redirect_uris", maxRedirectURIs)

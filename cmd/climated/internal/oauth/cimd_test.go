@@ -37,6 +37,15 @@ func newDocServer(t *testing.T, redirect string) *docServer {
 	mux.HandleFunc("/big.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(doc(d.URL+r.URL.Path, `,"logo_uri":"https://x.example/`+strings.Repeat("x", 5<<10)+`"`)))
 	})
+	// ChatGPT's documents prefer private_key_jwt and list none besides
+	// (django-oauth/django-oauth-toolkit#1857); one that lists nothing
+	// else (Altinity/altinity-mcp#118) cannot be a public client.
+	mux.HandleFunc("/chatgpt.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(doc(d.URL+r.URL.Path, `,"token_endpoint_auth_method":"private_key_jwt","token_endpoint_auth_methods_supported":["none","private_key_jwt"]`)))
+	})
+	mux.HandleFunc("/jwt-only.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(doc(d.URL+r.URL.Path, `,"token_endpoint_auth_method":"private_key_jwt"`)))
+	})
 	mux.HandleFunc("/other-id.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(doc("https://someone.else/client.json", "")))
 	})
@@ -83,11 +92,14 @@ func TestCIMDClient(t *testing.T) {
 	if _, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(id, "https://app.example/other")); err == nil {
 		t.Error("a redirect URI the document does not list was accepted")
 	}
+	if _, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(d.URL+"/chatgpt.json", redirect)); err != nil {
+		t.Errorf("a document that prefers private_key_jwt and lists none: %v", err)
+	}
 	resp := newBrowser(t).approve(h, h.authQuery(id, redirect), ownerToken)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("approval: %d", resp.StatusCode)
 	}
-	if n := d.fetches.Load(); n != 1 {
+	if n := d.fetches.Load(); n != 1 { // /client.json's
 		t.Errorf("the document was fetched %d times, want once (cached)", n)
 	}
 	list, err := h.srv.Clients(context.Background())
@@ -117,6 +129,7 @@ func TestCIMDRefused(t *testing.T) {
 		{"over 5 KB", loopback, d.URL + "/big.json", "larger than"},
 		{"slow", loopback, d.URL + "/slow.json", "Client.Timeout"},
 		{"another client_id", loopback, d.URL + "/other-id.json", "is not its URL"},
+		{"private_key_jwt only", loopback, d.URL + "/jwt-only.json", "public clients only"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := c.h.srv.CheckAuthRequest(context.Background(), c.h.authQuery(c.id, redirect))

@@ -151,3 +151,19 @@ func allowed(got, want []string) bool {
 	}
 	return true
 }
+
+// requireListed is nil when the hub lists client id, and else
+// invalid_client (RFC 6749 §5.2, 401): the error on which clients throw
+// their registration away and register again (the TypeScript SDK's
+// auth(), mcp-remote), where invalid_grant left them asking for a client
+// id the hub had forgotten, after a revocation or the clean-up.
+func (s *Server) requireListed(ctx context.Context, id string) error {
+	c, err := s.client(ctx, id)
+	if err != nil {
+		return err
+	}
+	if c == nil {
+		return invalidClient(fmt.Sprintf("client_id %s is not registered with this hub (revoked, or its registration expired): register again and sign in", id))
+	}
+	return nil
+}

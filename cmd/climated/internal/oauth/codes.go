@@ -150,7 +150,7 @@ func (s *Server) checkCode(g *codeGrant, req tokenRequest) error {
 		return invalidGrant("the code expired: sign in again")
 	case g.clientID != req.clientID:
 		return invalidGrant("the code was issued to another client")
-	case g.resource != s.opts.Resource:
+	case !s.ours(g.resource):
 		return invalidTarget("the code was issued for another resource: sign in again")
 	case g.redirectURI != req.redirectURI:
 		return invalidGrant("redirect_uri differs from the one of the authorization request")

@@ -36,7 +36,7 @@ const consentBody = `<main class="login consent"><div class="card">
 <p>After you answer, it sends you back to <strong class="host">%s</strong>.</p>
 <h2>If you allow it, it may</h2>
 <ul class="scopes">%s</ul>
-<form method="post" action="%s">%s
+<form id="consent" method="post" action="%s">%s
 <label for="owner">The hub's token (<code>climated token</code> prints it)</label>
 <input id="owner" name="owner" type="password" autocomplete="current-password" autofocus>
 %s<div class="actions"><button type="submit" name="action" value="approve" class="primary">Allow</button>
@@ -52,10 +52,8 @@ const errorBody = `<main class="login consent"><div class="card">
 func (s *Server) consentPage(w http.ResponseWriter, status int, ar *AuthRequest, q url.Values, csrf, msg string) {
 	name := html.EscapeString(ar.Client.Name)
 	u, _ := url.Parse(ar.RedirectURI)
-	var scopes, hidden strings.Builder
-	for _, sc := range ar.Scopes {
-		fmt.Fprintf(&scopes, "\n<li><code>%s</code> %s</li>", html.EscapeString(sc), html.EscapeString(scopeWords[sc]))
-	}
+	var hidden strings.Builder
+	scopes := scopeItems(ar, "consent")
 	for _, k := range carried {
 		fmt.Fprintf(&hidden, "\n<input type=\"hidden\" name=\"%s\" value=\"%s\">", k, html.EscapeString(q.Get(k)))
 	}
@@ -66,7 +64,7 @@ func (s *Server) consentPage(w http.ResponseWriter, status int, ar *AuthRequest,
 	pageHeaders(w, u.Scheme+"://"+u.Host)
 	w.WriteHeader(status)
 	s.writeHead(w, "allow "+ar.Client.Name+"?")
-	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(u.Host), scopes.String(),
+	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(u.Host), scopes,
 		html.EscapeString(s.opts.Issuer+PathAuthorize), hidden.String(), msg)
 }
 

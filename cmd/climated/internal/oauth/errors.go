@@ -45,15 +45,25 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // writeError answers e, or a plain server_error for anything else (its
-// words stay in the log, not with the client).
+// words stay in the log, not with the client). Each refusal is one log
+// line with the words the client got, which say what to do: the owner
+// reads there why an assistant could not register or sign in.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := err.(*oauthError)
 	if !ok {
 		s.opts.Logger.Error("oauth request failed", "path", r.URL.Path, "err", err)
 		e = &oauthError{http.StatusInternalServerError, "server_error", "the hub could not answer; its log says why"}
+	} else {
+		s.refused(r, e.Code, e.Desc)
 	}
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="climated"`)
 	}
 	writeJSON(w, e.status, e)
+}
+
+// refused logs a refused OAuth request: where, which client (when the
+// request named one) and the reason, which says what to do.
+func (s *Server) refused(r *http.Request, code, reason string) {
+	s.opts.Logger.Warn("oauth sign-in refused", "path", r.URL.Path, "client_id", r.FormValue("client_id"), "error", code, "reason", reason)
 }

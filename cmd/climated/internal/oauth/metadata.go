@@ -4,23 +4,29 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // scopes is every scope the hub grants, in the order metadata lists them.
 var scopes = []string{ScopeRead, ScopeAlertsWrite}
 
-// resourceMetadata is the RFC 9728 document of the MCP endpoint, served
-// by go-sdk's handler (GET, with CORS for browser-based clients).
-func (s *Server) resourceMetadata() http.Handler {
-	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:               s.opts.Resource,
+// ScopeOfflineAccess asks for a refresh token (OpenID Connect Core §11).
+// The hub gives every sign-in one, so it grants this scope to whoever asks
+// and says so in the token's scope: ChatGPT asks for it, and clients that
+// see it missing from the granted scope may not refresh (docs/oauth.md).
+const ScopeOfflineAccess = "offline_access"
+
+// resourceMetadata is the RFC 9728 document of one MCP endpoint: GET,
+// with CORS for browser-based clients (getCORS).
+func (s *Server) resourceMetadata(resource string) http.Handler {
+	body, err := json.Marshal(&oauthex.ProtectedResourceMetadata{
+		Resource:               resource,
 		AuthorizationServers:   []string{s.opts.Issuer},
 		ScopesSupported:        scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "climated",
 	})
+	return s.document(body, err)
 }
 
 // asMeta is go-sdk's RFC 8414 document with jwks_uri left out when empty:
@@ -33,13 +39,15 @@ type asMeta struct {
 func (s *Server) authServerMeta() asMeta {
 	iss := s.opts.Issuer
 	return asMeta{AuthServerMeta: oauthex.AuthServerMeta{
-		Issuer:                            iss,
-		AuthorizationEndpoint:             iss + PathAuthorize,
-		TokenEndpoint:                     iss + PathToken,
-		RegistrationEndpoint:              iss + PathRegister,
-		ScopesSupported:                   scopes,
-		ResponseTypesSupported:            []string{"code"},
-		GrantTypesSupported:               []string{"authorization_code", "refresh_token"},
+		Issuer:                 iss,
+		AuthorizationEndpoint:  iss + PathAuthorize,
+		TokenEndpoint:          iss + PathToken,
+		RegistrationEndpoint:   iss + PathRegister,
+		ScopesSupported:        append(scopes[:len(scopes):len(scopes)], ScopeOfflineAccess),
+		ResponseTypesSupported: []string{"code"},
+		GrantTypesSupported:    []string{"authorization_code", "refresh_token"},
+		// Every client is public: a registration that asks for a secret
+		// is answered with none (register.go).
 		TokenEndpointAuthMethodsSupported: []string{"none"},
 		CodeChallengeMethodsSupported:     []string{"S256"},
 		ClientIDMetadataDocumentSupported: true,
@@ -50,13 +58,12 @@ func (s *Server) authServerMeta() asMeta {
 
 func (s *Server) asMetadata() http.Handler {
 	body, err := json.Marshal(s.authServerMeta())
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "use GET", http.StatusMethodNotAllowed)
-			return
-		}
+	return s.document(body, err)
+}
+
+// document serves a metadata document (err: why it could not be made).
+func (s *Server) document(body []byte, err error) http.Handler {
+	return getCORS(func(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -72,8 +72,14 @@ type Options struct {
 	// Issuer is the https URL (or http on loopback) the world sees the hub
 	// at, without a trailing slash: the endpoints hang beneath it.
 	Issuer string
-	// Resource is the MCP endpoint's URL, the one audience of every token.
+	// Resource is the MCP endpoint's URL (/mcp): the audience of a token
+	// whose sign-in names none.
 	Resource string
+	// Resources are the other endpoints of the same MCP server (the SSE
+	// transport's /sse): each has its own resource metadata, as clients
+	// accept only a resource that is the URL they were given, and a token
+	// bound to any of them opens all, as they serve the same tools.
+	Resources []string
 
 	CodeTTL, AccessTTL, RefreshTTL  time.Duration
 	MaxClients, MaxCodes, MaxGrants int
@@ -113,8 +119,10 @@ func (o *Options) fill() error {
 	if err := checkBase("issuer", o.Issuer); err != nil {
 		return err
 	}
-	if err := checkBase("resource", o.Resource); err != nil {
-		return err
+	for _, r := range append([]string{o.Resource}, o.Resources...) {
+		if err := checkBase("resource", r); err != nil {
+			return err
+		}
 	}
 	setDur(&o.CodeTTL, DefaultCodeTTL)
 	setDur(&o.AccessTTL, DefaultAccessTTL)

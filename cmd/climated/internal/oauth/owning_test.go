@@ -46,8 +46,9 @@ func (h *hub) revoke(t *testing.T, client, access, refresh string) {
 	if _, err := h.srv.Verify(context.Background(), access, nil); !errors.Is(err, auth.ErrInvalidToken) {
 		t.Errorf("a revoked client's access token: %v, want ErrInvalidToken", err)
 	}
+	// invalid_client, not invalid_grant: on it clients register again.
 	status, m := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {refresh}})
-	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
+	wantError(t, status, m, http.StatusUnauthorized, "invalid_client")
 	if err := h.srv.Revoke(context.Background(), client); !errors.Is(err, oauth.ErrNoClient) {
 		t.Errorf("revoking twice: %v, want ErrNoClient", err)
 	}

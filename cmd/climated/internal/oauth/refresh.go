@@ -72,7 +72,7 @@ func (s *Server) refreshIn(ctx context.Context, tx *sql.Tx, req tokenRequest, fa
 	if e := s.checkResource(req.resource, false); e != nil {
 		return nil, e
 	}
-	if g.resource != s.opts.Resource {
+	if !s.ours(g.resource) {
 		return nil, invalidTarget("the grant is for another resource: sign in again")
 	}
 	if firstUsed == 0 {

@@ -42,7 +42,6 @@ func TestRegistrationRefusals(t *testing.T) {
 		{"javascript", `{"redirect_uris":["javascript:alert(1)"]}`, "invalid_redirect_uri"},
 		{"fragment", `{"redirect_uris":["https://a.example/cb#x"]}`, "invalid_redirect_uri"},
 		{"six URIs", `{"redirect_uris":["https://a.example/1","https://a.example/2","https://a.example/3","https://a.example/4","https://a.example/5","https://a.example/6"]}`, "invalid_redirect_uri"},
-		{"client secret", `{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"client_secret_basic"}`, "invalid_client_metadata"},
 		{"implicit grant", `{"redirect_uris":["https://a.example/cb"],"grant_types":["implicit"]}`, "invalid_client_metadata"},
 		{"oversized", `{"redirect_uris":["https://a.example/cb"],"client_name":"` + strings.Repeat("x", 20<<10) + `"}`, "invalid_client_metadata"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/time/rate"
@@ -84,8 +85,31 @@ const (
 // resource is served (RFC 9728 §3.1: the well-known path, then the
 // resource's own path): the URL a 401 names in resource_metadata.
 func (s *Server) ResourceMetadataURL() string {
-	u, _ := url.Parse(s.opts.Resource)
+	return s.metadataURL(s.opts.Resource)
+}
+
+// ResourceMetadataURLFor is ResourceMetadataURL for the endpoint at path
+// (/sse): its own resource metadata when it is one of Options.Resources,
+// else the MCP endpoint's. A client checks that the resource there is the
+// URL it was given (the TypeScript SDK, Home Assistant), so /sse's 401
+// must not name /mcp's.
+func (s *Server) ResourceMetadataURLFor(path string) string {
+	for _, r := range s.opts.Resources {
+		if u, err := url.Parse(r); err == nil && u.Path == path {
+			return s.metadataURL(r)
+		}
+	}
+	return s.ResourceMetadataURL()
+}
+
+func (s *Server) metadataURL(resource string) string {
+	u, _ := url.Parse(resource)
 	return strings.TrimSuffix(s.opts.Issuer, "/") + PathResourceMetaDir + u.EscapedPath()
+}
+
+// resources are every resource the hub's tokens may be bound to.
+func (s *Server) resources() []string {
+	return append([]string{s.opts.Resource}, s.opts.Resources...)
 }
 
 // Handler serves the metadata documents, the consent page (/authorize),
@@ -93,15 +117,35 @@ func (s *Server) ResourceMetadataURL() string {
 // mounts it at the issuer's root.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	prm := s.resourceMetadata()
-	mux.Handle(PathResourceMetaDir, prm)
-	u, _ := url.Parse(s.opts.Resource)
-	if p := u.EscapedPath(); p != "" && p != "/" {
-		mux.Handle(PathResourceMetaDir+p, prm)
+	mux.Handle(PathResourceMetaDir, s.resourceMetadata(s.opts.Resource))
+	for _, r := range s.resources() {
+		if p := s.metadataURL(r); p != s.metadataURL(s.opts.Issuer) {
+			mux.Handle(strings.TrimPrefix(p, s.opts.Issuer), s.resourceMetadata(r))
+		}
 	}
 	mux.Handle(PathASMetadata, s.asMetadata())
 	mux.HandleFunc(PathAuthorize, s.serveAuthorize)
 	mux.Handle(PathToken, postCORS(s.serveToken))
 	mux.Handle(PathRegister, postCORS(s.serveRegister))
+	mux.Handle(PathRegister+"/", getCORS(s.serveClientInfo))
 	return mux
+}
+
+// MountPaths are the paths Handler serves, for a mux in front of it: the
+// metadata documents, the endpoints, and the registrations beneath
+// PathRegister+"/" (registration_client_uri).
+func (s *Server) MountPaths() []string {
+	paths := []string{PathASMetadata, PathResourceMetaDir, PathAuthorize, PathToken, PathRegister, PathRegister + "/"}
+	for _, r := range s.resources() {
+		if p := strings.TrimPrefix(s.metadataURL(r), s.opts.Issuer); p != PathResourceMetaDir {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// ours reports whether a token bound to resource opens the hub: any of
+// its endpoints (Options.Resources).
+func (s *Server) ours(resource string) bool {
+	return slices.Contains(s.resources(), resource)
 }

@@ -14,6 +14,9 @@ type tokenRequest struct {
 // refresh_token with rotation. Clients are public (auth method none).
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	req, err := parseTokenRequest(w, r)
+	if err == nil {
+		err = s.requireListed(r.Context(), req.clientID)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

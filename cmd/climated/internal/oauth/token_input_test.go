@@ -62,23 +62,15 @@ func TestTokenEndpointMethods(t *testing.T) {
 func TestTokenEndpointCORS(t *testing.T) {
 	h := newHub(t, nil)
 	for _, p := range []string{oauth.PathToken, oauth.PathRegister} {
-		req, _ := http.NewRequest(http.MethodOptions, h.base+p, nil)
-		req.Header.Set("Origin", "https://inspector.example")
-		req.Header.Set("Access-Control-Request-Method", "POST")
-		req.Header.Set("Access-Control-Request-Headers", "content-type")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := preflight(t, h.base+p, "POST", "content-type")
 		if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
 			!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") ||
 			!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "content-type") {
 			t.Errorf("preflight of %s: %d %v, want 204 allowing POST with Content-Type from any origin", p, resp.StatusCode, resp.Header)
 		}
-		req, _ = http.NewRequest(http.MethodPost, h.base+p, strings.NewReader("{}"))
+		req, _ := http.NewRequest(http.MethodPost, h.base+p, strings.NewReader("{}"))
 		req.Header.Set("Origin", "https://inspector.example")
-		resp, err = http.DefaultClient.Do(req)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,4 +79,20 @@ func TestTokenEndpointCORS(t *testing.T) {
 			t.Errorf("POST %s (answered %d): no Access-Control-Allow-Origin, so a browser page could not read the error", p, resp.StatusCode)
 		}
 	}
+}
+
+// preflight is a browser's CORS preflight from another origin for a
+// request of method with headers.
+func preflight(t *testing.T, u, method, headers string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodOptions, u, nil)
+	req.Header.Set("Origin", "https://inspector.example")
+	req.Header.Set("Access-Control-Request-Method", method)
+	req.Header.Set("Access-Control-Request-Headers", headers)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
 }

@@ -32,7 +32,7 @@ func (s *Server) Verify(ctx context.Context, token string, _ *http.Request) (*au
 	if err != nil {
 		return nil, fmt.Errorf("verify token: %w", err)
 	}
-	if resource != s.opts.Resource {
+	if !s.ours(resource) {
 		return nil, fmt.Errorf("%w: the token was issued for another resource", auth.ErrInvalidToken)
 	}
 	exp := time.Unix(expires, 0)
