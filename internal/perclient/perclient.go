@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 )
@@ -169,4 +170,33 @@ func Client(r *http.Request) string {
 		key += " token:" + hex.EncodeToString(sum[:6])
 	}
 	return key
+}
+
+// Source is the address r came from, for limits and logs. With proxied
+// set (the hub has a public_url: a tunnel or proxy on this machine passes
+// the world's requests on from loopback), a loopback request is the
+// address its proxy appended last to X-Forwarded-For (what a client sends
+// in that header itself comes before it, so it cannot choose this one); a
+// proxied request without one is "proxy", all such together. Otherwise
+// it is the remote address, an IPv4 one as such even over an IPv6 socket.
+func Source(r *http.Request, proxied bool) string {
+	remote := Addr(r)
+	ip, err := netip.ParseAddr(remote)
+	if err != nil {
+		return remote
+	}
+	ip = ip.Unmap().WithZone("")
+	if !proxied || !ip.IsLoopback() {
+		return ip.String()
+	}
+	hops := r.Header.Values("X-Forwarded-For")
+	if len(hops) == 0 {
+		return "proxy"
+	}
+	list := strings.Split(hops[len(hops)-1], ",")
+	last, err := netip.ParseAddr(strings.TrimSpace(list[len(list)-1]))
+	if err != nil {
+		return "proxy"
+	}
+	return last.Unmap().WithZone("").String()
 }

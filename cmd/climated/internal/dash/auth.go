@@ -92,14 +92,14 @@ func (h *Handler) serveLogin(w http.ResponseWriter, r *http.Request) {
 	case h.opts.Token == "":
 		http.Error(w, "this hub has no token: open the dashboard on the hub itself", http.StatusForbidden)
 	default:
-		// The try is taken before the token is compared (auth_limit.go).
-		if no := h.guesses.useTry(remoteIP(r), h.opts.Now()); no != nil {
-			no.refuse(w)
-			return
-		}
 		r.Body = http.MaxBytesReader(w, r.Body, 4096)
+		// The right token always gets in; only wrong ones are counted
+		// and limited (auth_limit.go).
 		if !h.tokenMatches(strings.TrimSpace(r.PostFormValue("token"))) {
-			h.log.Warn("dashboard login with a wrong token", "remote", r.RemoteAddr)
+			if no := h.wrongToken(r, "dashboard login"); no != nil {
+				no.refuse(w)
+				return
+			}
 			h.loginForm(w, http.StatusUnauthorized, "That is not the hub's token.")
 			return
 		}

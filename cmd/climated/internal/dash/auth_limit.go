@@ -10,28 +10,46 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/climated/climated/internal/perclient"
 )
 
-// Bounds of the login. Every try takes one try of its remote address and
-// one of all addresses' together before the token is compared, so that
-// concurrent tries cannot get past a limit, and one guesser on the LAN
-// cannot keep the owner out: the owner's address has its own tries.
-// Loopback needs no login, and a session already open is not limited.
+// Bounds of the wrong tokens tried at the login and on the consent page.
+// The token is compared first: the right one always gets in, whoever
+// else is guessing. With 130 bits a guess never succeeds; what a limit
+// can protect is the owner's way in (through a tunnel every request
+// comes from loopback, and a limit on all of them locked the owner out),
+// the log and the hub's time. So only wrong tries are counted: per
+// source (perclient.Source: behind the hub's proxy, the address it
+// forwards) and for all sources together, and past either limit a wrong
+// try is answered 429 with Retry-After. Each is logged, the first
+// MaxWrongLogins of a source a minute one by one, then once a minute.
 const (
-	// MaxWrongLogins is how many tokens, right or wrong, one remote
-	// address may try a minute (at once, then one every 6 s); past it
-	// that address is answered 429 with Retry-After.
+	// MaxWrongLogins is how many wrong tokens one source may try a
+	// minute (at once, then one every 6 s) before it is answered 429.
 	MaxWrongLogins = 10
-	// MaxLoginsTotal is how many tokens all remote addresses together may
+	// MaxLoginsTotal is how many wrong tokens all sources together may
 	// try a minute: the ceiling of a guess spread over many addresses.
-	// When it is reached every address waits, the owner's too.
 	MaxLoginsTotal = 60
-	// MaxLoginAddrs bounds the addresses the login remembers (an entry is
-	// about 250 bytes: 256 KB at most). An address idle for a minute is back to all its
-	// tries and is forgotten first; past the bound the least recently seen
-	// one is, which gives it its tries back but not the ceiling's.
+	// MaxLoginAddrs bounds the sources remembered (an entry is about 250
+	// bytes: 256 KB at most). A source idle for a minute is back to all
+	// its tries and is forgotten first; past the bound the least recently
+	// seen one is, which gives it its tries back but not the ceiling's.
 	MaxLoginAddrs = 1024
 )
+
+// wrongToken counts a wrong token tried at where, logs it, and says when
+// the source or all sources together are past their limit.
+func (h *Handler) wrongToken(r *http.Request, where string) *refusal {
+	src := perclient.Source(r, h.opts.Proxied)
+	no := h.guesses.useTry(src, h.opts.Now())
+	if no == nil {
+		h.log.Warn(where+": a wrong token", "source", src, "remote", r.RemoteAddr)
+	} else if h.guesses.firstRefusal(src) {
+		h.log.Warn(where+": wrong tokens past the limit; no more logged from this source this minute", "source", src, "why", no.msg)
+	}
+	return no
+}
 
 // guesses are the login's limits; the zero value is ready to use.
 type guesses struct {
@@ -41,8 +59,22 @@ type guesses struct {
 }
 
 type addrTries struct {
-	lim  *rate.Limiter
-	seen time.Time
+	lim     *rate.Limiter
+	seen    time.Time
+	refused bool // a refusal of this source's was logged since it last had tries
+}
+
+// firstRefusal reports whether addr's refusal is the first since it last
+// had tries left, for the log.
+func (g *guesses) firstRefusal(addr string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	a := g.addrs[addr]
+	if a == nil || a.refused {
+		return false
+	}
+	a.refused = true
+	return true
 }
 
 // refusal says why a try was refused and when to try again.
@@ -52,7 +84,8 @@ type refusal struct {
 }
 
 // useTry uses one try of addr's and one of the ceiling's, or neither when
-// either has none left: then it says which and for how long.
+// either has none left: then it says which and for how long. The tries
+// are wrong tokens: a right one takes none.
 func (g *guesses) useTry(addr string, now time.Time) *refusal {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -69,11 +102,12 @@ func (g *guesses) useTry(addr string, now time.Time) *refusal {
 	a.seen = now
 	switch {
 	case a.lim.TokensAt(now) < 1:
-		return &refusal{fmt.Sprintf("more than %d login tries from %s this minute", MaxWrongLogins, addr), untilToken(a.lim, now)}
+		return &refusal{fmt.Sprintf("more than %d wrong tokens from %s this minute", MaxWrongLogins, addr), untilToken(a.lim, now)}
 	case g.all.TokensAt(now) < 1:
-		return &refusal{fmt.Sprintf("more than %d login tries from all addresses this minute: someone may be guessing the token", MaxLoginsTotal), untilToken(g.all, now)}
+		return &refusal{fmt.Sprintf("more than %d wrong tokens from all addresses this minute: someone may be guessing the token", MaxLoginsTotal), untilToken(g.all, now)}
 	}
 	// Both have a try, and only take changes them (under g.mu): both succeed.
+	a.refused = false
 	a.lim.AllowN(now, 1)
 	g.all.AllowN(now, 1)
 	return nil

@@ -34,7 +34,7 @@ type regResponse struct {
 // serveRegister is Dynamic Client Registration (RFC 7591) for public
 // clients: rate limited, bounded in number, answered with a client id only.
 func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
-	if !s.register.Allow() {
+	if !s.register.allow(r) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(1/float64(s.opts.RegisterRate))+1))
 		s.writeError(w, r, &oauthError{http.StatusTooManyRequests, "temporarily_unavailable", "too many registrations: try again in a minute"})
 		return

@@ -53,3 +53,32 @@ func TestRegistrationRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistrationLimitPerSource: behind the hub's tunnel every request
+// comes from loopback; a client flooding /register from one forwarded
+// address is refused past its burst, and an assistant at another address
+// still registers (before, 50 registrations in 4 minutes refused
+// everyone).
+func TestRegistrationLimitPerSource(t *testing.T) {
+	h := newHub(t, func(o *oauth.Options) { o.RegisterBurst = 3; o.RegisterRate = rate.Limit(1e-6) })
+	register := func(forwarded string) int {
+		req, _ := http.NewRequest("POST", h.base+oauth.PathRegister, strings.NewReader(regBody))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", "192.0.2.1, "+forwarded)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range 10 {
+		s := register("203.0.113.9")
+		if want := map[bool]int{true: http.StatusCreated, false: http.StatusTooManyRequests}[i < 3]; s != want {
+			t.Errorf("the flooder's registration %d: %d, want %d", i+1, s, want)
+		}
+	}
+	if s := register("198.51.100.7"); s != http.StatusCreated {
+		t.Errorf("another source's registration during the flood: %d, want 201", s)
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/time/rate"
-
 	"github.com/climated/climated/history"
 )
 
@@ -21,7 +19,7 @@ import (
 type Server struct {
 	opts     Options
 	db       *sql.DB
-	register *rate.Limiter
+	register *perSource
 	cimd     *cimd
 }
 
@@ -38,7 +36,7 @@ func Open(ctx context.Context, path string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: opts, db: db, register: rate.NewLimiter(opts.RegisterRate, opts.RegisterBurst), cimd: newCIMD(&opts)}, nil
+	return &Server{opts: opts, db: db, register: newPerSource(opts.RegisterRate, opts.RegisterBurst, opts.Now), cimd: newCIMD(&opts)}, nil
 }
 
 // openDB opens the OAuth tables with a connection of their own.
