@@ -1,6 +1,10 @@
 package station
 
-import "time"
+import (
+	"fmt"
+	"math"
+	"time"
+)
 
 // The rain counters, longest period first: the one a gauge follows is
 // the longest the station sends, as it is reset least often.
@@ -14,24 +18,63 @@ type RainState struct {
 	Time    time.Time // the upload's time
 }
 
+// Bounds of what a rain counter may say before it is believed.
+const (
+	// MaxCounterMM is the most a counter may read: a century of the
+	// wettest place on Earth (Mawsynram, about 12 m a year). A larger
+	// value (1e300 from a glitched upload) is refused, the baseline kept.
+	MaxCounterMM = 1_200_000
+	// MaxRainPerMinute bounds an increase by the time since the upload
+	// before: the heaviest minute ever measured is 31.2 mm (Unionville,
+	// 1956), so more than 40 mm a minute is a glitch, refused.
+	MaxRainPerMinute = 40.0
+	// ResetNearMM is how near zero a counter that fell must be to count
+	// as reset, when no reset of its period fell between the two
+	// uploads: a console restarting, an event counter starting again.
+	ResetNearMM = 1.0
+)
+
+// RainError says why an upload's counter was not counted; the gauge's
+// baseline is as it was, or, for a fall that is no reset, the new value.
+type RainError struct {
+	Counter string  // the counter's name: total, yearly …
+	MM      float64 // what it said
+	Why     string
+}
+
+func (e *RainError) Error() string {
+	return fmt.Sprintf("rain counter %s %g mm: %s", e.Counter, e.MM, e.Why)
+}
+
 // RainGauge turns one gauge's counters (a station's tipping bucket, or
 // its piezo gauge) into rain amounts: each upload's increase of the
-// longest counter the station sends. A counter that falls was reset (the
-// daily one at midnight, the yearly one on 1 January, any of them when
-// the console restarts or is reset): the rain since the reset is its new
-// value. An upload not later than the last one (sent twice, or late)
-// counts nothing, and so does the first, which only sets the baseline.
+// longest counter the station sends. A counter that falls was reset when
+// it falls to near zero (a console's restart, an event's start) or when
+// its period's reset fell between the two uploads (the daily one at
+// midnight, the yearly one on 1 January, in the gauge's time zone): the
+// rain since the reset is its new value. Any other fall (a correction, a
+// glitch coming back) takes the new value as the baseline and counts
+// nothing. A value no counter can hold, or an increase no rain can make
+// in the time since the upload before, is refused and moves nothing. An
+// upload not later than the last one (sent twice, or late) counts
+// nothing, and so does the first, which only sets the baseline.
 type RainGauge struct {
 	state RainState
 	have  bool
+	loc   *time.Location // where the counters' periods begin
 }
 
-// NewRainGauge is a gauge that goes on from s (nil: a first upload).
-func NewRainGauge(s *RainState) *RainGauge {
-	if s == nil {
-		return &RainGauge{}
+// NewRainGauge is a gauge that goes on from s (nil: a first upload),
+// whose station resets its counters at the period boundaries of loc (nil:
+// time.Local).
+func NewRainGauge(s *RainState, loc *time.Location) *RainGauge {
+	if loc == nil {
+		loc = time.Local
 	}
-	return &RainGauge{state: *s, have: true}
+	if s == nil {
+		return &RainGauge{loc: loc}
+	}
+	return &RainGauge{state: *s, have: true, loc: loc}
 }
 
 // State is what to keep; false before the first upload.
@@ -40,25 +83,65 @@ func (g *RainGauge) State() (RainState, bool) { return g.state, g.have }
 // Add takes an upload's counters of this gauge at time t and returns the
 // rain in mm that fell since the upload before; counted is false when it
 // says nothing about rain (a baseline, a repeated or late upload, or no
-// counter of this gauge).
-func (g *RainGauge) Add(t time.Time, counters []Counter) (mm float64, counted bool) {
+// counter of this gauge), and err says why a counter was refused or
+// taken as a new baseline.
+func (g *RainGauge) Add(t time.Time, counters []Counter) (mm float64, counted bool, err error) {
 	c, ok := longest(counters)
 	switch {
 	case !ok:
-		return 0, false
+		return 0, false, nil
+	case math.IsNaN(c.MM) || c.MM < 0 || c.MM > MaxCounterMM:
+		return 0, false, &RainError{c.Name, c.MM, fmt.Sprintf("outside 0 to %d mm: refused, the count goes on from %g mm", MaxCounterMM, g.state.MM)}
 	case g.have && !t.After(g.state.Time):
-		return 0, false
+		return 0, false, nil
 	}
 	prev, had := g.state, g.have
-	g.state, g.have = RainState{c.Name, c.MM, t}, true
+	next := RainState{c.Name, c.MM, t}
 	switch {
 	case !had || prev.Counter != c.Name:
-		return 0, false // a new baseline: the station sends another counter now
+		g.state, g.have = next, true
+		return 0, false, nil // a new baseline: the station sends another counter now
 	case c.MM >= prev.MM:
-		return c.MM - prev.MM, true
+		rise, most := c.MM-prev.MM, MaxRainPerMinute*math.Max(1, t.Sub(prev.Time).Minutes())
+		if rise > most {
+			return 0, false, &RainError{c.Name, c.MM, fmt.Sprintf("a rise of %g mm in %v, more than %g mm a minute: refused, the count goes on from %g mm",
+				rise, t.Sub(prev.Time).Round(time.Second), MaxRainPerMinute, prev.MM)}
+		}
+		g.state = next
+		return rise, true, nil
+	case c.MM <= ResetNearMM || periodBegan(c.Name, prev.Time.In(g.loc), t.In(g.loc)):
+		g.state = next
+		return c.MM, true, nil // reset since the last upload: what it counts is the rain since
 	default:
-		return c.MM, true // reset since the last upload: what it counts is the rain since
+		g.state = next
+		return 0, false, &RainError{c.Name, c.MM, fmt.Sprintf("fell from %g mm with no reset of its period since: a correction, taken as the new baseline, nothing counted", prev.MM)}
 	}
+}
+
+// periodBegan reports whether counter's period began after a and by b:
+// the station reset it then.
+func periodBegan(counter string, a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	switch counter {
+	case "hourly":
+		return !a.Truncate(time.Hour).Equal(b.Truncate(time.Hour)) || ad != bd
+	case "daily":
+		return ay != by || am != bm || ad != bd
+	case "weekly": // on Sunday or Monday, as consoles differ: either
+		days := int(time.Date(by, bm, bd, 0, 0, 0, 0, time.UTC).Sub(time.Date(ay, am, ad, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+		for k := range min(days, 7) {
+			if wd := (int(b.Weekday()) - k + 7) % 7; wd == int(time.Sunday) || wd == int(time.Monday) {
+				return true
+			}
+		}
+		return false
+	case "monthly":
+		return ay != by || am != bm
+	case "yearly":
+		return ay != by
+	}
+	return false // total: never; event: when it falls near zero
 }
 
 // longest is the counter of the longest period among cs.

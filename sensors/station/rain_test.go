@@ -29,7 +29,7 @@ func run(t *testing.T, g *RainGauge, steps []step) float64 {
 	t.Helper()
 	total := 0.0
 	for i, s := range steps {
-		mm, ok := g.Add(at(s.at), s.counters)
+		mm, ok, _ := g.Add(at(s.at), s.counters)
 		if ok != s.counted || math.Abs(mm-s.mm) > 1e-9 {
 			t.Errorf("step %d (%s %+v): %v %v, want %v %v", i, s.at, s.counters, mm, ok, s.mm, s.counted)
 		}
@@ -46,7 +46,7 @@ func yearlyDaily(y, d float64) []Counter {
 // reset changes nothing, New Year's yearly reset counts the rain since,
 // a repeated upload and a late one count nothing.
 func TestRainAcrossResets(t *testing.T) {
-	g := NewRainGauge(nil)
+	g := NewRainGauge(nil, time.UTC)
 	total := run(t, g, []step{
 		{"23:50", yearlyDaily(800.0, 3.0), 0, false}, // the baseline
 		{"23:55", yearlyDaily(800.4, 3.4), 0.4, true},
@@ -64,7 +64,7 @@ func TestRainAcrossResets(t *testing.T) {
 // TestRainGatewayReboot: a gateway that restarts with its counters at 0
 // (a reboot, a console reset) counts the rain since it started again.
 func TestRainGatewayReboot(t *testing.T) {
-	run(t, NewRainGauge(nil), []step{
+	run(t, NewRainGauge(nil, time.UTC), []step{
 		{"10:00", []Counter{{"total", false, false, 48.504}}, 0, false},
 		{"10:01", []Counter{{"total", false, false, 48.804}}, 0.3, true},
 		{"10:03", []Counter{{"total", false, false, 0.2}}, 0.2, true},
@@ -76,19 +76,19 @@ func TestRainGatewayReboot(t *testing.T) {
 // new gauge go on where the old one stopped: the rain that fell while
 // the hub was down is counted once, in the first upload after.
 func TestRainAcrossHubRestart(t *testing.T) {
-	g := NewRainGauge(nil)
+	g := NewRainGauge(nil, time.UTC)
 	run(t, g, []step{{"08:00", yearlyDaily(100, 1), 0, false}, {"08:01", yearlyDaily(100.5, 1.5), 0.5, true}})
 	kept, ok := g.State()
 	if !ok {
 		t.Fatal("no state after two uploads")
 	}
-	restarted := NewRainGauge(&kept)
+	restarted := NewRainGauge(&kept, time.UTC)
 	run(t, restarted, []step{
 		{"08:01", yearlyDaily(100.5, 1.5), 0, false}, // the gateway resends what was counted
 		{"09:30", yearlyDaily(102.0, 3.0), 1.5, true},
 	})
-	fresh := NewRainGauge(nil) // without the state the rain of the gap is lost
-	if mm, ok := fresh.Add(at("09:30"), yearlyDaily(102.0, 3.0)); ok || mm != 0 {
+	fresh := NewRainGauge(nil, time.UTC) // without the state the rain of the gap is lost
+	if mm, ok, _ := fresh.Add(at("09:30"), yearlyDaily(102.0, 3.0)); ok || mm != 0 {
 		t.Errorf("a gauge without state counted %v", mm)
 	}
 }
@@ -96,7 +96,7 @@ func TestRainAcrossHubRestart(t *testing.T) {
 // TestRainCounterChange: a station that stops sending its total falls
 // back to the yearly counter with a new baseline, not a false reset.
 func TestRainCounterChange(t *testing.T) {
-	run(t, NewRainGauge(nil), []step{
+	run(t, NewRainGauge(nil, time.UTC), []step{
 		{"12:00", []Counter{{"total", false, false, 500}, {"yearly", false, false, 30}}, 0, false},
 		{"12:01", []Counter{{"yearly", false, false, 30.2}}, 0, false},
 		{"12:02", []Counter{{"yearly", false, false, 30.5}}, 0.3, true},
@@ -110,5 +110,58 @@ func TestGauges(t *testing.T) {
 	tip, pz, strikes := Gauges([]Counter{{"yearly", false, false, 1}, {"yearly", true, false, 2}, {"daily", true, false, 0.5}, {"daily", false, true, 7}})
 	if len(tip) != 1 || len(pz) != 2 || pz[0].MM != 2 || len(strikes) != 1 || strikes[0].MM != 7 {
 		t.Errorf("tipping %+v, piezo %+v, strikes %+v", tip, pz, strikes)
+	}
+}
+
+// TestRainRefusals: a counter no gauge can hold and a rise no rain can
+// make are refused with the baseline kept; a fall that is no reset is a
+// new baseline counting nothing; a fall at the station's midnight (in its
+// time zone, not UTC) is a reset even far from zero; a real rise after a
+// long outage is counted whole.
+func TestRainRefusals(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no tzdata:", err)
+	}
+	daily := func(mm float64) []Counter { return []Counter{{"daily", false, false, mm}} }
+	g := NewRainGauge(nil, berlin)
+	for i, s := range []struct {
+		at      string
+		c       []Counter
+		mm      float64
+		counted bool
+		refused bool
+	}{
+		{"2026-12-30 20:00", daily(5), 0, false, false},          // the baseline
+		{"2026-12-30 20:01", daily(math.Inf(1)), 0, false, true}, // no counter holds it
+		{"2026-12-30 20:02", daily(400), 0, false, true},         // 395 mm in two minutes
+		{"2026-12-30 20:03", daily(5.5), 0.5, true, false},       // counted from 5, the baseline kept
+		{"2026-12-30 20:04", daily(4.0), 0, false, true},         // a correction: the new baseline
+		{"2026-12-30 20:05", daily(4.2), 0.2, true, false},       //
+		{"2026-12-30 23:30", daily(3.0), 3.0, true, false},       // 00:30 in Berlin: its daily reset, 3 mm since
+		{"2026-12-31 11:30", daily(603.0), 600, true, false},     // twelve hours of a monsoon
+		{"2026-12-31 11:31", []Counter{{"total", false, false, -1}}, 0, false, true},
+	} {
+		mm, counted, err := g.Add(at(s.at), s.c)
+		if math.Abs(mm-s.mm) > 1e-9 || counted != s.counted || (err != nil) != s.refused {
+			t.Errorf("step %d (%s %+v): %v %v %v, want %v %v refused %v", i, s.at, s.c, mm, counted, err, s.mm, s.counted, s.refused)
+		}
+	}
+}
+
+// TestRainReadingsSplit: more rain than one reading may hold is spread
+// over the interval it fell in, each part within the catalogue.
+func TestRainReadingsSplit(t *testing.T) {
+	since, at := at("2026-12-31 00:00"), at("2026-12-31 12:00")
+	rs := rainReadings("Garden", "station/tipping", 1200, since, at)
+	total := 0.0
+	for i, r := range rs {
+		if err := r.Validate(); err != nil || !r.Time.After(since) || r.Time.After(at) || (i > 0 && !r.Time.After(rs[i-1].Time)) {
+			t.Errorf("part %d: %+v %v", i, r, err)
+		}
+		total += r.Value
+	}
+	if len(rs) != 3 || math.Abs(total-1200) > 1e-9 || !rs[len(rs)-1].Time.Equal(at) {
+		t.Errorf("%d parts, %v mm, last at %v: want 3 parts of 1200 mm, the last at %v", len(rs), total, rs[len(rs)-1].Time, at)
 	}
 }

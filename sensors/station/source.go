@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -31,6 +33,9 @@ type Config struct {
 	// of the stations allowed; empty: the first MaxStations to upload.
 	Passkeys []string `yaml:"passkeys"`
 	Metric   bool     `yaml:"metric"` // the station sends metric values in its imperial fields
+	// Location is where the station's rain counters begin their periods
+	// (its midnight, its 1 January): the hub's time zone; nil: time.Local.
+	Location *time.Location `yaml:"-"`
 }
 
 // Bounds of what uploads can make the hub hold.
@@ -39,8 +44,9 @@ const (
 	MaxBody      = 16 << 10 // bytes of one upload
 	uploadRate   = 1        // uploads a second per station, after a burst
 	uploadBurst  = 4
-	clockSkewMax = 15 * time.Minute // a dateutc further from the hub's clock is not believed
+	clockSkewMax = 15 * time.Minute // a dateutc further behind the hub's clock is not believed
 	startWait    = 5 * time.Second  // how long an upload waits for the source to start
+	forgetAfter  = 24 * time.Hour   // a station silent this long gives its slot to a new one
 )
 
 // StateReader reads a source state committed with its readings
@@ -59,7 +65,8 @@ type Source struct {
 	running  chan struct{} // closed once Run has the sink
 	sink     sensors.Sink
 	stations map[string]*tracked
-	said     map[string]bool // problems logged, by station and field, once each
+	said     map[string]bool      // problems logged, by station and field, once each
+	rainSaid map[string]time.Time // a gauge's refusals logged last, at most one a minute
 }
 
 // tracked is what the hub keeps of one station.
@@ -67,6 +74,10 @@ type tracked struct {
 	mu     sync.Mutex // one upload at a time: its rain state is recorded in order
 	limit  *rate.Limiter
 	gauges map[string]*RainGauge // tipping, piezo
+	last   atomic.Int64          // the latest upload, Unix nanoseconds, for forgetSilent (no lock: read with s.mu held)
+	// rainSince is the upload before the one being counted, by the gauge
+	// last counted: the interval its rain fell in.
+	rainSince time.Time
 }
 
 // NewSource is the station source; state restores its rain gauges.
@@ -74,7 +85,7 @@ func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
 	if cfg.Name == "" {
 		cfg.Name = "Station"
 	}
-	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{}, said: map[string]bool{}}
+	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{}, said: map[string]bool{}, rainSaid: map[string]time.Time{}}
 }
 
 // Name is the source's name.
@@ -128,13 +139,41 @@ func (s *Source) station(key string) (*tracked, error) {
 	for _, p := range s.cfg.Passkeys {
 		allowed = allowed || p == key
 	}
-	if !allowed || len(s.stations) >= MaxStations {
+	if !allowed {
+		return nil, errUnknownStation
+	}
+	if len(s.stations) >= MaxStations && !s.forgetSilent() {
 		return nil, errUnknownStation
 	}
 	t := &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}}
+	t.last.Store(s.now().UnixNano())
 	s.stations[key] = t
 	return t, nil
 }
+
+// forgetSilent frees the slot of a station silent for forgetAfter, the
+// longest silent first (its rain gauges' states stay in the history, so
+// that it goes on where it left off if it comes back); false when every
+// station has uploaded since. Called with s.mu held.
+func (s *Source) forgetSilent() bool {
+	cutoff := s.now().Add(-forgetAfter)
+	var oldest string
+	var at time.Time
+	for k, t := range s.stations {
+		if last := t.lastUpload(); last.Before(cutoff) && (oldest == "" || last.Before(at)) {
+			oldest, at = k, last
+		}
+	}
+	if oldest == "" {
+		return false
+	}
+	delete(s.stations, oldest)
+	s.log.Info("station: a station silent for a day forgotten, its slot given to a new one", "station", stationID(oldest), "last_upload", at)
+	return true
+}
+
+// lastUpload is when the station was last heard from.
+func (t *tracked) lastUpload() time.Time { return time.Unix(0, t.last.Load()) }
 
 // record turns an upload into readings and records them, with the rain
 // gauge's state.
@@ -155,6 +194,7 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	if !t.limit.Allow() {
 		return errTooFast
 	}
+	t.last.Store(s.now().UnixNano())
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := s.uploadTime(u)
@@ -195,11 +235,15 @@ func (s *Source) waitRunning(ctx context.Context) error {
 
 var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)
 
-// uploadTime is the upload's dateutc when the hub's clock agrees with it
-// within clockSkewMax, else the hub's clock.
+// uploadTime is the upload's dateutc when it is at most clockSkewMax
+// behind the hub's clock (an upload sent late), else the hub's clock. An
+// upload is never dated ahead of the clock: one dated ahead (a console's
+// clock running fast, or set wrong) would stay the live value until its
+// time came, hiding the uploads after it and deferring their rain; it is
+// dated when it came.
 func (s *Source) uploadTime(u *Upload) time.Time {
 	now := s.now()
-	if u.Time.IsZero() || u.Time.Sub(now).Abs() > clockSkewMax {
+	if u.Time.IsZero() || u.Time.After(now) || now.Sub(u.Time) > clockSkewMax {
 		return now.Truncate(time.Second)
 	}
 	return u.Time
@@ -235,7 +279,7 @@ func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, 
 		return ctx, err
 	}
 	if counted {
-		*rs = append(*rs, sensors.Reading{Zone: s.zone("outdoor"), Measurement: sensors.Rain, Value: mm, Time: at, Source: "station/" + name})
+		*rs = append(*rs, rainReadings(s.zone("outdoor"), "station/"+name, mm, t.rainSince, at)...)
 	}
 	ctx, n, counted, err := s.count(ctx, t, u, "lightning", strikes, at)
 	if counted {
@@ -259,8 +303,16 @@ func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, 
 	if err != nil {
 		return ctx, 0, false, err
 	}
-	v, counted := g.Add(at, counters)
-	st, _ := g.State()
+	before, _ := g.State()
+	t.rainSince = before.Time
+	v, counted, err := g.Add(at, counters)
+	if err != nil {
+		s.logRain(u, name, err)
+	}
+	st, have := g.State()
+	if !have {
+		return ctx, v, counted, nil
+	}
 	js, _ := json.Marshal(st)
 	return sensors.WithState(ctx, key, string(js)), v, counted, nil
 }
@@ -285,7 +337,7 @@ func (s *Source) gauge(ctx context.Context, t *tracked, key string) (*RainGauge,
 			}
 		}
 	}
-	g := NewRainGauge(st)
+	g := NewRainGauge(st, s.cfg.Location)
 	t.gauges[key] = g
 	return g, nil
 }
@@ -314,4 +366,39 @@ func (s *Source) logOnce(u *Upload, field string, err error) {
 func stationID(passkey string) string {
 	h := sha256.Sum256([]byte(passkey))
 	return hex.EncodeToString(h[:4])
+}
+
+// logRain logs a rain counter the gauge refused or took as a new
+// baseline, with its value: each gauge's at most once a minute.
+func (s *Source) logRain(u *Upload, gauge string, err error) {
+	now := s.now()
+	s.mu.Lock()
+	k := u.Station + "\x00" + gauge
+	last, seen := s.rainSaid[k]
+	quiet := seen && now.Sub(last) < time.Minute
+	if !quiet && (seen || len(s.rainSaid) < 256) {
+		s.rainSaid[k] = now
+	}
+	s.mu.Unlock()
+	if !quiet {
+		s.log.Warn("station: a rain counter not counted (said at most once a minute per gauge)", "station", stationID(u.Station), "model", u.Model, "gauge", gauge, "err", err)
+	}
+}
+
+// rainReadings are mm of rain that fell between since and at, as
+// readings: one at at, or, when mm is more than one reading may hold
+// (the catalogue's Rain maximum: many hours' rain after an outage), as
+// many readings, spread evenly over the interval, as it takes.
+func rainReadings(zone, src string, mm float64, since, at time.Time) []sensors.Reading {
+	info, _ := sensors.Lookup(sensors.Rain)
+	n := int(math.Ceil(mm / info.Max))
+	if n <= 1 || since.IsZero() || !since.Before(at) {
+		return []sensors.Reading{{Zone: zone, Measurement: sensors.Rain, Value: mm, Time: at, Source: src}}
+	}
+	rs := make([]sensors.Reading, n)
+	step := at.Sub(since) / time.Duration(n)
+	for i := range rs {
+		rs[i] = sensors.Reading{Zone: zone, Measurement: sensors.Rain, Value: mm / float64(n), Time: at.Add(-time.Duration(n-1-i) * step), Source: src}
+	}
+	return rs
 }

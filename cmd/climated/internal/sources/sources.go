@@ -95,7 +95,9 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 		set.add(g, []string{cfg.RainGauge.WithDefaults().Zone})
 	}
 	if cfg.Station != nil {
-		if err := addStation(ctx, set, *cfg.Station, d); err != nil {
+		sc := *cfg.Station
+		sc.Location = mustLocation(cfg) // the counters' periods begin at the house's midnight
+		if err := addStation(ctx, set, sc, d); err != nil {
 			return nil, err
 		}
 	}
