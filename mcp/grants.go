@@ -87,7 +87,17 @@ func (w *grantWatch) watchStream(r *http.Request, kind string) (*http.Request, f
 		return r, func() {}
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	release := w.add(&grantHold{kind: kind, token: strings.TrimSpace(token), client: ti.UserID, expires: ti.Expiration, end: cancel})
+	token = strings.TrimSpace(token)
+	release := w.add(&grantHold{kind: kind, token: token, client: ti.UserID, expires: ti.Expiration, end: cancel})
+	// Checked once more now that it is held: a revoke that came after the
+	// front verified the token, and whose recheck ran before the hold was
+	// added, would otherwise leave the stream open until the next recheck.
+	w.mu.Lock()
+	g := w.grants
+	w.mu.Unlock()
+	if g != nil && g.TokenLive(ctx, token) != nil {
+		cancel()
+	}
 	return r.WithContext(ctx), func() {
 		release()
 		cancel()

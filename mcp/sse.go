@@ -50,6 +50,9 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	sess := newSSESession(rand.Text(), w, h.limit)
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		sess.user = ti.UserID
+	}
 	h.mu.Lock()
 	h.sessions[sess.id] = sess
 	h.mu.Unlock()
@@ -80,6 +83,13 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	sess := h.sessionOf(w, r)
 	if sess == nil {
+		return
+	}
+	// A session opened with a client's OAuth token takes that client's
+	// messages only, as the SDK's Streamable HTTP handler does ("session
+	// user mismatch"): the session id travels in a URL, which proxies log.
+	if ti := auth.TokenInfoFromContext(r.Context()); sess.user != "" && (ti == nil || ti.UserID != sess.user) {
+		http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
 		return
 	}
 	// A POST counts as one call from the start, so that bodies still

@@ -34,6 +34,7 @@ const (
 // end a session whose client stops reading.
 type sseSession struct {
 	id       string
+	user     string // the OAuth client that opened it; "" with the static token or none
 	endpoint string
 	w        http.ResponseWriter
 	rc       *http.ResponseController
