@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -35,7 +36,11 @@ const (
 // address a home network keeps to itself.
 type cimd struct {
 	client *http.Client
-	lim    *rate.Limiter
+	log    *slog.Logger
+	lim    *rate.Limiter // fetches of documents never fetched before
+	known  *rate.Limiter // fetches again of documents fetched before: bogus URLs cannot spend them
+	good   map[string]bool
+	failed map[string]cimdFailure
 	now    func() time.Time
 	mu     sync.Mutex
 	cache  map[string]cimdEntry
@@ -56,7 +61,7 @@ func newCIMD(o *Options) *cimd {
 		// to a private address is refused here, not before.
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil || !allow(ap.Addr().Unmap()) {
-			return fmt.Errorf("%s is not a public address", address)
+			return errNotPublic
 		}
 		return nil
 	}}
@@ -67,7 +72,8 @@ func newCIMD(o *Options) *cimd {
 			CheckRedirect: func(*http.Request, []*http.Request) error {
 				return errors.New("the document redirects: serve it at its URL")
 			}},
-		lim: rate.NewLimiter(cimdRate, cimdBurst), now: o.Now, cache: map[string]cimdEntry{},
+		lim: rate.NewLimiter(cimdRate, cimdBurst), known: rate.NewLimiter(cimdRate, cimdBurst), log: o.Logger,
+		now: o.Now, cache: map[string]cimdEntry{}, good: map[string]bool{}, failed: map[string]cimdFailure{},
 	}
 }
 
@@ -76,9 +82,47 @@ func newCIMD(o *Options) *cimd {
 var sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
 
 // publicAddr refuses loopback, private, shared, link-local, unspecified
-// and multicast addresses.
+// and multicast addresses, and the IPv6 forms that carry an IPv4 address
+// (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
+// 2002::/16, Teredo 2001::/32) unless the IPv4 address they carry is
+// public itself: a router that translates them reaches the IPv4 one.
 func publicAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	if a.IsLoopback() || a.IsUnspecified() || thisNetwork.Contains(a) {
+		return false
+	}
+	if v4, ok := embeddedIPv4(a); ok {
+		return publicAddr(v4)
+	}
 	return a.IsGlobalUnicast() && !a.IsPrivate() && !a.IsLoopback() && !a.IsLinkLocalUnicast() && !sharedSpace.Contains(a)
+}
+
+// IPv6 prefixes whose addresses carry an IPv4 address, and where.
+var (
+	thisNetwork  = netip.MustParsePrefix("0.0.0.0/8") // RFC 791: "this host on this network"
+	v4Compatible = netip.MustParsePrefix("::/96")
+	nat64        = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local   = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour    = netip.MustParsePrefix("2002::/16")
+	teredo       = netip.MustParsePrefix("2001::/32")
+)
+
+// embeddedIPv4 is the IPv4 address an IPv6 address of those forms carries
+// (Teredo's client address is stored inverted, RFC 4380 §4).
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	if !a.Is6() {
+		return netip.Addr{}, false
+	}
+	b := a.As16()
+	switch {
+	case v4Compatible.Contains(a) || nat64.Contains(a) || nat64Local.Contains(a):
+		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}), true
+	case sixToFour.Contains(a):
+		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}), true
+	case teredo.Contains(a):
+		return netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]}), true
+	}
+	return netip.Addr{}, false
 }
 
 // isCIMD reports whether id names its document: an https URL with a path.
@@ -87,28 +131,111 @@ func isCIMD(id string) bool {
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/" && u.Fragment == "" && u.User == nil
 }
 
-// client is the document's client, from the cache or fetched.
+// cimdFailure is a fetch that failed, kept for cimdFailTTL so that the
+// same URL asked again costs no fetch.
+type cimdFailure struct {
+	err error
+	at  time.Time
+}
+
+// Bounds of the failures remembered.
+const (
+	cimdFailTTL    = time.Minute
+	maxCIMDFailed  = 256
+	maxCIMDGoodURL = 256
+)
+
+// get is the document's client, from the cache or fetched. A URL whose
+// fetch failed a minute ago gets the same answer without a fetch; a URL
+// fetched before has a fetch budget of its own, so that many bogus
+// client_ids spend the new URLs' budget only.
 func (m *cimd) get(ctx context.Context, id string) (*Client, error) {
+	now := m.now()
 	m.mu.Lock()
 	e, ok := m.cache[id]
-	m.mu.Unlock()
-	if ok && m.now().Sub(e.fetched) < DefaultCIMDTTL {
-		return e.c, nil
+	f, failed := m.failed[id]
+	lim := m.lim
+	if m.good[id] {
+		lim = m.known
 	}
-	if !m.lim.Allow() {
+	m.mu.Unlock()
+	switch {
+	case ok && now.Sub(e.fetched) < DefaultCIMDTTL:
+		return e.c, nil
+	case failed && now.Sub(f.at) < cimdFailTTL:
+		return nil, f.err
+	case !lim.Allow():
 		return nil, errors.New("too many client documents fetched: try again in a minute")
 	}
 	c, err := m.fetch(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("client document %s: %w", id, err)
+		err = fmt.Errorf("client document %s: %w", id, m.plain(id, err))
+		m.remember(id, cimdFailure{err, now})
+		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.cache) >= maxCIMDCached {
 		clear(m.cache) // simple and bounded; a refetch costs one request
 	}
-	m.cache[id] = cimdEntry{c, m.now()}
+	if len(m.good) >= maxCIMDGoodURL {
+		clear(m.good)
+	}
+	m.cache[id], m.good[id] = cimdEntry{c, now}, true
+	delete(m.failed, id)
 	return c, nil
+}
+
+func (m *cimd) remember(id string, f cimdFailure) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.failed) >= maxCIMDFailed {
+		for k, old := range m.failed {
+			if f.at.Sub(old.at) >= cimdFailTTL {
+				delete(m.failed, k)
+			}
+		}
+		if len(m.failed) >= maxCIMDFailed {
+			clear(m.failed)
+		}
+	}
+	m.failed[id] = f
+}
+
+// errNotPublic is the dialer's refusal of an address a home keeps to
+// itself.
+var errNotPublic = errors.New("its address is not a public address: a client document must be on the internet")
+
+// plain is what the consent page says of a failed fetch: the reason in
+// words, without resolver addresses or TLS internals, which go to the
+// log. The hub's own refusals (size, redirect, content) are plain already.
+func (m *cimd) plain(id string, err error) error {
+	var dns *net.DNSError
+	var ne net.Error
+	var cert *tls.CertificateVerificationError
+	var reason string
+	var ue *url.Error
+	if errors.As(err, &ue) && !errors.As(ue.Err, &ne) {
+		return ue.Err // the hub's own refusal (a redirect), without the URL again
+	}
+	switch {
+	case errors.Is(err, errNotPublic):
+		reason = errNotPublic.Error()
+	case errors.As(err, &dns):
+		reason = "its host name could not be resolved"
+	case errors.As(err, &cert):
+		reason = "its TLS certificate was not accepted"
+	case errors.As(err, &ne) && ne.Timeout():
+		reason = fmt.Sprintf("it did not answer within %v", m.client.Timeout)
+	case errors.As(err, &ne):
+		reason = "it could not be reached"
+	default:
+		return err
+	}
+	if m.log != nil {
+		m.log.Info("oauth: a client document could not be fetched", "client_id", id, "reason", reason, "detail", err.Error())
+	}
+	return errors.New(reason)
 }
 
 // cimdDoc is what the hub reads of a document.

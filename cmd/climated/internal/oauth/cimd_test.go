@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"context"
 	"crypto/x509"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -127,7 +128,7 @@ func TestCIMDRefused(t *testing.T) {
 		{"on ::1", public, "https://[::1]:9/client.json", "not a public address"},
 		{"a redirect", loopback, d.URL + "/moved.json", "redirects"},
 		{"over 5 KB", loopback, d.URL + "/big.json", "larger than"},
-		{"slow", loopback, d.URL + "/slow.json", "Client.Timeout"},
+		{"slow", loopback, d.URL + "/slow.json", "did not answer within"},
 		{"another client_id", loopback, d.URL + "/other-id.json", "is not its URL"},
 		{"private_key_jwt only", loopback, d.URL + "/jwt-only.json", "public clients only"},
 	} {
@@ -169,4 +170,55 @@ func TestGoSDKClientCIMD(t *testing.T) {
 	if strings.Contains(h.logText(), "oauth client registered") {
 		t.Error("the client registered by DCR instead of using its document")
 	}
+}
+
+// TestCIMDBudget: bogus client_ids cannot starve the fetches of a client
+// document fetched before, a failed URL asked again within a minute costs
+// no fetch, and the consent page's reason names no address or Go error.
+func TestCIMDBudget(t *testing.T) {
+	const redirect = "https://app.example/cb"
+	d := newDocServer(t, redirect)
+	now := time.Now()
+	pool := x509.NewCertPool()
+	pool.AddCert(d.Certificate())
+	h := newHub(t, func(o *oauth.Options) {
+		o.CIMDRootCAs, o.Owner, o.CIMDTimeout = pool, checkOwner, 300*time.Millisecond
+		o.CIMDAllowAddr = func(a netip.Addr) bool { return a.IsLoopback() }
+		o.Now = func() time.Time { return now }
+	})
+	good := d.URL + "/client.json"
+	ask := func(id string) error {
+		_, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(id, redirect))
+		return err
+	}
+	if err := ask(good); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 { // a flood of bogus client_ids, each a fetch that fails
+		ask(fmt.Sprintf("%s/bogus-%d.json", d.URL, i))
+	}
+	if err := ask(d.URL + "/never-seen.json"); err == nil || !strings.Contains(err.Error(), "too many client documents") {
+		t.Errorf("a new URL after the flood: %v, want the budget spent", err)
+	}
+	now = now.Add(oauth.DefaultCIMDTTL + time.Second) // the good document must be fetched again
+	before := d.fetches.Load()
+	if err := ask(good); err != nil || d.fetches.Load() != before+1 {
+		t.Errorf("the document fetched before, after the flood: %v (fetches %d → %d), want fetched again", err, before, d.fetches.Load())
+	}
+	public := cimdHub(t, d, false)
+	err1 := ask2(public, d.URL+"/client.json", redirect)
+	err2 := ask2(public, d.URL+"/client.json", redirect)
+	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+		t.Errorf("a refused URL asked twice: %v, %v; want the same refusal", err1, err2)
+	}
+	for _, raw := range []string{"dial tcp", "x509", "lookup ", "tls:", "connect:"} {
+		if err1 != nil && strings.Contains(err1.Error(), raw) {
+			t.Errorf("the refusal shows %q: %v", raw, err1)
+		}
+	}
+}
+
+func ask2(h *hub, id, redirect string) error {
+	_, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(id, redirect))
+	return err
 }
