@@ -1,6 +1,7 @@
 package oauth_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -165,5 +166,23 @@ func TestConsentEscapes(t *testing.T) {
 	_, page := newBrowser(t).get(h.base + oauth.PathAuthorize + "?" + h.authQuery(client, consentRedirect).Encode())
 	if strings.Contains(page, "<script>") || !strings.Contains(page, "&lt;script&gt;") {
 		t.Errorf("the page holds the name unescaped:\n%s", page)
+	}
+}
+
+// TestConsentShowsPunycode: a redirect URI on a look-alike host
+// ("аpple.com", its а Cyrillic) is shown on the consent page with the
+// ASCII form DNS resolves beside it.
+func TestConsentShowsPunycode(t *testing.T) {
+	h := newHub(t, nil)
+	const redirect = "https://аpple.com/cb"
+	id := h.register(redirect)
+	resp, err := http.Get(h.base + oauth.PathAuthorize + "?" + h.authQuery(id, redirect).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "аpple.com (xn--pple-43d.com)") {
+		t.Errorf("consent page %d without the host's ASCII form:\n%s", resp.StatusCode, page)
 	}
 }

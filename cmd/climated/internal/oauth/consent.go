@@ -64,7 +64,7 @@ func (s *Server) consentPage(w http.ResponseWriter, status int, ar *AuthRequest,
 	pageHeaders(w, u.Scheme+"://"+u.Host)
 	w.WriteHeader(status)
 	s.writeHead(w, "allow "+ar.Client.Name+"?")
-	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(u.Host), scopes,
+	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(shownHost(u.Host)), scopes,
 		html.EscapeString(s.opts.Issuer+PathAuthorize), hidden.String(), msg)
 }
 
