@@ -46,6 +46,10 @@ type Options struct {
 	Rate   rate.Limit // answers a second after the burst; 0: DefaultRate
 	Burst  int        // 0: DefaultBurst
 	Logger *slog.Logger
+	// Subnets are the networks on the link of interface idx, from which
+	// queries are answered (RFC 6762 §11); nil: the interface's own
+	// addresses' networks. Tests give other links.
+	Subnets func(idx int) []*net.IPNet
 }
 
 // Stats count what a Responder saw and did.
@@ -53,19 +57,21 @@ type Stats struct {
 	Packets  int64 // packets read
 	Answered int64 // answers sent
 	Limited  int64 // queries it would have answered, refused by the rate limit
+	OffLink  int64 // queries from a source not on the link they came in on, dropped
 }
 
 // Responder answers mDNS queries for one Hub's records, on every
 // interface that is up and does multicast.
 type Responder struct {
-	hub    Hub
-	conn   *ipv4.PacketConn
-	ifaces []net.Interface
-	limit  *rate.Limiter
-	log    *slog.Logger
+	hub     Hub
+	conn    *ipv4.PacketConn
+	ifaces  []net.Interface
+	limit   *rate.Limiter
+	log     *slog.Logger
+	subnets func(idx int) []*net.IPNet
 
-	packets, answered, limited atomic.Int64
-	closeOnce                  sync.Once
+	packets, answered, limited, offLink atomic.Int64
+	closeOnce                           sync.Once
 }
 
 // Listen opens the mDNS port (shared with any other responder of the
@@ -89,7 +95,10 @@ func Listen(h Hub, opts *Options) (*Responder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mDNS: listen on port %d: %w", Port, err)
 	}
-	r := &Responder{hub: h, conn: ipv4.NewPacketConn(pc), limit: rate.NewLimiter(o.Rate, o.Burst), log: o.Logger}
+	if o.Subnets == nil {
+		o.Subnets = interfaceSubnets
+	}
+	r := &Responder{hub: h, conn: ipv4.NewPacketConn(pc), limit: rate.NewLimiter(o.Rate, o.Burst), log: o.Logger, subnets: o.Subnets}
 	if err := r.join(); err != nil {
 		pc.Close()
 		return nil, err
@@ -136,7 +145,7 @@ func (r *Responder) join() error {
 
 // Stats are the counts so far.
 func (r *Responder) Stats() Stats {
-	return Stats{Packets: r.packets.Load(), Answered: r.answered.Load(), Limited: r.limited.Load()}
+	return Stats{Packets: r.packets.Load(), Answered: r.answered.Load(), Limited: r.limited.Load(), OffLink: r.offLink.Load()}
 }
 
 // Run announces the hub, answers queries until ctx ends, then says
@@ -195,6 +204,12 @@ func (r *Responder) handle(pkt []byte, ifIndex int, src *net.UDPAddr) {
 	if q == nil {
 		return
 	}
+	// RFC 6762 §11: a query from off the link (a unicast one routed in
+	// from elsewhere, to learn about the house) is not answered.
+	if !onLink(r.subnets(ifIndex), src.IP) {
+		r.offLink.Add(1)
+		return
+	}
 	if !r.limit.Allow() {
 		r.limited.Add(1)
 		return
@@ -218,6 +233,40 @@ func (r *Responder) addrs(idx int) []net.IP {
 		return []net.IP{r.hub.IP}
 	}
 	return interfaceIPv4(idx)
+}
+
+// onLink reports whether ip is on a link of subnets: within one of them,
+// IPv4 link-local (169.254/16), which is on every link, or unspecified
+// (0.0.0.0: a host without an address yet, which no router forwards).
+func onLink(subnets []*net.IPNet, ip net.IP) bool {
+	if ip.IsLinkLocalUnicast() || ip.IsUnspecified() {
+		return true
+	}
+	for _, n := range subnets {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// interfaceSubnets are the networks of interface idx's addresses.
+func interfaceSubnets(idx int) []*net.IPNet {
+	ifi, err := net.InterfaceByIndex(idx)
+	if err != nil {
+		return nil
+	}
+	as, err := ifi.Addrs()
+	if err != nil {
+		return nil
+	}
+	var out []*net.IPNet
+	for _, a := range as {
+		if in, ok := a.(*net.IPNet); ok {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 func interfaceIPv4(idx int) []net.IP {

@@ -126,3 +126,45 @@ func TestQueryFloodStaysBounded(t *testing.T) {
 		t.Errorf("after the flood: found %v, %v", found, err)
 	}
 }
+
+// TestOffLinkQueriesDropped: a query whose source is not on the link it
+// came in on is not answered (RFC 6762 §11); from the link it is. The
+// link is the test's: loopback, then a network the query is not from.
+func TestOffLinkQueriesDropped(t *testing.T) {
+	if !testutil.InNetns(t) {
+		return
+	}
+	_, doc, _ := net.ParseCIDR("192.0.2.0/24")
+	_, lo, _ := net.ParseCIDR("127.0.0.0/8")
+	for _, c := range []struct {
+		link     *net.IPNet
+		answered bool
+	}{{lo, true}, {doc, false}} {
+		r, stop := runResponder(t, testHub, &Options{Subnets: func(int) []*net.IPNet { return []*net.IPNet{c.link} }})
+		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.WriteToUDP(packQuery(t, 0, question("_mcp._tcp.local.", dnsmessage.TypePTR)), &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: Port}); err != nil {
+			t.Fatal(err)
+		}
+		testutil.WaitFor(t, "the responder reads the query", func() bool { st := r.Stats(); return st.Answered+st.OffLink > 0 })
+		st := r.Stats()
+		if (st.Answered > 0) != c.answered || (st.OffLink > 0) == c.answered {
+			t.Errorf("link %v, query from 127.0.0.1: %+v; want answered %v", c.link, st, c.answered)
+		}
+		conn.Close()
+		stop()
+	}
+}
+
+// TestOnLink: a source within one of the link's networks, IPv4
+// link-local or unspecified is on it; any other is not.
+func TestOnLink(t *testing.T) {
+	_, lan, _ := net.ParseCIDR("192.168.1.0/24")
+	for ip, want := range map[string]bool{"192.168.1.7": true, "169.254.3.4": true, "0.0.0.0": true, "192.168.2.7": false, "203.0.113.9": false, "127.0.0.1": false} {
+		if got := onLink([]*net.IPNet{lan}, net.ParseIP(ip)); got != want {
+			t.Errorf("onLink(%s) = %v, want %v", ip, got, want)
+		}
+	}
+}
