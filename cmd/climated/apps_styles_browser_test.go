@@ -203,7 +203,33 @@ func TestAppsHostStylesInBrowser(t *testing.T) {
 	eval[bool](t, a.ctx, `host.theme("dark"), true`)
 	until(t, a.view("styles-light"), "the light view turns dark", `document.documentElement.dataset.theme === "dark"`)
 	checkStyledChart(t, a, styles, "styles-light", "dark", dir, "apps-styles-turned-dark.png")
+	checkRangesOnOneLine(t, a, "styles-light", dir)
 	a.check()
+}
+
+// checkRangesOnOneLine: in a phone's column (380 pixels) the history
+// view's range switches stay together on one line, each on one line of
+// its own text ("1 year" wrapped to a line of its own); the screenshot
+// goes to dir.
+func checkRangesOnOneLine(t *testing.T, a *appsTab, id, dir string) {
+	t.Helper()
+	if err := chromedp.Do(a.ctx, chromedp.EmulateViewport(380, 900)); err != nil {
+		t.Fatal(err)
+	}
+	v := a.view(id)
+	until(t, v, "a narrow column", `window.innerWidth < 380`)
+	a.settle(id)
+	boxes := eval[[][]float64](t, v, `[...document.querySelectorAll("button[data-range]")].map((b) => { const r = b.getBoundingClientRect(); return [r.top, r.height, r.right]; })`)
+	for _, b := range boxes[1:] {
+		if b[0] != boxes[0][0] || b[1] != boxes[0][1] {
+			t.Errorf("at 380 px the range switches are not on one line: top and height of each %v", boxes)
+			break
+		}
+	}
+	if w := eval[float64](t, v, `document.documentElement.clientWidth`); boxes[len(boxes)-1][2] > w {
+		t.Errorf("at 380 px the last range switch ends at %v, beyond the view's %v", boxes[len(boxes)-1][2], w)
+	}
+	a.shot(dir, "apps-styles-narrow.png")
 }
 
 // checkStyledChart: the chart in the frame named id, in theme, is drawn

@@ -91,7 +91,9 @@
     const pick = el("select", { "aria-label": "measurement" }, ...ms.map((m) => el("option", { value: m, text: label(m) })));
     pick.value = series.measurement;
     pick.addEventListener("change", () => load(pick.value, range));
-    return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, ...buttons);
+    // The ranges keep together: in a narrow column they go under the
+    // measurement list as a row, rather than "1 year" alone on a line.
+    return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, el("span", { class: "ranges" }, ...buttons));
   }
   function draw() {
     if (plot) { plot.destroy(); plot = null; }
