@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -167,18 +168,36 @@ func (a *appsTab) chartShot(id, dir, name string) (shot, chartParts) {
 		xLabels: image.Rect(plot.Min.X, plot.Max.Y+tick, plot.Max.X, canvas.Max.Y),
 		plot:    plot.Inset(1),
 	}
-	b, err := chromedp.Run(a.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		a.t.Fatal(err)
+	// The host page just left of the frame's border.
+	page := image.Pt(int((frame[0]-4)*frame[2]), int((frame[1]+4)*frame[2]))
+	return a.paintedShot(dir, name, parts.plot, page), parts
+}
+
+// paintedShot takes a screenshot of the host page, saved as name in dir,
+// once the frame is painted in it: its plot area is not all the host
+// page's colour, that of the point page (a frame of another process is
+// painted apart, later under -race than its size says).
+func (a *appsTab) paintedShot(dir, name string, plot image.Rectangle, page image.Point) shot {
+	a.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := chromedp.Run(a.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			a.t.Fatalf("the screenshot: %v", err)
+		}
+		s := shot{img}
+		if s.mode(plot) != s.at(page.X, page.Y) || time.Now().After(deadline) {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				a.t.Fatal(err)
+			}
+			return s
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-		a.t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		a.t.Fatalf("the screenshot: %v", err)
-	}
-	return shot{img}, parts
 }
 
 // TestAppsHostStylesInBrowser: the history view shown by ext-apps'
@@ -194,6 +213,7 @@ func TestAppsHostStylesInBrowser(t *testing.T) {
 	a := newAppsTab(t, browser, appsHost(t, fmt.Sprintf("http://%s", h.Addr)))
 	dir, styles := chromium.Artifacts(t), readHostStyles(t)
 	vars, _ := json.Marshal(styles.Variables)
+	t.Logf("the host styles of %s, %s", styles.Package, styles.File)
 	for _, theme := range []string{"light", "dark"} {
 		id := "styles-" + theme
 		eval[string](t, a.ctx, `host.show(`+strconv.Quote(id)+`, "get_history", {zone: "Indoor", measurement: "Temperature"}, `+strconv.Quote(theme)+`, "100%", `+string(vars)+`)`)
