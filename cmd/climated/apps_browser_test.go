@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -353,6 +354,28 @@ func checkHouseView(t *testing.T, a *appsTab, hub string) {
 	}
 	if badge := eval[string](t, v, `document.querySelector(".badge.demo").textContent`); badge != "simulated" {
 		t.Errorf("the demo house's cards say %q", badge)
+	}
+	checkAmounts(t, v)
+}
+
+// checkAmounts: the rain gauge's card writes its rain and the sums of the
+// last hour and day to the catalogue's three decimals without the zeros
+// they pad with, as the dashboard writes an amount's total: "0", not
+// "0.000".
+func checkAmounts(t *testing.T, v context.Context) {
+	t.Helper()
+	shown := eval[[][]string](t, v, `[...document.querySelectorAll('.card[data-zone="Rain"] [data-key]')].filter((e) => /^(Rain|sum_rain_1|sum_rain_24)$/.test(e.dataset.key)).map((e) => [e.dataset.key, e.dataset.value, e.textContent])`)
+	if len(shown) != 3 {
+		t.Fatalf("the rain gauge's card shows %v, want Rain, sum_rain_1 and sum_rain_24", shown)
+	}
+	for _, s := range shown {
+		f, err := strconv.ParseFloat(s[1], 64)
+		if err != nil {
+			t.Fatalf("%s: %v", s[0], err)
+		}
+		if want := jsNumber(math.Round(f*1000) / 1000); s[2] != want {
+			t.Errorf("the rain gauge's %s %s is written %q, want %q", s[0], s[1], s[2], want)
+		}
 	}
 }
 

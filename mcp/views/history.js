@@ -10,7 +10,17 @@
   const app = document.getElementById("app");
   let plot = null, series = null, meta = {}, range = "24h";
 
-  const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  // color is the colour the variable name holds as the document computes
+  // it, rgb() or rgba(): every colour the chart gets goes through it. The
+  // host's variables may be light-dark(…) (ext-apps' example host sends
+  // every colour so), which the stylesheet resolves by the theme's
+  // color-scheme and a canvas rejects, drawing in black instead.
+  function color(name) {
+    let probe = document.getElementById("color-probe");
+    if (!probe) probe = document.body.appendChild(el("i", { id: "color-probe", hidden: "" }));
+    probe.style.color = "var(" + name + ")";
+    return getComputedStyle(probe).color;
+  }
   // rangeOf names the switch closest to the span the series covers.
   function rangeOf(s) {
     const span = s.to - s.from;
@@ -28,10 +38,10 @@
   const unit = () => W.unit(series.measurement, series.unit);
 
   function options(width) {
-    const fg = css("--fg"), line = css("--line"), accent = css("--accent");
+    const fg = color("--fg"), line = color("--line"), accent = color("--accent"), band = color("--band");
     const out = [{ value: (u, t) => (t == null ? "–" : views.stamp.format(new Date(t * 1000))) }];
     if (amount()) {
-      out.push({ label: label(series.measurement) + " (" + unit() + ")", stroke: accent, fill: css("--band"), paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
+      out.push({ label: label(series.measurement) + " (" + unit() + ")", stroke: accent, fill: band, paths: uPlot.paths.bars({ size: [0.9, 40] }), points: { show: false } });
     } else if (direction()) {
       out.push({ label: "mean", stroke: accent, paths: () => null, points: { show: true, size: 5, stroke: accent, fill: accent } });
     } else {
@@ -48,7 +58,7 @@
       // not years around it.
       scales: Object.assign(dir ? { y: { range: dir.range } } : {},
         series.points.length < 2 ? { x: { time: true, range: [series.from, series.to] } } : {}),
-      bands: coarse() ? [{ series: [3, 2], fill: css("--band") }] : [],
+      bands: coarse() ? [{ series: [3, 2], fill: band }] : [],
       cursor: { drag: { x: true, y: false } }, legend: { live: true },
       // The x limits are kept on the view too, for whoever reads it
       // without seeing the canvas (and the tests).
@@ -81,7 +91,9 @@
     const pick = el("select", { "aria-label": "measurement" }, ...ms.map((m) => el("option", { value: m, text: label(m) })));
     pick.value = series.measurement;
     pick.addEventListener("change", () => load(pick.value, range));
-    return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, ...buttons);
+    // The ranges keep together: in a narrow column they go under the
+    // measurement list as a row, rather than "1 year" alone on a line.
+    return el("div", { class: "switches", role: "group", "aria-label": "range and measurement" }, pick, el("span", { class: "ranges" }, ...buttons));
   }
   function draw() {
     if (plot) { plot.destroy(); plot = null; }

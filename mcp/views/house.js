@@ -14,8 +14,15 @@
   let meta = {};
 
   const unit = (key) => (meta.units || {})[key] || {};
-  const fmt = (key, v) => (typeof v === "number" && unit(key).decimals !== undefined ? v.toFixed(unit(key).decimals) : String(v));
-  const val = (key, v) => el("span", { "data-key": key, "data-value": String(v), text: fmt(key, v) });
+  // fmt writes a value to its measurement's decimals; an amount (rain,
+  // lightning) without the zeros they pad it with, as the dashboard writes
+  // an amount's total: a dry hour is "0 mm", not "0.000 mm"; a tip 0.279.
+  function fmt(key, v) {
+    const u = unit(key);
+    if (typeof v !== "number" || u.decimals === undefined) return String(v);
+    return u.kind === "amount" ? String(+v.toFixed(u.decimals)) : v.toFixed(u.decimals);
+  }
+  const val = (key, v, as) => el("span", { "data-key": key, "data-value": String(v), text: fmt(as || key, v) });
   const hm = (t) => views.time.format(new Date(t * 1000));
   const clock = (key, t) => el("time", { "data-key": key, "data-value": String(t), text: hm(t) });
   function byOrder(a, b) {
@@ -34,7 +41,7 @@
       sub.append("min ", val("min_temp", z.min_temp), " at ", clock("date_min_temp", z.date_min_temp),
         " · max ", val("max_temp", z.max_temp), " at ", clock("date_max_temp", z.date_max_temp));
     }
-    if (key === "Rain" && "sum_rain_1" in z) sub.append("1 h ", val("sum_rain_1", z.sum_rain_1), " mm · 24 h ", val("sum_rain_24", z.sum_rain_24), " mm");
+    if (key === "Rain" && "sum_rain_1" in z) sub.append("1 h ", val("sum_rain_1", z.sum_rain_1, key), " mm · 24 h ", val("sum_rain_24", z.sum_rain_24, key), " mm");
     W.sub(helpers, key, z, sub);
     return el("div", { class: "value" }, el("span", { class: "label", text: W.label(key) || views.label(key) }), num, sub);
   }

@@ -14,11 +14,12 @@ await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.
 const { tools } = await client.listTools();
 
 window.host = {
-  calls: [], viewResults: [], bridges: {}, results: {}, sizes: {},
+  calls: [], viewResults: [], bridges: {}, contexts: {}, results: {}, sizes: {},
   modelTools: tools.filter((t) => !isToolVisibilityAppOnly(t)).map((t) => t.name),
   // show calls tool with args as the model would, and renders its view as
-  // id; theme and width are the host's.
-  async show(id, tool, args, theme, width) {
+  // id; theme and width are the host's, and so are variables, the CSS
+  // variables of its host context's styles (none when not given).
+  async show(id, tool, args, theme, width, variables) {
     const def = tools.find((t) => t.name === tool);
     const uri = getToolUiResourceUri(def);
     const result = await client.callTool({ name: tool, arguments: args });
@@ -30,9 +31,10 @@ window.host = {
     iframe.setAttribute("sandbox", "allow-scripts");
     iframe.style.width = width;
     document.getElementById("views").append(iframe);
-    const bridge = new AppBridge(client, info, { serverTools: {}, serverResources: {} }, {
-      hostContext: { theme: theme, displayMode: "inline", platform: "web", containerDimensions: { maxWidth: iframe.clientWidth } },
-    });
+    const context = { theme: theme, displayMode: "inline", platform: "web", containerDimensions: { maxWidth: iframe.clientWidth } };
+    if (variables) context.styles = { variables: variables };
+    window.host.contexts[id] = context;
+    const bridge = new AppBridge(client, info, { serverTools: {}, serverResources: {} }, { hostContext: context });
     bridge.onsizechange = ({ width, height }) => {
       window.host.sizes[id] = { width: width, height: height, frame: iframe.clientWidth };
       if (height) iframe.style.height = height + "px";
@@ -55,9 +57,14 @@ window.host = {
     iframe.srcdoc = doc.contents[0].text;
     return uri;
   },
+  // theme changes the theme of every view, keeping the rest of each
+  // one's host context (AppBridge sends only what changed).
   theme(theme) {
     document.body.className = theme;
-    for (const b of Object.values(window.host.bridges)) b.setHostContext({ theme: theme, displayMode: "inline", platform: "web" });
+    for (const [id, b] of Object.entries(window.host.bridges)) {
+      window.host.contexts[id] = Object.assign({}, window.host.contexts[id], { theme: theme });
+      b.setHostContext(window.host.contexts[id]);
+    }
   },
 };
 document.body.dataset.ready = "true";
