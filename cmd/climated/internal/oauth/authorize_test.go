@@ -185,4 +185,7 @@ func TestConsentShowsPunycode(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(page), "аpple.com (xn--pple-43d.com)") {
 		t.Errorf("consent page %d without the host's ASCII form:\n%s", resp.StatusCode, page)
 	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "https://xn--pple-43d.com") {
+		t.Errorf("Content-Security-Policy %q: want the redirect host in its ASCII form, which browsers match", csp)
+	}
 }

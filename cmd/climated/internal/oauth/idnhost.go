@@ -15,6 +15,16 @@ import (
 // binary near its size budget; for showing a name, each label lowered
 // and encoded with Punycode, RFC 3492, is the part that matters.)
 func shownHost(host string) string {
+	if ascii := asciiHost(host); ascii != host {
+		return host + " (" + ascii + ")"
+	}
+	return host
+}
+
+// asciiHost is host with each label outside ASCII lowered and encoded
+// with Punycode ("xn--…"), as DNS and a browser's Content-Security-Policy
+// matching take it; an ASCII host as it is.
+func asciiHost(host string) string {
 	name, port, err := net.SplitHostPort(host)
 	if err != nil {
 		name, port = host, ""
@@ -32,7 +42,7 @@ func shownHost(host string) string {
 	if port != "" {
 		ascii = net.JoinHostPort(ascii, port)
 	}
-	return host + " (" + ascii + ")"
+	return ascii
 }
 
 func isASCII(s string) bool {
