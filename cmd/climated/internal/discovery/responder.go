@@ -269,19 +269,12 @@ func interfaceSubnets(idx int) []*net.IPNet {
 	return out
 }
 
+// interfaceIPv4 are interface idx's IPv4 addresses.
 func interfaceIPv4(idx int) []net.IP {
-	ifi, err := net.InterfaceByIndex(idx)
-	if err != nil {
-		return nil
-	}
-	as, err := ifi.Addrs()
-	if err != nil {
-		return nil
-	}
 	var out []net.IP
-	for _, a := range as {
-		if in, ok := a.(*net.IPNet); ok && in.IP.To4() != nil {
-			out = append(out, in.IP.To4())
+	for _, n := range interfaceSubnets(idx) {
+		if v4 := n.IP.To4(); v4 != nil {
+			out = append(out, v4)
 		}
 	}
 	return out
