@@ -78,7 +78,7 @@ type Handler struct {
 	order     []string // the measurements in the catalogue's order
 	mux       *http.ServeMux
 	protected http.Handler
-	guesses   guesses
+	guesses   *perclient.Tries // wrong tokens, per source and in all (auth_limit.go)
 	checks    *front.Checks
 
 	streams *perclient.Limit // live streams per address (events.go)
@@ -97,7 +97,7 @@ type unitInfo struct {
 
 // New returns the dashboard of src; nil opts means defaults.
 func New(src Source, opts *Options) (*Handler, error) {
-	h := &Handler{src: src, changed: make(chan struct{}), units: units(), order: order()}
+	h := &Handler{src: src, changed: make(chan struct{}), units: units(), order: order(), guesses: newGuesses()}
 	if opts != nil {
 		h.opts = *opts
 	}
