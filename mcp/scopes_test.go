@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,18 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// bearer adds a bearer token to every request of a client.
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
 
 // TestScopeCheckedInServer: the server checks a tool's scope itself, on
 // the params the SDK decoded, whatever stood before it. Here nothing
@@ -44,10 +33,10 @@ func TestScopeCheckedInServer(t *testing.T) {
 	t.Cleanup(ts.Close)
 	transports := map[string]func(token string) sdk.Transport{
 		"streamable": func(token string) sdk.Transport {
-			return &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+			return &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: testutil.Bearer{Token: token, Next: http.DefaultTransport}}}
 		},
 		"sse": func(token string) sdk.Transport {
-			return &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+			return &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse", HTTPClient: &http.Client{Transport: testutil.Bearer{Token: token, Next: http.DefaultTransport}}}
 		},
 	}
 	for name, transport := range transports {

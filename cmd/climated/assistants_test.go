@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -131,7 +132,7 @@ func (a *hosted) token(meta map[string]any, form url.Values) (int, map[string]an
 
 // useHub reads get_climate and creates an alert with the access token.
 func (a *hosted) useHub() {
-	useTools(a.t, a.mcpURL, &http.Client{Transport: bearer{a.access, http.DefaultTransport}})
+	useTools(a.t, a.mcpURL, &http.Client{Transport: testutil.Bearer{Token: a.access, Next: http.DefaultTransport}})
 }
 
 // useTools connects to the hub at mcpURL with hc, which carries a token

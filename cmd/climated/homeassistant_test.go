@@ -31,6 +31,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/climated/climated/internal/testutil"
 	"io"
 	"net/http"
 	"net/url"
@@ -386,7 +387,7 @@ func (ha *haSession) tokenRequest(form [][2]string) {
 // token, as HA's mcp_client does with its token manager.
 func (ha *haSession) readClimate() {
 	t := ha.t
-	hc := &http.Client{Transport: bearer{ha.accessToken, http.DefaultTransport}}
+	hc := &http.Client{Transport: testutil.Bearer{Token: ha.accessToken, Next: http.DefaultTransport}}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "home-assistant"}, nil).Connect(context.Background(),
 		&sdk.StreamableClientTransport{Endpoint: ha.mcpURL, HTTPClient: hc}, nil)
 	if err != nil {
@@ -397,17 +398,6 @@ func (ha *haSession) readClimate() {
 	if err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "Indoor") {
 		t.Fatalf("get_climate: %v %+v", err, res)
 	}
-}
-
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
 }
 
 func (ha *haSession) mcpStatus(token string) int {

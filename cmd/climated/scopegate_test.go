@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func sseSession(t *testing.T, base, access, version string) string {
 func ruleIDs(t *testing.T, base, owner string) []string {
 	t.Helper()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "owner", Version: "1"}, nil).Connect(context.Background(),
-		&sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer{owner, http.DefaultTransport}}}, nil)
+		&sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: testutil.Bearer{Token: owner, Next: http.DefaultTransport}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
