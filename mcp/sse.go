@@ -50,9 +50,7 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	sess := newSSESession(rand.Text(), w, h.limit)
-	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-		sess.user = ti.UserID
-	}
+	sess.user = caller(r)
 	h.mu.Lock()
 	h.sessions[sess.id] = sess
 	h.mu.Unlock()
@@ -78,6 +76,16 @@ func (h *sseHandler) serveStream(w http.ResponseWriter, r *http.Request) {
 	ss.Close()
 }
 
+// caller is who r comes from, as far as sessions go: the OAuth client of
+// its access token, or "" for the hub's static token (or none, on a hub
+// without one). A session takes messages from its opener only.
+func caller(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return "oauth:" + ti.UserID
+	}
+	return ""
+}
+
 // serveMessage takes one client message for an open session and answers
 // 202 Accepted; the answer travels on the session's event stream.
 func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
@@ -85,10 +93,12 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
-	// A session opened with a client's OAuth token takes that client's
-	// messages only, as the SDK's Streamable HTTP handler does ("session
-	// user mismatch"): the session id travels in a URL, which proxies log.
-	if ti := auth.TokenInfoFromContext(r.Context()); sess.user != "" && (ti == nil || ti.UserID != sess.user) {
+	// A session takes the messages of whoever opened it only: an OAuth
+	// client's of that client, the owner's (static token) of the owner,
+	// as the SDK's Streamable HTTP handler does for OAuth clients
+	// ("session user mismatch"); the session id travels in a URL, which
+	// proxies log.
+	if caller(r) != sess.user {
 		http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
 		return
 	}

@@ -34,7 +34,7 @@ const (
 // end a session whose client stops reading.
 type sseSession struct {
 	id       string
-	user     string // the OAuth client that opened it; "" with the static token or none
+	user     string // who opened it (caller): only they may post to it
 	endpoint string
 	w        http.ResponseWriter
 	rc       *http.ResponseController
