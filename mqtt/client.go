@@ -1,6 +1,8 @@
 package mqtt
 
 import (
+	"github.com/climated/climated/internal/loglimit"
+
 	"context"
 	"errors"
 	"fmt"
@@ -151,7 +153,7 @@ func NewClient(opts Options) (*Client, error) {
 		wake:    make(chan struct{}, 1),
 		up:      make(chan struct{}, 1),
 		down:    make(chan struct{}, 1),
-		own:     ownStatus{wake: make(chan struct{}, 1), limit: newLimiter(DefaultLogInterval)},
+		own:     ownStatus{wake: make(chan struct{}, 1), limit: loglimit.New(DefaultLogInterval)},
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))

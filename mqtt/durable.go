@@ -304,7 +304,7 @@ func (in *Ingest) record(ctx context.Context, sink sensors.Sink, rs []sensors.Re
 }
 
 func (in *Ingest) logLimited(kind, msg string, err error) {
-	if ok, n := in.limit.allow(kind, in.opts.Now()); ok {
+	if ok, n := in.limit.Allow(kind, in.opts.Now()); ok {
 		in.log.Error(msg, "err", err, "suppressed", n)
 	}
 }

@@ -1,6 +1,8 @@
 package mqtt
 
 import (
+	"github.com/climated/climated/internal/loglimit"
+
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +23,9 @@ const (
 	DefaultQueueSize    = 1024
 	DefaultMaxPayload   = 64 << 10
 	DefaultMaxAutoZones = 64
+	// DefaultLogInterval: a kind of bad input from one topic gets a log
+	// line at most this often (the counters in Stats see every event).
+	DefaultLogInterval = time.Minute
 	// maxBatch bounds the readings of one Record call.
 	maxBatch = 1024
 	// maxDevices bounds the devices remembered over all mappings, against
@@ -87,7 +92,7 @@ type Ingest struct {
 	decoders []decode.Decoder
 	opts     IngestOptions
 	log      *slog.Logger
-	limit    *limiter
+	limit    *loglimit.Limiter
 	queue    chan inbound
 	stats    counters
 	running  atomic.Bool
@@ -148,7 +153,7 @@ func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, err
 		d, _ := decode.New(m.Format, m.Fields) // checked by ValidateMappings
 		in.decoders = append(in.decoders, d)
 	}
-	in.limit = newLimiter(o.LogInterval)
+	in.limit = loglimit.New(o.LogInterval)
 	in.queue = make(chan inbound, o.QueueSize)
 	in.devices = make(map[deviceKey]*device)
 	in.zones = make(map[string]bool)
@@ -306,7 +311,7 @@ func (in *Ingest) note(level slog.Level, kind, topic string, payload []byte, err
 	if !in.log.Enabled(context.Background(), level) {
 		return
 	}
-	ok, suppressed := in.limit.allow(kind+"\x00"+topic, now)
+	ok, suppressed := in.limit.Allow(kind+"\x00"+topic, now)
 	if !ok {
 		return
 	}

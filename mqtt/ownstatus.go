@@ -1,6 +1,8 @@
 package mqtt
 
 import (
+	"github.com/climated/climated/internal/loglimit"
+
 	"bytes"
 	"context"
 	"sync/atomic"
@@ -36,7 +38,7 @@ type ownStatus struct {
 	online atomic.Uint64          // the connection on which "online" was last seen on the topic
 	other  atomic.Pointer[string] // what was seen after it (an excerpt); nil once "online" is seen again
 	wake   chan struct{}          // other was set
-	limit  *limiter               // of the warnings
+	limit  *loglimit.Limiter      // of the warnings
 
 	// Run's goroutine only.
 	last  time.Time // the last republication
@@ -77,7 +79,7 @@ func (c *Client) sayOnlineAgain(ctx context.Context) {
 		return
 	}
 	o.later, o.last = false, time.Now()
-	if ok, n := o.limit.allow("own status", o.last); ok {
+	if ok, n := o.limit.Allow("own status", o.last); ok {
 		c.log.Warn("mqtt: another client published on this hub's availability topic; saying online again",
 			"topic", c.opts.AvailabilityTopic, "payload", *seen, "suppressed", n)
 	} else {

@@ -229,7 +229,7 @@ func (in *Ingest) warnDevice(kind string, item inbound, dev string, err error) {
 	if dev == "" {
 		key = kind + "\x00topic\x00" + item.msg.Topic
 	}
-	ok, suppressed := in.limit.allow(key, item.at)
+	ok, suppressed := in.limit.Allow(key, item.at)
 	if !ok {
 		return
 	}
