@@ -147,7 +147,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
-	mountStation(f, secret, run)
+	mountStation(f, secret, run, d.log)
 	return f, nil
 }
 

@@ -27,14 +27,20 @@ func stationSecret(cfg config.Config, log *slog.Logger) (string, error) {
 	if host, _, _ := net.SplitHostPort(cfg.Listen); front.IsLoopback(host) {
 		log.Warn("station: the hub listens on loopback, where a station on the LAN cannot reach it: set listen: 0.0.0.0:8473", "listen", cfg.Listen)
 	}
-	log.Info("station: uploads are taken at the path climated connect ecowitt prints", "secret_file", cfg.StationSecretPath())
+	log.Info("station: uploads are taken at the path `climated station` prints", "secret_file", cfg.StationSecretPath())
 	return secret, nil
 }
 
 // mountStation serves the running station source's uploads at its path:
 // the source of the current sources (a reload builds new ones) takes
-// them. The path takes no bearer token.
-func mountStation(f *front.Front, secret string, run *sources.Running) {
+// them. The path takes no bearer token. Uploads that miss it (a wrong
+// secret, another guide's path, a hub without a station: section) are
+// answered and logged by station.Stray.
+func mountStation(f *front.Front, secret string, run *sources.Running, log *slog.Logger) {
+	stray := station.Stray(log.With("source", "station"), secret != "")
+	for _, p := range station.StrayPaths {
+		f.Mount(p, stray)
+	}
 	if secret == "" {
 		return
 	}

@@ -106,6 +106,11 @@ var ecowittFields = map[string]spec{
 	"leakbattN":       battery("leak%d", level),
 	"pm25_chN":        reading("pm25_%d", sensors.PM25, asSent, 0, 1000),
 	"pm25battN":       battery("pm25_%d", level),
+	// The WN34 temperature probes (soil, water), channels 1–8: °F in
+	// tf_chN, °C in tf_chNc (aioecowitt's sensor.py reads both).
+	"tf_chN":   reading("probe%d", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
+	"tf_chNc":  reading("probe%d", sensors.Temperature, asSent, tRange[0], tRange[1]),
+	"tf_battN": battery("probe%d", volts),
 
 	"tf_co2":    reading("co2", sensors.Temperature, fahrenheit, tRange[0], tRange[1]),
 	"humi_co2":  reading("co2", sensors.Humidity, asSent, rhRange[0], rhRange[1]),
@@ -128,6 +133,28 @@ var ecowittFields = map[string]spec{
 	"wh90batt":      battery("outdoor", volts),
 	"battout":       battery("outdoor", lowFlag),
 	"battin":        battery("console", lowFlag),
+	"console_batt":  battery("console", volts), // a console's own battery (GW2000's backup cells)
+}
+
+// unreadFields are fields a station sends that the hub reads nothing
+// from, on purpose: who sent the upload and when, the gateway's own
+// state, and values the hub derives itself. Any other field it has no
+// spec for is logged, once per station, as one it does not know.
+var unreadFields = map[string]bool{
+	"PASSKEY": true, "stationtype": true, "model": true, "dateutc": true, "freq": true,
+	"runtime": true, "heap": true, "interval": true, "ws90_ver": true,
+	"ws90cap_volt": true,                         // the WS90's supercapacitor, charged by its solar panel: not a battery
+	"maxdailygust": true, "lightning_time": true, // see ecowittFields
+	"soiladN": true, // a soil probe's raw AD value, beside its percentage
+	// The gateway's 24-hour averages (the hub has the history to average)
+	// and the piezo gauge's calibration gains (settings, not readings).
+	"co2_24h": true, "pm25_24h_co2": true, "pm10_24h_co2": true, "pm25_avg_24h_chN": true,
+	"gain10_piezo": true, "gain20_piezo": true, "gain30_piezo": true, "gain40_piezo": true, "gain50_piezo": true,
+	// Weather Underground: the upload's own fields, and what the hub
+	// derives (dew point, wind chill) or cannot count (rainin, the last
+	// hour's rain).
+	"ID": true, "PASSWORD": true, "action": true, "softwaretype": true, "realtime": true, "rtfreq": true,
+	"dewptf": true, "windchillf": true, "rainin": true,
 }
 
 // wundergroundFields are the Weather Underground protocol's fields
@@ -160,20 +187,39 @@ func lookupSpec(specs map[string]spec, key string) (spec, int, bool) {
 	if s, ok := specs[key]; ok {
 		return s, 0, true
 	}
+	pattern, n, ok := channelPattern(key)
+	if !ok {
+		return spec{}, 0, false
+	}
+	s, ok := specs[pattern]
+	return s, n, ok
+}
+
+// channelPattern is key with its last run of digits as N, and the
+// channel they number (1 to 16).
+func channelPattern(key string) (string, int, bool) {
 	end := strings.LastIndexAny(key, "0123456789") + 1
 	start := end
 	for start > 0 && key[start-1] >= '0' && key[start-1] <= '9' {
 		start--
 	}
 	if end == 0 {
-		return spec{}, 0, false
+		return "", 0, false
 	}
 	n, err := strconv.Atoi(key[start:end])
-	s, ok := specs[key[:start]+"N"+key[end:]]
-	if err != nil || !ok || n < 1 || n > 16 {
-		return spec{}, 0, false
+	if err != nil || n < 1 || n > 16 {
+		return "", 0, false
 	}
-	return s, n, true
+	return key[:start] + "N" + key[end:], n, true
+}
+
+// unread reports whether key is a field the hub leaves unread on purpose.
+func unread(key string) bool {
+	if unreadFields[key] {
+		return true
+	}
+	pattern, _, ok := channelPattern(key)
+	return ok && unreadFields[pattern]
 }
 
 // field decodes one field into parts or the counters, or notes its problem.

@@ -128,27 +128,28 @@ func (s *Source) zone(part string) string {
 // errUnknownStation: the station is not allowed, or too many are tracked.
 var errUnknownStation = fmt.Errorf("station not allowed")
 
-// station is the tracked station of key, if it may upload.
-func (s *Source) station(key string) (*tracked, error) {
+// station is the tracked station of key, if it may upload; first when
+// it was not tracked before (its first upload since the hub started).
+func (s *Source) station(key string) (t *tracked, first bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t, ok := s.stations[key]; ok {
-		return t, nil
+		return t, false, nil
 	}
 	allowed := len(s.cfg.Passkeys) == 0
 	for _, p := range s.cfg.Passkeys {
 		allowed = allowed || p == key
 	}
 	if !allowed {
-		return nil, errUnknownStation
+		return nil, false, errUnknownStation
 	}
 	if len(s.stations) >= MaxStations && !s.forgetSilent() {
-		return nil, errUnknownStation
+		return nil, false, errUnknownStation
 	}
-	t := &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}}
+	t = &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}}
 	t.last.Store(s.now().UnixNano())
 	s.stations[key] = t
-	return t, nil
+	return t, true, nil
 }
 
 // forgetSilent frees the slot of a station silent for forgetAfter, the
@@ -187,7 +188,7 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	if sink == nil {
 		return sensors.ErrStopped
 	}
-	t, err := s.station(u.Station)
+	t, first, err := s.station(u.Station)
 	if err != nil {
 		return err
 	}
@@ -205,6 +206,9 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	}
 	s.logProblems(u)
 	err = sink.Record(rctx, rs)
+	if first && !errors.Is(err, sensors.ErrStopped) {
+		s.logFirst(u, rs)
+	}
 	if err != nil && !errors.Is(err, sensors.ErrStopped) && ctx.Err() == nil {
 		// Readings the history refused for their own sake (a value outside
 		// its measurement's range): the others are recorded.
@@ -342,11 +346,40 @@ func (s *Source) gauge(ctx context.Context, t *tracked, key string) (*RainGauge,
 	return g, nil
 }
 
-// logProblems logs each field's problem once per station.
+// logProblems logs each field's problem once per station, and the fields
+// the decoder does not know, each once per station (in one line).
 func (s *Source) logProblems(u *Upload) {
 	for _, p := range u.Problems {
 		s.logOnce(u, p.Field, p.Err)
 	}
+	var fresh []string
+	s.mu.Lock()
+	for _, f := range u.Unknown {
+		if k := u.Station + "\x00?" + f; !s.said[k] && len(s.said) < 256 {
+			s.said[k] = true
+			fresh = append(fresh, f)
+		}
+	}
+	s.mu.Unlock()
+	if len(fresh) > 0 {
+		s.log.Info("station: fields the hub does not read (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "fields", fresh)
+	}
+}
+
+// logFirst logs a station's first upload since the hub started: who sent
+// it, and the zones and measurements it brought.
+func (s *Source) logFirst(u *Upload, rs []sensors.Reading) {
+	seen := map[string][]string{}
+	for _, r := range rs {
+		seen[r.Zone] = append(seen[r.Zone], string(r.Measurement))
+	}
+	zones := make([]string, 0, len(seen))
+	for z, ms := range seen {
+		slices.Sort(ms)
+		zones = append(zones, z+": "+strings.Join(slices.Compact(ms), " "))
+	}
+	slices.Sort(zones)
+	s.log.Info("station: first upload", "station", stationID(u.Station), "model", u.Model, "protocol", u.Protocol, "readings", len(rs), "zones", zones)
 }
 
 // logOnce logs err of the upload's field once per station and field.

@@ -57,7 +57,13 @@ func (m *memSink) sum(zone string, meas sensors.Measurement) (n int, total float
 // running starts a source on sink, serving its handler; stop ends it.
 func running(t *testing.T, cfg Config, sink *memSink) (*httptest.Server, func()) {
 	t.Helper()
-	src := NewSource(cfg, sink.state, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return runningLog(t, cfg, sink, io.Discard)
+}
+
+// runningLog is running with the source's log written to w.
+func runningLog(t *testing.T, cfg Config, sink *memSink, w io.Writer) (*httptest.Server, func()) {
+	t.Helper()
+	src := NewSource(cfg, sink.state, slog.New(slog.NewTextHandler(w, nil)))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { src.Run(ctx, sink); close(done) }()
@@ -125,8 +131,14 @@ func TestSourceRefuses(t *testing.T) {
 	if code := post(t, srv.URL, url.Values{"PASSKEY": {"stranger"}, "tempf": {"50"}}); code != http.StatusForbidden {
 		t.Errorf("a station not listed: %d, want 403", code)
 	}
-	if code := post(t, srv.URL, url.Values{"tempf": {"50"}}); code != http.StatusBadRequest {
-		t.Errorf("no PASSKEY: %d, want 400", code)
+	resp, err := http.PostForm(srv.URL+"/data/report/", url.Values{"tempf": {"50"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "PASSKEY=") {
+		t.Errorf("no PASSKEY: %d %q, want 400 saying the upload needs PASSKEY=", resp.StatusCode, body)
 	}
 	codes := map[int]int{}
 	for range uploadBurst + 3 {

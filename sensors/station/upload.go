@@ -25,6 +25,7 @@ type Upload struct {
 	Parts    []Part    // by name
 	Counters []Counter // cumulative rain, by name
 	Problems []Problem // fields that could not be read; the rest is decoded
+	Unknown  []string  // fields the decoder does not know, by name
 }
 
 // Part is one part of the station and its values.
@@ -76,7 +77,7 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 		return nil, fmt.Errorf("unknown protocol %q", protocol)
 	}
 	if u.Station == "" {
-		return nil, fmt.Errorf("no station: the upload has no %s", map[string]string{Ecowitt: "PASSKEY", Wunderground: "ID"}[protocol])
+		return nil, errNoStation
 	}
 	u.Time = uploadTime(u, form.Get("dateutc"))
 	ambient := strings.HasPrefix(form.Get("stationtype"), "AMBWeather")
@@ -84,6 +85,9 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 	for _, key := range sortedKeys(form) {
 		s, n, ok := lookupSpec(specs, key)
 		if !ok {
+			if !unread(key) {
+				u.Unknown = append(u.Unknown, key)
+			}
 			continue
 		}
 		u.field(parts, s, n, key, form.Get(key), o, ambient)
@@ -98,6 +102,10 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 	sort.Slice(u.Counters, func(i, j int) bool { return rank(u.Counters[i]) < rank(u.Counters[j]) })
 	return u, nil
 }
+
+// errNoStation: an upload that names no station. Consoles always send
+// one; a hand-made upload (curl, a script) must too.
+var errNoStation = fmt.Errorf("the upload names no station: an Ecowitt upload carries PASSKEY=<the station's key> (a Weather Underground one ID=<station ID>); the console sends it, a hand-made upload must too")
 
 // uploadTime is dateutc ("2022-05-18 18:17:37", URL-decoded); "now" or
 // none is zero, a value that cannot be read a problem.

@@ -229,3 +229,62 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestWN34Probes: a GW1100B with eight WN34 temperature probes (tf_chN in
+// °F, tf_battN in V), ecowitt2mqtt's later fixture of the same gateway.
+func TestWN34Probes(t *testing.T) {
+	u, err := Decode(Ecowitt, fixture(t, "payload_gw1100b_wn34.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, u, expect{
+		"probe1": {sensors.Temperature: fToC(84.7), sensors.BatteryVoltage: 1600},
+		"probe2": {sensors.Temperature: fToC(82.9), sensors.BatteryVoltage: 1470},
+		"probe8": {sensors.Temperature: fToC(84.2), sensors.BatteryVoltage: 1300},
+	})
+	c, err := Decode(Ecowitt, url.Values{"PASSKEY": {"K"}, "tf_ch3c": {"12.5"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, c, expect{"probe3": {sensors.Temperature: 12.5}})
+}
+
+// TestConsoleBattery: console_batt is the console's own battery, in V
+// (aioecowitt's GW2000A test upload: 2.5).
+func TestConsoleBattery(t *testing.T) {
+	u, err := Decode(Ecowitt, testutil.FormFromJSON(t, filepath.Join("testdata", "aioecowitt", "gw2000a_v215.json")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, u, expect{"console": {sensors.BatteryVoltage: 2500, sensors.Temperature: fToC(78.80)}})
+}
+
+// TestUnknownFields: every field of the upstream uploads is read or left
+// unread on purpose; a field the decoder does not know is named.
+func TestUnknownFields(t *testing.T) {
+	uploads := map[string]string{"wunderground": "ecowitt2mqtt/payload_wunderground.json"}
+	for _, f := range []string{"payload_gw2000a_1.json", "payload_gw2000a_2.json", "payload_gw1100b.json", "payload_gw1100b_wn34.json", "payload_ambweather.json"} {
+		uploads[f] = "ecowitt2mqtt/" + f
+	}
+	uploads["gw2000a_v215"] = "aioecowitt/gw2000a_v215.json"
+	for name, f := range uploads {
+		protocol := Ecowitt
+		if name == "wunderground" {
+			protocol = Wunderground
+		}
+		u, err := Decode(protocol, testutil.FormFromJSON(t, filepath.Join("testdata", f)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(u.Unknown) > 0 {
+			t.Errorf("%s: fields unknown to the decoder: %v", f, u.Unknown)
+		}
+	}
+	u, err := Decode(Ecowitt, url.Values{"PASSKEY": {"K"}, "tempf": {"50"}, "wn99_flux": {"3"}, "runtime": {"9"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Unknown) != 1 || u.Unknown[0] != "wn99_flux" {
+		t.Errorf("unknown %v, want [wn99_flux]", u.Unknown)
+	}
+}
