@@ -123,6 +123,9 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 			r.log.Error("reload: demo house", "err", err)
 		}
 	}
+	if err := sources.ForgetDemo(ctx, set, r.sources); err != nil {
+		r.log.Error("reload", "err", err)
+	}
 	r.run.Start(ctx, set)
 	watchMQTT(r.m, r.run, set)
 	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,

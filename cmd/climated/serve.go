@@ -177,6 +177,9 @@ func firstSources(ctx context.Context, cfg config.Config, d sources.Deps, term i
 			return nil, err
 		}
 	}
+	if err := sources.ForgetDemo(ctx, set, d); err != nil {
+		return nil, err
+	}
 	return set, nil
 }
 

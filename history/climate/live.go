@@ -199,3 +199,12 @@ func (l *Live) Points(zone string, m sensors.Measurement, from int64) []Point {
 	}
 	return append([]Point(nil), between(s.pts, from, h)...)
 }
+
+// Drop removes the series of zone and measurement from the live
+// structure: their readings are no more (a source forgotten).
+func (l *Live) Drop(zone string, m sensors.Measurement) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.series, seriesKey{zone, m})
+	l.gen.Add(1)
+}

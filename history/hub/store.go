@@ -82,3 +82,18 @@ func (h *Hub) Export(ctx context.Context, w io.Writer, e history.Export) (int64,
 func (h *Hub) Totals(ctx context.Context, m sensors.Measurement) (map[string]int64, error) {
 	return h.store.Totals(ctx, m)
 }
+
+// ForgetSource deletes the readings of the series whose source begins
+// with prefix (history.Store.ForgetSource) and drops them from the live
+// structure, so that get_climate and the dashboard no longer show them.
+// Call it while no source records.
+func (h *Hub) ForgetSource(ctx context.Context, prefix string) (history.SourceReport, error) {
+	rep, err := h.store.ForgetSource(ctx, prefix)
+	if err != nil {
+		return history.SourceReport{}, err
+	}
+	for _, s := range rep.Series {
+		h.live.Drop(s.Zone, s.Measurement)
+	}
+	return rep, nil
+}

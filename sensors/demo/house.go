@@ -107,7 +107,7 @@ func (h *House) At(t time.Time) []sensors.Reading {
 
 	rs := make([]sensors.Reading, 0, 28)
 	add := func(zone string, m sensors.Measurement, v float64) {
-		rs = append(rs, sensors.Reading{Zone: zone, Measurement: m, Value: round(m, v), Time: t, Source: sourcePrefix + zone})
+		rs = append(rs, sensors.Reading{Zone: zone, Measurement: m, Value: round(m, v), Time: t, Source: SourcePrefix + zone})
 	}
 	add(zoneIndoor, sensors.Temperature, living.temp)
 	add(zoneIndoor, sensors.Humidity, living.humidity)
@@ -151,7 +151,7 @@ func (h *House) health(zone string, t time.Time, add func(string, sensors.Measur
 
 // rainReading is the Rain reading at end, a multiple of RainInterval.
 func (h *House) rainReading(end time.Time) sensors.Reading {
-	return sensors.Reading{Zone: zoneRain, Measurement: sensors.Rain, Value: round(sensors.Rain, h.rain(end)), Time: end, Source: sourcePrefix + zoneRain}
+	return sensors.Reading{Zone: zoneRain, Measurement: sensors.Rain, Value: round(sensors.Rain, h.rain(end)), Time: end, Source: SourcePrefix + zoneRain}
 }
 
 func onRainBoundary(t time.Time) bool { return t.Truncate(RainInterval).Equal(t) }

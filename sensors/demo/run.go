@@ -171,7 +171,7 @@ func (r *runner) record(ctx context.Context, rs []sensors.Reading, at time.Time)
 	}
 	r.lastSeen = at
 	for _, zone := range zoneNames {
-		st := sensors.Status{Source: sourcePrefix + zone, Zones: []string{zone}, LastSeen: r.lastSeen, Err: err}
+		st := sensors.Status{Source: SourcePrefix + zone, Zones: []string{zone}, LastSeen: r.lastSeen, Err: err}
 		if err != nil {
 			st.ErrTime = at
 		}

@@ -2,10 +2,10 @@ package demo
 
 import "strings"
 
-// sourcePrefix starts the name of every source of the demo house:
+// SourcePrefix starts the name of every source of the demo house:
 // "demo/<Zone>".
-const sourcePrefix = "demo/"
+const SourcePrefix = "demo/"
 
 // Simulated says whether source is one of the demo house's, whose values
 // are simulated, not measured.
-func Simulated(source string) bool { return strings.HasPrefix(source, sourcePrefix) }
+func Simulated(source string) bool { return strings.HasPrefix(source, SourcePrefix) }

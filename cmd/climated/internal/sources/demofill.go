@@ -87,3 +87,37 @@ func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
 
 // readings is a count of readings in words, for a progress bar.
 func readings(n int64) string { return config.Plural(int(n), "reading") }
+
+// ForgetDemo, when the demo house does not run (real sources do, or
+// demo: enabled: false), deletes what it recorded before, so that its
+// simulated readings are not shown as the house's: its zones leave
+// get_climate and the dashboard, and a zone it shared with a real sensor
+// keeps the sensor's readings only. The log says what went. When the
+// demo runs beside real sources (demo: enabled: true), the log names the
+// zones that get both simulated and measured readings. Call it before
+// the set's sources run.
+func ForgetDemo(ctx context.Context, set *Set, d Deps) error {
+	if set.House != nil {
+		warnMixed(set, d)
+		return nil
+	}
+	if d.Hub == nil {
+		return nil
+	}
+	rep, err := d.Hub.ForgetSource(ctx, demo.SourcePrefix)
+	if err != nil {
+		return fmt.Errorf("demo house: forget its simulated readings: %w", err)
+	}
+	if len(rep.Series) > 0 {
+		d.Log.Info("demo house: its simulated readings are forgotten, as it no longer runs (real sources do, or demo: enabled: false)",
+			"zones", rep.Zones(), "series", len(rep.Series), "readings", rep.Readings)
+	}
+	return nil
+}
+
+// warnMixed names the zones the demo house shares with real sources.
+func warnMixed(set *Set, d Deps) {
+	if len(set.Mixed) > 0 {
+		d.Log.Warn("demo house runs beside real sources (demo: enabled: true): these zones get both simulated and measured readings", "zones", set.Mixed)
+	}
+}

@@ -38,6 +38,9 @@ type Set struct {
 	// Station takes a weather station's uploads (its Handler is served
 	// at station.Path); nil without a station: section.
 	Station *station.Source
+	// Mixed are the zones the demo house shares with real sources, when
+	// it runs beside them (demo: enabled: true).
+	Mixed []string
 }
 
 // MQTTPublish is the MQTT client the hub publishes on, and how.
@@ -151,6 +154,11 @@ func addDemo(set *Set, cfg config.Config, log *slog.Logger) {
 	}
 	set.House = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
 		Logger: log.With("source", "demo")})
+	for _, z := range set.House.Zones() {
+		if slices.Contains(set.Zones, z) {
+			set.Mixed = append(set.Mixed, z)
+		}
+	}
 	set.add(set.House, set.House.Zones())
 	set.Simulated = true
 }

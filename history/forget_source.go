@@ -1,0 +1,103 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/climated/climated/sensors"
+)
+
+// SourceReport is what Store.ForgetSource deleted: the series whose
+// latest source began with the prefix, and their readings.
+type SourceReport struct {
+	Series   []SeriesName
+	Readings int64 // raw and recent readings deleted
+}
+
+// SeriesName is a series by its zone and measurement.
+type SeriesName struct {
+	Zone        string
+	Measurement sensors.Measurement
+}
+
+// Zones are the report's zones, each once, in the order of its series.
+func (r SourceReport) Zones() []string {
+	var zs []string
+	for _, s := range r.Series {
+		if len(zs) == 0 || zs[len(zs)-1] != s.Zone {
+			zs = append(zs, s.Zone)
+		}
+	}
+	return zs
+}
+
+// ForgetSource deletes every reading, from every tier, of the series
+// whose source begins with prefix (the demo house's "demo/"): for a
+// source that has stopped, whose readings must not be shown as the
+// house's. The series rows stay (the writer knows them by id) and take
+// the next source that records them. It runs in one transaction, after
+// what the writer holds is committed; the caller makes sure no source
+// records meanwhile (at start-up, before the sources run).
+func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, error) {
+	var rep SourceReport
+	if s.readOnly {
+		return rep, ErrReadOnly
+	}
+	if prefix == "" || strings.ContainsAny(prefix, `%_\`) {
+		return rep, fmt.Errorf("forget source: prefix %q: want a plain source name such as demo/", prefix)
+	}
+	if err := s.Flush(ctx); err != nil {
+		return rep, fmt.Errorf("forget source: commit first: %w", err)
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return rep, fmt.Errorf("forget source: begin: %w", err)
+	}
+	defer tx.Rollback()
+	ids, names, err := sourceSeries(ctx, tx, prefix)
+	if err != nil {
+		return rep, err
+	}
+	rep.Series = names
+	for _, id := range ids {
+		for _, ft := range forgetTables {
+			res, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id)
+			if err != nil {
+				return rep, fmt.Errorf("forget source: delete from %s: %w", ft.table, err)
+			}
+			if n, _ := res.RowsAffected(); ft.table == "raw" || ft.table == "recent" {
+				rep.Readings += n
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return rep, fmt.Errorf("forget source: commit: %w", err)
+	}
+	return rep, nil
+}
+
+// sourceSeries are the ids and names of the series whose source begins
+// with prefix, by zone and measurement.
+func sourceSeries(ctx context.Context, tx *sql.Tx, prefix string) ([]int64, []SeriesName, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, zone, measurement FROM series WHERE source LIKE ? || '%' ORDER BY zone, measurement`, prefix)
+	if err != nil {
+		return nil, nil, fmt.Errorf("forget source: read series: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	var names []SeriesName
+	for rows.Next() {
+		var id int64
+		var n SeriesName
+		if err := rows.Scan(&id, &n.Zone, &n.Measurement); err != nil {
+			return nil, nil, fmt.Errorf("forget source: read series: %w", err)
+		}
+		ids, names = append(ids, id), append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("forget source: read series: %w", err)
+	}
+	return ids, names, nil
+}
