@@ -31,10 +31,21 @@ func (c Config) Summary() string {
 	if c.MQTT != nil {
 		parts = append(parts, fmt.Sprintf("MQTT %s with %s", c.MQTT.Options.Broker, Plural(len(c.MQTT.Subscriptions), "subscription")))
 	}
-	if len(c.HW.Sensors) == 0 && c.RainGauge == nil && c.MQTT == nil {
+	if c.Station != nil {
+		parts = append(parts, "a weather station")
+	}
+	if !c.NamesSource() {
 		parts = append(parts, "no sensors: scan the I²C bus, else the demo house")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// NamesSource reports whether the configuration names a source of
+// readings (sensors:, rain_gauge:, station: or MQTT subscriptions);
+// without one the hub scans the default I²C bus and, when nothing
+// answers, runs the demo house.
+func (c Config) NamesSource() bool {
+	return len(c.HW.Sensors) > 0 || c.RainGauge != nil || c.Station != nil || (c.MQTT != nil && len(c.MQTT.Subscriptions) > 0)
 }
 
 // Plural is "1 sensor", "2 sensors".

@@ -21,7 +21,7 @@ import (
 func i2cBuses(cfg config.Config) []string {
 	def := cmp.Or(cfg.HW.Bus, hw.DefaultBus)
 	if len(cfg.HW.Sensors) == 0 {
-		if cfg.RainGauge == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
+		if !cfg.NamesSource() {
 			return []string{def}
 		}
 		return nil
@@ -100,7 +100,11 @@ func busFix(err error) string {
 // with a value in its measurement's plausible range (hw refuses others).
 func checkSensors(ctx context.Context, cfg config.Config, env Env) []Finding {
 	if len(cfg.HW.Sensors) == 0 {
-		return []Finding{{Check: "sensors", Status: StatusSkip, Detail: "no sensors configured (the hub scans the bus at start)"}}
+		detail := "no sensors configured (the hub scans the bus at start)"
+		if cfg.NamesSource() {
+			detail = "no I²C sensors configured"
+		}
+		return []Finding{{Check: "sensors", Status: StatusSkip, Detail: detail}}
 	}
 	src, err := hw.New(cfg.HW, &hw.Options{Open: env.OpenBus})
 	if err != nil {

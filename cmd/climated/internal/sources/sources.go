@@ -80,7 +80,7 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 	log, sm := d.Log, d.Seams
 	set := &Set{}
 	hwCfg := cfg.HW
-	if len(hwCfg.Sensors) == 0 && cfg.RainGauge == nil && cfg.Station == nil && (cfg.MQTT == nil || len(cfg.MQTT.Subscriptions) == 0) {
+	if !cfg.NamesSource() {
 		hwCfg = autodetect(ctx, hwCfg, log, sm.OpenBus)
 	}
 	if len(hwCfg.Sensors) > 0 {
