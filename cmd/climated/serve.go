@@ -18,6 +18,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/httpserve"
+	"github.com/climated/climated/cmd/climated/internal/hubfile"
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/oauth"
@@ -151,7 +152,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	}
 	systemd.Notify(log, daemon.SdNotifyReady)
 
-	logServing(log, ln.Addr(), store.Path())
+	defer announce(cfg, ln.Addr(), store.Path(), log)()
 	if env.ready != nil {
 		env.ready(served{Addr: ln.Addr(), Hub: store, Zones: set.Zones})
 	}
@@ -163,6 +164,24 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	runErr := rl.until(ctx, cfg, env, httpErr)
 	systemd.Notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)
+}
+
+// announce says where the hub serves: in the log, and beside its
+// database for the commands run beside it (hubfile); the function it
+// returns removes the latter.
+func announce(cfg config.Config, addr net.Addr, database string, log *slog.Logger) func() {
+	logServing(log, addr, database)
+	// The listen address as configured, with the port it got (:0 picks
+	// one): the form the commands compare with their configuration's.
+	host, _, _ := net.SplitHostPort(cfg.Listen)
+	_, port, _ := net.SplitHostPort(addr.String())
+	remove, err := hubfile.Write(hubfile.Info{PID: os.Getpid(), URL: httpserve.BaseURL(addr), Listen: net.JoinHostPort(host, port), Token: cfg.NeedsToken(),
+		PublicURL: cfg.PublicURL, Config: cfg.From.Path, Database: cfg.Database})
+	if err != nil {
+		log.Warn("the hub cannot tell local commands where it serves; they go by the configuration", "err", err)
+		return func() {}
+	}
+	return remove
 }
 
 // firstSources builds the sources of cfg and, when the demo house runs,

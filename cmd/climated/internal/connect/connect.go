@@ -13,6 +13,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/bridge"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/hubfile"
 )
 
 // Target is what a client needs to reach the hub.
@@ -69,6 +70,24 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 		}
 		t.Args = append(t.Args, "--config", abs)
 	}
+	return hereTarget(t, cfg)
+}
+
+// hereTarget is how a client reaches this machine's own hub.
+func hereTarget(t Target, cfg config.Config) (Target, error) {
+	t.Here = true
+	// The running hub's own word first (it may have been started with
+	// --listen, or another configuration), else the configuration's.
+	if info, ok := hubfile.Read(cfg.Database); ok {
+		base, err := url.Parse(info.URL)
+		if err != nil {
+			return t, fmt.Errorf("the running hub's address %q: %w", info.URL, err)
+		}
+		t.URL, t.SSE, t.Token, t.Public = withPath(base, "/mcp"), withPath(base, "/sse"), info.Token, info.PublicURL
+		t.Answering, t.Remote = true, true
+		t.Args = []string{"mcp", "--remote", t.URL}
+		return t, nil
+	}
 	host, port, err := net.SplitHostPort(cfg.Listen)
 	if err != nil {
 		return t, fmt.Errorf("listen %q: %w", cfg.Listen, err)
@@ -77,7 +96,7 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 		host = "127.0.0.1" // a client on this machine
 	}
 	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
-	t.URL, t.SSE, t.Token, t.Here = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken(), true
+	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken()
 	if hubAnswers(base.String()) {
 		// The running hub has every tool (alerts included) and any user
 		// may reach it: the same form as a hub on the network.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/hubfile"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 )
@@ -209,6 +210,11 @@ func listenReach(cfg config.Config, host string) string {
 // checkListen says who can reach the address, and whether the port is
 // free or held by a hub.
 func checkListen(ctx context.Context, cfg config.Config, env Env) []Finding {
+	if info, ok := hubfile.Read(cfg.Database); ok && info.Listen != cfg.Listen {
+		who := listenReach(config.Config{Listen: info.Listen, PublicURL: info.PublicURL}, hostOf(info.Listen))
+		return []Finding{{Check: "listen", Status: StatusWarn, Detail: fmt.Sprintf("the hub of %s answers at %s, not at the configuration's %s (it was started with another listen address); reachable from %s", cfg.Database, info.Listen, cfg.Listen, who),
+			Fix: "set listen: in the configuration to the address the hub should keep, and restart it"}}
+	}
 	host, port, _ := net.SplitHostPort(cfg.Listen)
 	who := listenReach(cfg, host)
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -233,4 +239,10 @@ func checkListen(ctx context.Context, cfg config.Config, env Env) []Finding {
 	}
 	return []Finding{{Check: "listen", Status: StatusFail, Detail: fmt.Sprintf("%s is held by another program, not a hub", cfg.Listen),
 		Fix: "see which: ss -ltnp 'sport = :" + port + "'; stop it or choose another listen: address"}}
+}
+
+// hostOf is the host of a host:port address.
+func hostOf(addr string) string {
+	h, _, _ := net.SplitHostPort(addr)
+	return h
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/cli"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/hubfile"
 	"github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/sensors/station"
 )
@@ -28,6 +29,9 @@ func Run(args []string, stdout, stderr io.Writer) error {
 	secret, err := token.LoadOrCreate(cfg.StationSecretPath())
 	if err != nil {
 		return config.ExplainAccess(cfg.StationSecretPath(), "climated station", err)
+	}
+	if info, ok := hubfile.Read(cfg.Database); ok {
+		cfg.Listen = info.Listen // the running hub's own address: it may have been started with --listen
 	}
 	addrs, _ := net.InterfaceAddrs()
 	return Print(stdout, cfg, secret, addrs)
