@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/connect"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/history/hub"
 )
@@ -30,6 +31,11 @@ func TestMain(m *testing.M) {
 		// A test's stand-in for /etc/climated and /var/lib/climated.
 		if c := os.Getenv("CLIMATED_TEST_INSTALLED"); c != "" {
 			config.Installed.Config, config.Installed.State, _ = strings.Cut(c, string(os.PathListSeparator))
+		}
+		// The Node `connect inspector` finds: the tests' own, not this
+		// machine's.
+		if v, ok := os.LookupEnv("CLIMATED_TEST_NODE"); ok {
+			connect.NodeVersion = func() string { return v }
 		}
 		main()
 		os.Exit(0)
@@ -43,6 +49,9 @@ func TestMain(m *testing.M) {
 	// $CLIMATED_CONFIG, no installed hub's file, here or in the children
 	// (a test that wants one sets it for its child).
 	xdg := isolateConfig()
+	// connect inspector's Node check sees a Node the Inspector runs on,
+	// in every child, whatever this machine has (TestNodeAdvice tests it).
+	os.Setenv("CLIMATED_TEST_NODE", "v22.19.0")
 	code := m.Run()
 	os.RemoveAll(xdg)
 	if fixture.dir != "" {

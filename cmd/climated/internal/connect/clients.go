@@ -154,8 +154,12 @@ var clients = []Client{
 		Files: map[string]string{"linux": "mcp.json", "darwin": "mcp.json", "windows": "mcp.json"},
 		Key:   "mcpServers", Entry: stdio(""),
 		Notes: func(t Target) []string {
-			lines := []string{"Start it with that file (--write writes mcp.json here; the Inspector needs Node 22.19 or later):",
-				"  npx @modelcontextprotocol/inspector --config mcp.json --server " + t.Name, "or without one:"}
+			var lines []string
+			if advice := nodeAdvice(NodeVersion()); advice != "" {
+				lines = append(lines, advice)
+			}
+			lines = append(lines, "Start it with that file (--write writes mcp.json here; the Inspector needs Node 22.19 or later):",
+				"  npx @modelcontextprotocol/inspector --config mcp.json --server "+t.Name, "or without one:")
 			if !t.Remote {
 				return append(lines, "  npx @modelcontextprotocol/inspector "+t.commandLine())
 			}
