@@ -24,7 +24,7 @@ var assistants = []Client{
 				"     " + t.Public + "/mcp",
 				"   Leave Advanced settings empty: Claude registers itself with the hub.",
 				"3. Add, then Connect: the hub's consent page opens in your browser. It names Claude and the page it returns to (claude.ai);",
-			}, append(approve(),
+			}, append(approve(t),
 				"4. Claude shows climated as connected. In a chat, turn climated on under + > Connectors, and ask \"How warm is it right now?\"",
 				"The Claude apps on phones and Claude Desktop use the connectors added on claude.ai.",
 				"If Claude says \"Couldn't register with "+t.Name+"'s sign-in service\" or \"Couldn't connect\", or the consent page says \"Sign-in stopped\":",
@@ -44,7 +44,7 @@ var assistants = []Client{
 				"     " + t.Public + "/mcp",
 				"   Authentication: OAuth; confirm that you trust the application; Create.",
 				"3. ChatGPT names itself to the hub (chatgpt.com's client document) and opens its consent page, naming ChatGPT and chatgpt.com;",
-			}, append(approve(),
+			}, append(approve(t),
 				"4. ChatGPT lists climated's tools. In a chat, choose + > Developer mode and turn climated on.",
 				"If ChatGPT says it could not connect, or the consent page says \"Sign-in stopped\":",
 				"   on the hub, journalctl -u climated | grep 'oauth sign-in refused' says why and what to do; climated doctor checks the tunnel.",
@@ -54,9 +54,9 @@ var assistants = []Client{
 }
 
 // approve is the owner's part on the hub's consent page.
-func approve() []string {
+func approve(t Target) []string {
 	return []string{
-		"   type the hub's token there (on the hub, `sudo -u climated climated token` prints it) and press Allow.",
+		"   type the hub's token there (on the hub, `" + t.TokenCommand() + "` prints it) and press Allow.",
 		"   It may always read the climate; tick \"Create and delete alerts\" to let it set alerts too (your choice, whatever it asked for).",
 		"   The consent page is the hub's own, at your public_url: type the token nowhere else.",
 	}

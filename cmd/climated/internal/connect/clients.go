@@ -69,7 +69,10 @@ func tokenHow(t Target, where string) []string {
 	if !t.Remote || !t.Token {
 		return nil
 	}
-	return []string{"The hub's bearer token: on the hub, `sudo -u climated climated token` prints it; " + where + "."}
+	if t.TokenFile != "" && where == bridgeTokenWhere {
+		return []string{"climated mcp --remote reads the hub's bearer token from " + t.TokenFile + ", which you may read: nothing to copy."}
+	}
+	return []string{"The hub's bearer token: on the hub, `" + t.TokenCommand() + "` prints it; " + where + "."}
 }
 
 const bridgeTokenWhere = "put it in ~/.config/climated/token (macOS: ~/Library/Application Support/climated/token, Windows: %AppData%\\climated\\token), mode 0600, where climated mcp --remote reads it"
@@ -126,7 +129,7 @@ var clients = []Client{
 			if !t.Remote || !t.Token {
 				return nil
 			}
-			return []vscodeInput{{Type: "promptString", ID: "climated-token", Description: "climated bearer token (sudo -u climated climated token on the hub)", Password: true}}
+			return []vscodeInput{{Type: "promptString", ID: "climated-token", Description: "climated bearer token (" + t.TokenCommand() + " on the hub)", Password: true}}
 		},
 		Notes: func(t Target) []string {
 			lines := []string{"That is the user configuration (MCP: Open User Configuration); a workspace's is .vscode/mcp.json, in the same shape."}
@@ -178,7 +181,7 @@ var clients = []Client{
 					"1. Settings > Devices & services > Add integration > Model Context Protocol, then the server URL:",
 					"     " + t.Public + "/mcp",
 					"2. Home Assistant registers itself with the hub and sends your browser to the hub's consent page (through my.home-assistant.io: the My Home Assistant integration, part of default_config, must be on);",
-				}, append(approve(),
+				}, append(approve(t),
 					"3. The hub's tools are then an LLM API a conversation agent may use: choose it in the agent's options (for example Anthropic or OpenAI Conversation > Configure).",
 					"If Home Assistant says it cannot connect, or the consent page says \"Sign-in stopped\":",
 					"   on the hub, journalctl -u climated | grep 'oauth sign-in refused' says why and what to do; climated doctor checks the tunnel.",
@@ -208,7 +211,7 @@ var clients = []Client{
 				"  " + t.SSE,
 			}
 			if t.Token {
-				lines = append(lines, "Over HTTP every request needs the header Authorization: Bearer TOKEN; on the hub, `sudo -u climated climated token` prints TOKEN. climated mcp --remote reads it from $CLIMATED_TOKEN, --token-file FILE or ~/.config/climated/token.")
+				lines = append(lines, "Over HTTP every request needs the header Authorization: Bearer TOKEN; on the hub, `"+t.TokenCommand()+"` prints TOKEN. climated mcp --remote reads it from $CLIMATED_TOKEN, --token-file FILE or ~/.config/climated/token.")
 			}
 			return lines
 		},

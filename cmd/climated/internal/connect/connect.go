@@ -32,6 +32,20 @@ type Target struct {
 	// Public is the https origin assistants on the internet sign in at
 	// (public_url, or the origin of an https --remote); "" when none.
 	Public string
+	// OwnHub: this machine's hub runs from a user's configuration, not
+	// the installed service's, so its owner prints the token with a plain
+	// climated token. TokenFile is that hub's token file when this user
+	// may read it: climated mcp --remote is given it.
+	OwnHub    bool
+	TokenFile string
+}
+
+// TokenCommand is how the owner prints the hub's bearer token on the hub.
+func (t Target) TokenCommand() string {
+	if t.OwnHub {
+		return "climated token"
+	}
+	return "sudo -u climated climated token"
 }
 
 // NewTarget is how a client reaches the hub of cfg: this machine's own
@@ -76,6 +90,7 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 // hereTarget is how a client reaches this machine's own hub.
 func hereTarget(t Target, cfg config.Config) (Target, error) {
 	t.Here = true
+	t.OwnHub = !config.Installed.IsInstalledConfig(cfg.From.Path)
 	// The running hub's own word first (it may have been started with
 	// --listen, or another configuration), else the configuration's.
 	if info, ok := hubfile.Read(cfg.Database); ok {
@@ -84,9 +99,8 @@ func hereTarget(t Target, cfg config.Config) (Target, error) {
 			return t, fmt.Errorf("the running hub's address %q: %w", info.URL, err)
 		}
 		t.URL, t.SSE, t.Token, t.Public = withPath(base, "/mcp"), withPath(base, "/sse"), info.Token, info.PublicURL
-		t.Answering, t.Remote = true, true
-		t.Args = []string{"mcp", "--remote", t.URL}
-		return t, nil
+		t.OwnHub = !config.Installed.IsInstalledConfig(info.Config)
+		return t.answering(cfg), nil
 	}
 	host, port, err := net.SplitHostPort(cfg.Listen)
 	if err != nil {
@@ -98,12 +112,27 @@ func hereTarget(t Target, cfg config.Config) (Target, error) {
 	base := &url.URL{Scheme: "http", Host: net.JoinHostPort(host, port)}
 	t.URL, t.SSE, t.Token = withPath(base, "/mcp"), withPath(base, "/sse"), cfg.NeedsToken()
 	if hubAnswers(base.String()) {
-		// The running hub has every tool (alerts included) and any user
-		// may reach it: the same form as a hub on the network.
-		t.Answering, t.Remote = true, true
-		t.Args = []string{"mcp", "--remote", t.URL}
+		t = t.answering(cfg)
 	}
 	return t, nil
+}
+
+// answering is t for this machine's hub answering at t.URL: it has every
+// tool (alerts included) and any user may reach it, so the client gets
+// the same form as for a hub on the network, with the hub's token file
+// when this user may read it (the owner's own hub).
+func (t Target) answering(cfg config.Config) Target {
+	t.Answering, t.Remote = true, true
+	t.Args = []string{"mcp", "--remote", t.URL}
+	if !t.Token {
+		return t
+	}
+	if f, err := os.Open(cfg.TokenPath()); err == nil {
+		f.Close()
+		t.TokenFile = cfg.TokenPath()
+		t.Args = append(t.Args, "--token-file", t.TokenFile)
+	}
+	return t
 }
 
 // hereNote says which form the client got for this machine's hub, and why.
