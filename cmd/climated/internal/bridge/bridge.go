@@ -189,6 +189,9 @@ func (b *bridge) send(ctx context.Context, msg jsonrpc.Message) error {
 		// again: the hub is down, and the client hears so at once.
 		if !hubGone(err) || !b.initialized() || (req != nil && req.Method == "initialize") {
 			b.refused(ctx, req, err)
+			if req != nil {
+				b.clearPending(req.ID) // answered
+			}
 			return nil
 		}
 		b.log.Warn("the hub is gone: starting a new session", "error", err)
@@ -211,12 +214,11 @@ func (b *bridge) write(ctx context.Context, msg jsonrpc.Message, req *jsonrpc.Re
 		b.setPending(req.ID, false, true)
 	}
 	err := up.conn.Write(ctx, msg)
-	switch {
-	case req != nil && err == nil:
+	if req != nil && err == nil {
 		b.setPending(req.ID, true, false)
-	case req != nil:
-		b.clearPending(req.ID)
 	}
+	// Unsent, it stays pending (not sent) until send answers it or
+	// sends it again.
 	return up, err
 }
 
@@ -310,7 +312,9 @@ func (b *bridge) toClient(ctx context.Context, msg jsonrpc.Message) {
 		if s, ok := resp.ID.Raw().(string); ok && strings.HasPrefix(s, replayPrefix) {
 			return // the answer to a replay that gave up waiting
 		}
-		b.clearPending(resp.ID)
+		// Written before it stops being pending: at the end of input,
+		// drain waits for it and the bridge exits only once it is out.
+		defer b.clearPending(resp.ID)
 	}
 	if err := b.local.Write(ctx, msg); err != nil && ctx.Err() == nil {
 		b.log.Warn("write to the client", "error", err)

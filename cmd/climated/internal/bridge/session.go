@@ -160,12 +160,12 @@ func (b *bridge) failPending(ctx context.Context) {
 	for id, sent := range b.pending {
 		if sent {
 			lost = append(lost, id)
-			delete(b.pending, id)
 		}
 	}
 	b.mu.Unlock()
 	for _, id := range lost {
 		b.answer(ctx, id, jsonrpc.CodeInternalError, "the hub restarted before it answered: ask again")
+		b.clearPending(id) // once answered, for drain
 	}
 }
 
