@@ -9,7 +9,7 @@ import (
 )
 
 // Retention defaults: raw readings for 30 days, 5-minute buckets for two
-// years, hourly buckets for ever.
+// years, hourly and daily buckets for ever.
 const (
 	DefaultRawRetention      = 30 * 24 * time.Hour
 	DefaultRollupRetention   = 2 * 365 * 24 * time.Hour

@@ -88,3 +88,28 @@ func slug(h string) string {
 	}
 	return b.String()
 }
+
+// developerDocs are the documents for the people who work on climated:
+// they may name tests, issues and internals. Every other document of
+// DocFiles is for the people who run it.
+var developerDocs = map[string]bool{"docs/development.md": true, "docs/performance.md": true}
+
+// forDevelopers are what a user document must not carry: a test's name,
+// an issue of this project (an upstream one is owner/repo#N), a machine
+// of ours ("this machine has no internet").
+var forDevelopers = regexp.MustCompile(`\b(Test|Fuzz)[A-Z][A-Za-z0-9_]*|(^|[^/\w])[Ii]ssues? #?\d+|(^|\s)#\d+\b|has no internet|seed 00\d`)
+
+// TestUserDocsSpeakToUsers: no user document names a test, an issue of
+// this project or a test machine; those belong in docs/development.md.
+func TestUserDocsSpeakToUsers(t *testing.T) {
+	for _, f := range DocFiles(t) {
+		if developerDocs[f] {
+			continue
+		}
+		for i, line := range strings.Split(Doc(t, f), "\n") {
+			if m := forDevelopers.FindString(line); m != "" {
+				t.Errorf("%s:%d names %q, which is for developers (docs/development.md): %s", f, i+1, strings.TrimSpace(m), line)
+			}
+		}
+	}
+}

@@ -6,9 +6,9 @@
 // its outdoor array, channels 1–8, soil, leaf and leak sensors, the PM2.5
 // and CO₂ sensors, the lightning detector), in the catalogue's units,
 // and the rain counters, which only their increases turn into rain.
-//
-// Wind, sun, UV, rain rate, soil moisture, leaf wetness, leaks and
-// lightning are not in the catalogue yet (issue 30): they are decoded
-// here under the names they will have (Netatmo's for wind), and the hub
-// does not record them yet.
+// Wind (under Netatmo's names), sun, UV, rain rate, soil moisture, leaf
+// wetness, leaks and lightning are the catalogue's measurements, recorded
+// as the rest. Start reading at Source.Handler: an upload is decoded
+// (Decode, fields.go), turned into readings and rain (source.go,
+// rain.go) and handed to the hub's sink.
 package station
