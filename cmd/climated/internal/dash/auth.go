@@ -120,12 +120,14 @@ const loginPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><link rel="icon" href="data:,">
 <title>climated — log in</title><link rel="stylesheet" href="` + StylesheetPath + `"></head>
-<body><main class="login"><h1>climated</h1>
+<body><main class="login consent"><div class="card">
+<h1>climated</h1>
+<p>The dashboard of this hub opens with the hub's token.</p>
 <form method="post" action="/dash/login">
 <label for="token">The hub's token (<code>climated token</code> prints it)</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-%s<button type="submit">Open the dashboard</button>
-</form></main></body></html>
+%s<div class="actions"><button type="submit" class="primary">Open the dashboard</button></div>
+</form></div></main></body></html>
 `
 
 func (h *Handler) loginForm(w http.ResponseWriter, status int, msg string) {

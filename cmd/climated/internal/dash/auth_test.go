@@ -60,6 +60,10 @@ func TestOffLoopback(t *testing.T) {
 	if res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `name="token"`) || strings.Contains(body, "app.js") {
 		t.Errorf("GET / without token: %d, want 401 and the login form only:\n%s", res.StatusCode, body)
 	}
+	// The login page wears the consent page's card and primary button.
+	if !strings.Contains(body, `<main class="login consent"><div class="card">`) || !strings.Contains(body, `class="primary"`) {
+		t.Errorf("the login page is not styled as the consent page:\n%s", body)
+	}
 	if res, _ := do(t, "GET", base+"/dash/static/app.css", nil, ""); res.StatusCode != 200 {
 		t.Errorf("static file for the login page: %d", res.StatusCode)
 	}

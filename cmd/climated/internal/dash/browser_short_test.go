@@ -47,6 +47,7 @@ func TestBrowserShortHistory(t *testing.T) {
 	base := serve(t, "127.0.0.1", newDash(t, src, &dash.Options{Simulated: true}))
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) { shortRanges(t, newTab(t, bctx), base, v) })
+		t.Run(v.name+"/readable", func(t *testing.T) { readable(t, newTab(t, bctx), base, v) })
 	}
 	for _, locale := range []string{"en-GB", "en-US"} {
 		t.Run(locale, func(t *testing.T) { timeFormats(t, newTab(t, bctx), base, locale) })

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -129,6 +131,17 @@ func compareCards(t *testing.T, climate map[string]map[string]json.RawMessage, d
 			case got[0] != want:
 				diffs = append(diffs, fmt.Sprintf("%s/%s: page has %q, structure %s", zone, key, got[0], want))
 			case key == "When" || key == "date_min_temp" || key == "date_max_temp" || key == "date_max_wind_str" || key == "temp_trend" || key == "pressure_trend":
+			case key == "battery_vp": // in volts
+				v, err1 := strconv.ParseFloat(strings.TrimSuffix(got[1], " V"), 64)
+				mV, err2 := strconv.ParseFloat(want, 64)
+				if err1 != nil || err2 != nil || !strings.HasSuffix(got[1], " V") || math.Abs(v*1000-mV) > 5 {
+					diffs = append(diffs, fmt.Sprintf("%s/%s shows %q, structure %s mV (want volts)", zone, key, got[1], want))
+				}
+			case key == "rf_status" || key == "wifi_status": // in words
+				v, _ := strconv.ParseFloat(want, 64)
+				if words := signalWords(key, v); got[1] != words {
+					diffs = append(diffs, fmt.Sprintf("%s/%s shows %q, structure %s (want %q)", zone, key, got[1], want, words))
+				}
 			case key == "Leak": // a leak sensor's 0 and 1 in words
 				if words := map[string]string{"0": "dry", "1": "water!"}[want]; got[1] != words {
 					diffs = append(diffs, fmt.Sprintf("%s/%s shows %q, structure %s (want %q)", zone, key, got[1], want, words))
@@ -143,6 +156,26 @@ func compareCards(t *testing.T, climate map[string]map[string]json.RawMessage, d
 		}
 	}
 	return diffs
+}
+
+// signalWords is a signal on Netatmo's scales (lower is stronger) in
+// words: radio 60 full, 70 high, 80 medium, 90 low; Wi-Fi 56 good, 71
+// average, 86 bad (Netatmo's weather API, rf_status and wifi_status).
+func signalWords(key string, v float64) string {
+	type step struct {
+		max  float64
+		word string
+	}
+	steps := []step{{60, "strong"}, {70, "good"}, {80, "fair"}, {90, "weak"}}
+	if key == "wifi_status" {
+		steps = []step{{56, "strong"}, {71, "fair"}, {86, "weak"}}
+	}
+	for _, s := range steps {
+		if v <= s.max {
+			return s.word
+		}
+	}
+	return "very weak"
 }
 
 const firstChart = `section.chart[data-zone="Balcony"][data-m="Temperature"]`

@@ -70,7 +70,7 @@ func screenshots(t *testing.T, tb *tab, base, dir string, store storeRecorder, f
 func offLoopback(t *testing.T, tb *tab, base, remoteBase string) {
 	tb.do(t, chromedp.Navigate(remoteBase+"/"))
 	waitFor(t, tb, `document.querySelector('input#token') !== null`, 10*time.Second)
-	if eval[bool](t, tb, `document.querySelector('.card, script[src*="app.js"]') !== null`) {
+	if eval[bool](t, tb, `document.querySelector('article.card[data-zone], script[src*="app.js"]') !== null`) {
 		t.Error("the page without a token carries the dashboard")
 	}
 	if s := eval[int](t, tb, `fetch('/dash/state').then(r => r.status)`); s != 401 {

@@ -59,9 +59,12 @@
       return clock(t) + (!prev || prev.getDate() !== d.getDate() ? "\n" + formats.day.format(d) : "");
     });
   }
+  // fmt writes v to its measurement's decimals; an amount (rain,
+  // lightning) without the zeros they pad with: "0 mm", "0.4 mm".
   function fmt(key, v) {
     const u = units[key];
-    return typeof v === "number" && u ? v.toFixed(u.decimals) : String(v);
+    if (typeof v !== "number" || !u) return String(v);
+    return u.kind === "amount" ? String(+v.toFixed(u.decimals)) : v.toFixed(u.decimals);
   }
   function ago(t) {
     const s = Math.max(0, Math.round(now() - t));
@@ -70,12 +73,16 @@
     if (s < 172800) return Math.round(s / 3600) + " h ago";
     return Math.round(s / 86400) + " days ago";
   }
-  function signal(key, v) { // Netatmo scales, lower is better
-    const steps = key === "wifi_status" ? [[56, "good"], [71, "average"], [86, "bad"]]
-      : [[60, "full"], [70, "high"], [80, "medium"], [90, "low"]];
+  // signal is a radio's or Wi-Fi's strength in words: Netatmo's scales
+  // run the other way (lower is stronger; radio 60 full … 90 low, Wi-Fi
+  // 56 good … 86 bad).
+  function signal(key, v) {
+    const steps = key === "wifi_status" ? [[56, "strong"], [71, "fair"], [86, "weak"]]
+      : [[60, "strong"], [70, "good"], [80, "fair"], [90, "weak"]];
     for (const [lim, word] of steps) if (v <= lim) return word;
-    return "very low";
+    return "very weak";
   }
+  const volts = (mV) => +(mV / 1000).toFixed(2) + " V";
   const label = (key) => ({ AbsolutePressure: "Station pressure", CO2: "CO₂", PM25: "PM2.5", VOCIndex: "VOC index", NOxIndex: "NOx index" }[key] || W.label(key) || key);
   const unitOf = (key) => W.unit(key, (units[key] || {}).unit);
 
@@ -107,7 +114,7 @@
       trend ? el("span", { class: "trend", "data-key": key === "Temperature" ? "temp_trend" : "pressure_trend", "data-value": trend, title: "trend: " + trend, text: ARROWS[trend] || "" }) : null);
     const sub = el("span", { class: "sub" });
     if (key === "Temperature" && "min_temp" in z) {
-      sub.append("min ", el("span", { "data-key": "min_temp", "data-value": String(z.min_temp), text: fmt(key, z.min_temp) }),
+      sub.append("since midnight: min ", el("span", { "data-key": "min_temp", "data-value": String(z.min_temp), text: fmt(key, z.min_temp) }),
         " at ", el("time", { "data-key": "date_min_temp", "data-value": String(z.date_min_temp), text: clock(z.date_min_temp) }),
         " · max ", el("span", { "data-key": "max_temp", "data-value": String(z.max_temp), text: fmt(key, z.max_temp) }),
         " at ", el("time", { "data-key": "date_max_temp", "data-value": String(z.date_max_temp), text: clock(z.date_max_temp) }));
@@ -128,10 +135,19 @@
   }
   function footer(zone, z) {
     const f = el("footer"), low = past(zone, "battery_percent", z.battery_percent);
-    if ("battery_percent" in z) f.append(el("span", { class: low ? "past" : undefined, title: low ? low.text : undefined }, "battery ", el("span", { "data-key": "battery_percent", "data-value": String(z.battery_percent), text: fmt("battery_percent", z.battery_percent) }), " %"));
-    if ("battery_vp" in z) f.append(el("span", {}, el("span", { "data-key": "battery_vp", "data-value": String(z.battery_vp), text: fmt("battery_vp", z.battery_vp) }), " mV"));
+    // The battery as its level when the sensor says it, else its voltage
+    // (a 1.5 V cell's or a module's 6 V pack: no one scale fits both).
+    const vp = "battery_vp" in z ? el("span", { "data-key": "battery_vp", "data-value": String(z.battery_vp), text: volts(z.battery_vp) }) : null;
+    if ("battery_percent" in z) {
+      f.append(el("span", { class: low ? "past" : undefined, title: low ? low.text : undefined }, "battery ",
+        el("span", { "data-key": "battery_percent", "data-value": String(z.battery_percent), text: fmt("battery_percent", z.battery_percent) }), " %",
+        vp ? " (" : null, vp, vp ? ")" : null));
+    } else if (vp) {
+      f.append(el("span", {}, "battery ", vp));
+    }
     for (const k of ["rf_status", "wifi_status"]) {
-      if (k in z) f.append(el("span", {}, k === "rf_status" ? "radio " : "Wi-Fi ", el("span", { "data-key": k, "data-value": String(z[k]), title: "Netatmo scale, lower is better", text: fmt(k, z[k]) }), " (" + signal(k, z[k]) + ")"));
+      if (k in z) f.append(el("span", { title: fmt(k, z[k]) + " on Netatmo's scale, where lower is stronger" }, k === "rf_status" ? "radio " : "Wi-Fi ",
+        el("span", { "data-key": k, "data-value": String(z[k]), text: signal(k, z[k]) })));
     }
     if ("When" in z) f.append(el("span", {}, "updated ", el("time", { class: "age", "data-key": "When", "data-value": String(z.When), datetime: date(z.When).toISOString(), title: stamp(z.When), text: ago(z.When) })));
     return f;
@@ -251,7 +267,8 @@
       delete this.root.dataset.xMin;
       delete this.root.dataset.xMax;
       this.div.append(el("p", { class: "too-little", role: "note", text: pts.length === 0 ? "No readings in the last " + LABELS[this.range] + "."
-        : "Too little history to draw " + LABELS[this.range] + " yet (" + pts.length + (pts.length === 1 ? " point" : " points") + "): a shorter range shows it." }));
+        : "Too little history to draw " + LABELS[this.range] + " yet (" + pts.length + (pts.length === 1 ? " point" : " points") + ")" +
+          (this.range === RANGES[0] ? "." : ": a shorter range shows it.") }));
       return;
     }
     this.plot = new uPlot(this.options(), this.shown(this.columns()), this.div);
