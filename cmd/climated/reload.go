@@ -23,27 +23,42 @@ import (
 // with an error changes nothing, and the log names FILE:LINE. The keys
 // below need a restart; a reload that changes them says so and keeps
 // their running values.
-var restartKeys = []struct {
-	key string
-	get func(*config.Config) any
-}{
-	{"listen", func(c *config.Config) any { return c.Listen }},
-	{"database", func(c *config.Config) any { return c.Database }},
-	{"timezone", func(c *config.Config) any { return c.Timezone }},
-	{"retention", func(c *config.Config) any { return c.Retention }},
-	{"token_file", func(c *config.Config) any { return c.TokenFile }},
-	{"allowed_hosts", func(c *config.Config) any { return c.AllowedHosts }},
-	{"allowed_origins", func(c *config.Config) any { return c.AllowedOrigins }},
-	{"alerts", func(c *config.Config) any { return c.Alerts }},
-	{"public_url", func(c *config.Config) any { return c.PublicURL }},
-	{"discovery", func(c *config.Config) any { return c.Discovery }},
+var restartKeys = []restartKey{
+	key("listen", func(c *config.Config) *string { return &c.Listen }),
+	key("database", func(c *config.Config) *string { return &c.Database }),
+	key("timezone", func(c *config.Config) *string { return &c.Timezone }),
+	key("retention", func(c *config.Config) *config.RetentionConfig { return &c.Retention }),
+	key("token_file", func(c *config.Config) *string { return &c.TokenFile }),
+	key("allowed_hosts", func(c *config.Config) *[]string { return &c.AllowedHosts }),
+	key("allowed_origins", func(c *config.Config) *[]string { return &c.AllowedOrigins }),
+	key("alerts", func(c *config.Config) *config.AlertsConfig { return &c.Alerts }),
+	key("public_url", func(c *config.Config) *string { return &c.PublicURL }),
+	key("discovery", func(c *config.Config) **bool { return &c.Discovery }),
 	// The daily summaries' sun and degree days are set when the history
 	// opens.
-	{"location", func(c *config.Config) any { return c.Place }},
-	{"degree_day_base", func(c *config.Config) any { return c.DegreeDayBase }},
+	key("location", func(c *config.Config) **config.PlaceConfig { return &c.Place }),
+	key("degree_day_base", func(c *config.Config) *float64 { return &c.DegreeDayBase }),
 	// A station's upload path is served from the start: adding or
-	// removing the section takes a restart; its zones reload.
-	{"station", func(c *config.Config) any { return c.Station != nil }},
+	// removing the section takes a restart (the running one is kept);
+	// its zones reload.
+	{"station", func(cur, next *config.Config) bool { return (cur.Station != nil) == (next.Station != nil) },
+		func(cur, next *config.Config) { next.Station = cur.Station }},
+}
+
+// restartKey is a key a reload cannot apply: whether a new configuration
+// changes it, and how the running value is kept in it.
+type restartKey struct {
+	name    string
+	same    func(cur, next *config.Config) bool
+	restore func(cur, next *config.Config)
+}
+
+// key is the restart key name of the field at: one definition gives the
+// comparison and the restore, so that neither can be forgotten.
+func key[T any](name string, at func(*config.Config) *T) restartKey {
+	return restartKey{name,
+		func(cur, next *config.Config) bool { return reflect.DeepEqual(*at(cur), *at(next)) },
+		func(cur, next *config.Config) { *at(next) = *at(cur) }}
 }
 
 // reloader is what a reload needs of the running hub.
@@ -91,18 +106,13 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 	}
 	var pending []string
 	for _, k := range restartKeys {
-		if !reflect.DeepEqual(k.get(&cur), k.get(&next)) {
-			pending = append(pending, k.key)
+		if !k.same(&cur, &next) {
+			pending = append(pending, k.name)
+			k.restore(&cur, &next)
 		}
 	}
 	if len(pending) > 0 {
 		r.log.Warn("reload: these keys take effect after a restart", "keys", pending)
-		next.Listen, next.Database, next.Timezone, next.Retention = cur.Listen, cur.Database, cur.Timezone, cur.Retention
-		next.TokenFile, next.AllowedHosts, next.AllowedOrigins = cur.TokenFile, cur.AllowedHosts, cur.AllowedOrigins
-		next.Alerts, next.PublicURL, next.Discovery = cur.Alerts, cur.PublicURL, cur.Discovery
-		if (next.Station != nil) != (cur.Station != nil) {
-			next.Station = cur.Station
-		}
 	}
 	set, err := sources.Build(ctx, next, r.sources)
 	if err == nil && r.alert != nil {

@@ -109,6 +109,17 @@ mqtt:
 	testutil.WaitFor(t, "the second reload finished", func() bool {
 		return strings.Count(logs.String(), `msg="configuration reloaded"`) == 2
 	})
+	// Reloaded again, the same file still waits for a restart for every
+	// one of those keys: each kept its running value (location and
+	// degree_day_base once were named but not kept, so a second reload
+	// said nothing of them while the history used the old ones).
+	reload <- struct{}{}
+	testutil.WaitFor(t, "the third reload finished", func() bool {
+		return strings.Count(logs.String(), `msg="configuration reloaded"`) == 3
+	})
+	if n := strings.Count(logs.String(), `keys="[listen public_url discovery location degree_day_base]"`); n != 2 {
+		t.Errorf("the restart keys named %d times over two reloads of the same file, want 2", n)
+	}
 }
 
 // TestSIGHUPReloads is the real process: SIGHUP reloads (it used to kill
