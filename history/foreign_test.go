@@ -45,7 +45,7 @@ func reading(zone string, m sensors.Measurement, v float64, at time.Time) sensor
 
 // TestForeignSeriesIsAdopted: a series another process created (an import
 // beside the hub, a second instance) is adopted by the hub's next write of
-// it, and recording goes on for every zone (issue 10, defect 1).
+// it, and recording goes on for every zone (a foreign file once stopped it).
 func TestForeignSeriesIsAdopted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	s := openTest(t, path, &Options{FlushInterval: time.Hour})
@@ -109,7 +109,7 @@ func TestImportAdoptsForeignSeries(t *testing.T) {
 // TestBadRowDoesNotBlockOthers: readings the database refuses for their
 // own sake (here a trigger, a real SQLite constraint failure) are dropped
 // and logged with zone, measurement and time; the rest of the batch and
-// every later batch are written (issue 10, defect 1).
+// every later batch are written.
 func TestBadRowDoesNotBlockOthers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	var logs bytes.Buffer

@@ -164,7 +164,7 @@ func TestFullDiskPendingBound(t *testing.T) {
 
 // A disk that was full for a while put the writer's back-off at its
 // longest (DefaultMaxRetryInterval), and both a Flush and the recovery
-// waited for it: issue 26 saw /healthz 503 for 14 s after space came
+// waited for it: a soak saw /healthz 503 for 14 s after space came
 // back, and the MQTT ingest, blocked in Flush, left its messages to the
 // broker, which dropped them. Now a Flush on a full disk answers at once
 // that the readings wait in memory (sensors.ErrDiskFull), and the first

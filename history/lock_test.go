@@ -46,8 +46,7 @@ func checkLocked(t *testing.T, err error, path string, pid int) {
 }
 
 // TestSecondOpenIsRefused: a database has one writer; a read-only user
-// works beside it, and once the writer closes another may open it (issue
-// 10, defect 2).
+// works beside it, and once the writer closes another may open it.
 func TestSecondOpenIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	ctx := context.Background()

@@ -35,8 +35,7 @@ func fillDisk(t *testing.T, name string) {
 
 // TestRetriesArePacedUnderAStorm: on a full disk with 5,000 readings
 // waiting, a minute of 200 messages a second brings no write attempt of
-// its own: the writer retries on its back-off schedule only (issue 10,
-// defect 4), and writes everything once the disk has room again.
+// its own: the writer retries on its back-off schedule only, and writes everything once the disk has room again.
 func TestRetriesArePacedUnderAStorm(t *testing.T) {
 	dir := tmpfs(t, "2m")
 	path, filler := filepath.Join(dir, "h.db"), filepath.Join(dir, "filler")

@@ -99,7 +99,7 @@ func BenchmarkGetClimate50Sessions(b *testing.B) {
 
 // BenchmarkSSEPingBesideAFlood: a healthy SSE client's ping round trip,
 // alone and beside a session that posts calls and never reads its stream
-// (issue 10: the neighbour took the healthy p50 from 3 to 70 ms). Compare
+// (once the neighbour took the healthy p50 from 3 to 70 ms). Compare
 // the two sub-benchmarks' ns/op.
 func BenchmarkSSEPingBesideAFlood(b *testing.B) {
 	for _, flood := range []bool{false, true} {

@@ -12,7 +12,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// ToolGetClimate is the name of the tool of seed 000.
+// ToolGetClimate is the name of the tool assistants call for the climate.
 const ToolGetClimate = "get_climate"
 
 // climateDescription tells the model the structure, as the seed's tool

@@ -10,7 +10,7 @@
 //     keep their sessions (stateless.go), which end after an idle
 //     timeout (SessionTimeout), sooner (StreamlessTimeout) when they hold
 //     no stream and no request (idle.go);
-//   - /sse and /message: the older HTTP+SSE flow of seed 000 — GET /sse
+//   - /sse and /message: the older HTTP+SSE transport (MCP 2024-11-05) — GET /sse
 //     opens an event stream whose first "endpoint" event names
 //     /message?session_id=…; POST /message?session_id=… answers 202
 //     Accepted and the JSON-RPC response arrives on the event stream.

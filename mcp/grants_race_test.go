@@ -22,7 +22,7 @@ func (revokedGrants) ClientLive(context.Context, string) error { return errors.N
 // TestStreamOpenedAcrossRevokeEnds: a stream whose token was verified just
 // before the dashboard's revoke, and which is registered with the watch
 // just after the revoke's recheck ran, must still end at once, not at the
-// next periodic recheck. Found by the adversarial pass of issue 38: in 1 of
+// next periodic recheck. Found by an adversarial pass: in 1 of
 // 50 races (GET /sse, GET /mcp and subscriptions/listen opened while
 // POST /api/clients/revoke ran) a listen stream stayed open 1.996 s after
 // the 204 and got 3 events. docs/oauth.md: "A revoke on the dashboard ends

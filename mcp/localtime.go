@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// The structures give times as Unix seconds (the get_climate contract of
-// seed 000); a model asked for "local time" cannot convert them without the
+// The structures give times as Unix seconds (as Netatmo's API, which the
+// get_climate structure follows); a model asked for "local time" cannot convert them without the
 // hub's time zone, so the instructions, the prompts and the reports name it
 // and the text gives times as local ISO 8601 as well.
 

@@ -128,7 +128,7 @@ func newClientGetsIn(t *testing.T, base, ip string) {
 }
 
 // TestOneClientCannotTakeEverySession: one address opens 500 streams of
-// each kind and never reads them (issue 26: 64 were served, the rest and
+// each kind and never reads them (once 64 were served, the rest and
 // every new client 503, /healthz 503). Every stream is served and the
 // client's oldest closed to make room, so it holds its share and no more;
 // a new client from another address initializes and calls get_climate;

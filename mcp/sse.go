@@ -17,7 +17,8 @@ import (
 )
 
 // sseHandler serves the HTTP+SSE transport (protocol 2024-11-05) with the
-// endpoint names of seed 000: GET /sse and POST /message?session_id=…. The
+// endpoint names MCP's 2024-11-05 examples use: GET /sse and POST
+// /message?session_id=…. The
 // go-sdk's SSEHandler serves both on one path with a "sessionid" parameter,
 // and its SSEServerTransport bounds neither the work behind its 202 nor
 // the time a write to a client that does not read may take, and changes

@@ -16,7 +16,7 @@ import (
 // OAuth client's token takes messages only with that client's tokens, as
 // the SDK's Streamable HTTP handler refuses another user's request on a
 // session ("session user mismatch", 403). Found by the adversarial pass of
-// issue 38: client B's token (and the static token) POSTed to client A's
+// an adversarial pass: client B's token (and the static token) POSTed to client A's
 // /message?session_id=… got 202, and the message ran in A's session, its
 // answer on A's stream. The session id travels in a URL, which proxies and
 // tunnels log.

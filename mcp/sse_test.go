@@ -86,7 +86,7 @@ func post(t *testing.T, url, contentType, body string) (int, string) {
 	return resp.StatusCode, b.String()
 }
 
-// TestSSEFlowOfSeed follows seed 000 step by step with plain HTTP.
+// TestSSEFlowOfSeed follows the HTTP+SSE transport (MCP 2024-11-05) step by step with plain HTTP.
 func TestSSEFlowOfSeed(t *testing.T) {
 	h := newTestHub(t)
 	stream := openSSE(t, h.http.URL)

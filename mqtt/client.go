@@ -516,8 +516,8 @@ func (c *Client) Unsubscribe(filter string) {
 // climated's own messages go out at QoS 0 and are all published again
 // after every reconnect (see Sessions), which is what QoS 1 would buy: paho
 // resends unacknowledged QoS 1 messages after a reconnect in a way that
-// races with messages published at that moment (paho.mqtt.golang issue
-// 703: resume sets the DUP flag on a packet being written).
+// races with messages published at that moment (eclipse/paho.mqtt.golang#703:
+// resume sets the DUP flag on a packet being written).
 func (c *Client) Publish(ctx context.Context, topic string, qos byte, retained bool, payload []byte) error {
 	if !c.Connected() {
 		return ErrNotConnected

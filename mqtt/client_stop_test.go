@@ -14,7 +14,7 @@ import (
 
 // A reload stops the old client whenever it comes, also while it waits
 // for the broker to confirm its subscriptions: that cancellation is
-// planned, and no error (issue 26 saw four "mqtt: subscribe failed …
+// planned, and no error (a soak once saw four "mqtt: subscribe failed …
 // context canceled" ERROR lines at every reload).
 func TestStopWhileSubscribingLogsNoError(t *testing.T) {
 	m := testutil.NewMosquitto(t)

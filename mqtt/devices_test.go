@@ -8,7 +8,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// The tests of issue 11's defects, each on upstream payloads of
+// The tests of devices' defects found in review, each on upstream payloads of
 // testdata/corpus (see there for where each comes from).
 
 // Shelly (like ESPHome and rtl_433's device topics) sends one value per

@@ -140,7 +140,7 @@ func rawPublish(t *testing.T, broker, topic string, size int) {
 	}
 }
 
-// Issue 26: one 100 MB message took a hub from 35 to 241 MB, since paho
+// One 100 MB message took a hub from 35 to 241 MB, since paho
 // reads a whole packet before the ingest can judge its size. Now a 16 MB
 // message over max_payload (64 KiB) is thrown away as it arrives: the
 // hub's process allocates less than 2 MB in all while it takes it in (it

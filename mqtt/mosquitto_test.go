@@ -54,7 +54,7 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 	}
 	// The subscription is back (Sessions counts after subscribing): a
 	// new reading arrives. (A device of its own: paho's resume after a
-	// reconnect races with a QoS 1 publish, paho.mqtt.golang issue 703.)
+	// reconnect races with a QoS 1 publish, eclipse/paho.mqtt.golang#703.)
 	dev = testutil.MQTTClient(t, m.URL(), "")
 	publish(t, dev, "zigbee2mqtt/study", 1, false, `{"temperature":22.5}`)
 	testutil.WaitFor(t, "the reading after the restart", func() bool {

@@ -17,7 +17,7 @@ import (
 
 // Another client's retained "offline" on the hub's availability topic
 // would stand until the hub next reconnects, with every entity of the hub
-// unavailable in Home Assistant meanwhile (issue 26): the hub says online
+// unavailable in Home Assistant meanwhile: the hub says online
 // again at once. Its own "offline" when it stops stands, and nothing
 // answers anything twice.
 func TestOwnStatusSaysOnlineAgain(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 // A reload opens the session file for the new client while the old one
 // journals in it, and 50 SIGHUPs in half a second overlap several reloads
-// (issue 26: "rename …/c.db.mqtt.tmp …: no such file or directory"). Many
+// (once: "rename …/c.db.mqtt.tmp …: no such file or directory"). Many
 // sessions opening, refreshing, journalling and rewriting one file at once
 // never fail, and every committed message is in the file afterwards.
 func TestSessionConcurrentRewrites(t *testing.T) {

@@ -6,8 +6,9 @@ import (
 )
 
 // Measurement names a quantity as it appears in the get_climate structure.
-// The names are those of seed 000 (and of Netatmo's weather station API), so
-// their mixed case is deliberate.
+// The names are those of Netatmo's weather station API (Temperature, CO2,
+// sum_rain_24 …), which the get_climate structure follows, so their mixed
+// case is deliberate.
 type Measurement string
 
 // The measurements a source may report. Derived keys (min_temp, temp_trend,

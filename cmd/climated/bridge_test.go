@@ -123,7 +123,7 @@ func TestBridgeWrongToken(t *testing.T) {
 	if !strings.Contains(err.Error(), "Unauthorized") || !strings.Contains(err.Error(), url) {
 		t.Errorf("the error does not say the hub refused the token: %v\n%s", err, stderr.String())
 	}
-	// Issue 32: and it says what to do.
+	// And it says what to do.
 	for _, want := range []string{"the hub refused the bearer token", "climated token", "$" + bridge.TokenEnv, "--token-file", bridge.UserTokenFile()} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q: %v", want, err)

@@ -66,7 +66,7 @@ func TestConfigCheckPasswordEnvUnset(t *testing.T) {
 	}
 }
 
-// Issue 32: config check with no FILE and no installed configuration
+// config check with no FILE and no installed configuration
 // named the missing default without saying that a FILE can be given.
 func TestConfigCheckWithoutFile(t *testing.T) {
 	dir := t.TempDir()

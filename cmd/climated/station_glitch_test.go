@@ -29,7 +29,7 @@ func rainSince(t *testing.T, h served, since time.Time) float64 {
 	return *s.Summary.Sum
 }
 
-// TestStationRainGlitches: the two sequences, uploaded a minute
+// TestStationRainGlitches: two glitched sequences, uploaded a minute
 // apart to a running hub. totalrainin 15.00, 15.01, 1e300, 15.02 recorded
 // 381.762 mm where 0.508 mm fell (the absurd value moved the baseline, the
 // fall back counted the whole counter); yearlyrainin corrected down,

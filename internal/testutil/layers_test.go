@@ -77,7 +77,7 @@ func goImports(t *testing.T, root string) map[string][]string {
 // TestNoImportUpward: no package imports one of a layer above its own,
 // and no test imports a package that (through the code, not its tests)
 // imports the package under test, so that every test stays at the level
-// of what it tests (issue 27). A test that needs the parts above belongs
+// of what it tests. A test that needs the parts above belongs
 // to their tests, or to cmd's.
 func TestNoImportUpward(t *testing.T) {
 	files := goImports(t, Root(t))

@@ -116,7 +116,7 @@ func (s *soak) fullFor() time.Duration { return min(time.Minute, s.o.duration/10
 
 // diskFull fills the database's file system for fullFor. With freshWAL
 // the WAL is first checkpointed to an empty file (as the hub leaves it at
-// every clean stop), so that no commit finds room in it: issue 26 lost
+// every clean stop), so that no commit finds room in it: the hub once lost
 // 1,200 of 1,600 messages so, where a WAL with room lost nothing.
 func (s *soak) diskFull(freshWAL bool) error {
 	what := "WAL with room"

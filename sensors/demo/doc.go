@@ -3,7 +3,7 @@
 // none was measured. It exists so that a fresh installation has something to
 // show, and the logs and every reading's source ("demo/<Zone>") say so.
 //
-// The house looks like the Netatmo station of seed 000: a main station in
+// The house looks like a Netatmo weather station: a main station in
 // the living room (zone Indoor), an indoor module in the Bedroom, an outdoor
 // module on the Balcony and a Rain gauge, with a SEN55-like air-quality
 // sensor beside the main station:

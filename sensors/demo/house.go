@@ -15,8 +15,8 @@ const DefaultInterval = time.Minute
 // in mm that fell in the RainInterval ending at the reading's time.
 const RainInterval = 5 * time.Minute
 
-// The zones of the demo house, named like the modules of the Netatmo station
-// of seed 000.
+// The zones of the demo house, named like the modules of a Netatmo weather
+// station.
 const (
 	zoneIndoor  = "Indoor"  // main station in the living room
 	zoneBedroom = "Bedroom" // indoor module

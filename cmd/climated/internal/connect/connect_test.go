@@ -30,7 +30,7 @@ func TestSnippetsAreJSON(t *testing.T) {
 	}
 }
 
-// Issue 32: go run ./cmd/climated connect claude-desktop wrote a path in
+// go run ./cmd/climated connect claude-desktop wrote a path in
 // Go's build directory into the client's configuration. connect refuses
 // it, saying what to run; the paths of real binaries pass.
 func TestConnectRefusesGoRun(t *testing.T) {

@@ -87,7 +87,7 @@ func followsTheHouse(t *testing.T, base, ip string) {
 }
 
 // TestOneAddressCannotTakeEveryStream: one address opens 500 live streams
-// and reads none (issue 26: 16 were served, the rest and every other page
+// and reads none (once 16 were served, the rest and every other page
 // 503). Each is served and the address's oldest closed to make room, so it
 // holds its share and no more, and a page from another address follows
 // the house.

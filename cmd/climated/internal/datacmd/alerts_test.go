@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Issue 32: "No alert since 7d." said in words.
+// "No alert since 7d." once; now said in words.
 func TestSinceWords(t *testing.T) {
 	loc := time.UTC
 	from := time.Date(2026, 11, 1, 0, 0, 0, 0, loc)

@@ -25,7 +25,7 @@ include_dir %s
 `
 
 // The doctor warns when the broker is the local mosquitto as Debian
-// installs it (no message_size_limit: 256 MB messages, issue 26), is
+// installs it (no message_size_limit: 256 MB messages), is
 // content once conf.d sets a limit, and says nothing of a broker
 // elsewhere or without the file.
 func TestDoctorBrokerLimit(t *testing.T) {

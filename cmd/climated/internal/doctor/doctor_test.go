@@ -173,7 +173,7 @@ func TestDoctor(t *testing.T) {
 	}
 }
 
-// Issue 32: right after the demo fill the doctor said 2.0 KiB, the main
+// Right after the demo fill the doctor said 2.0 KiB, the main
 // file alone; the day was in the WAL. The size counts both.
 func TestDoctorDatabaseSizeCountsTheWAL(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "climated.db")

@@ -85,7 +85,7 @@ func TestRefreshExpires(t *testing.T) {
 	wantError(t, status, m, http.StatusBadRequest, "invalid_grant")
 }
 
-// TestOptionsBounds: lifetimes over the bounds and issuers a
+// TestOptionsBounds: lifetimes over their bounds and issuers a
 // client could not trust are refused at start.
 func TestOptionsBounds(t *testing.T) {
 	path := newHub(t, nil).path // migrated: only the options can be refused

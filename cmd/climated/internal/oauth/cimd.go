@@ -22,7 +22,8 @@ import (
 )
 
 // Bounds of Client ID Metadata Documents (the client_id is an https URL
-// the hub fetches): the numbers.
+// the hub fetches): at most 5 KB, fetched within 5 s, from public
+// addresses only.
 const (
 	DefaultCIMDTimeout = 5 * time.Second
 	DefaultCIMDTTL     = 10 * time.Minute // how long a fetched document is used

@@ -15,8 +15,8 @@ import (
 )
 
 // TestAuthServerMetadata: go-sdk's client reads the RFC 8414 document
-// (it checks the issuer and that PKCE is offered) and finds what the
-// issue asks for.
+// (it checks the issuer and that PKCE is offered) and finds the
+// endpoints, grants and methods the hub serves.
 func TestAuthServerMetadata(t *testing.T) {
 	h := newHub(t, nil)
 	m, err := oauthex.GetAuthServerMeta(context.Background(), h.base+oauth.PathASMetadata, h.base, http.DefaultClient)

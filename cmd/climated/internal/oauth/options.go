@@ -112,7 +112,7 @@ type Options struct {
 	Now    func() time.Time // nil means time.Now
 }
 
-// ErrRefreshTooLong says RefreshTTL is over the bound the issue sets.
+// ErrRefreshTooLong says RefreshTTL is over its bound, 90 days.
 var ErrRefreshTooLong = errors.New("refresh tokens may live at most 90 days")
 
 func (o *Options) fill() error {

@@ -45,7 +45,7 @@ func TestBuildSources(t *testing.T) {
 		}
 	}
 
-	// Issue 32: demo: enabled: false means no demo house, also without
+	// demo: enabled: false means no demo house, also without
 	// any sensor; the log says the hub has no zone and what gives it one.
 	logs.Reset()
 	off := config.Default()
