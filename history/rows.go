@@ -74,26 +74,13 @@ func (w *writer) writeRow(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 	return err
 }
 
-// refused logs a reading the database refused; after the first of a series,
-// at most one line per series every errLogEvery, with the count since.
+// refused logs a reading the database refused: at most one line per
+// series every errLogEvery, with the count since (and a ceiling over all
+// series, loglimit).
 func (w *writer) refused(r sensors.Reading, err error) {
 	w.dropped.Add(1)
-	k := seriesKey{r.Zone, r.Measurement}
-	d := w.drops[k]
-	now := time.Now()
-	if !d.logged.IsZero() && now.Sub(d.logged) < errLogEvery {
-		d.quiet++
-		w.drops[k] = d
-		return
+	if ok, quiet := w.errLog.Allow("drop\x00"+r.Zone+"\x00"+string(r.Measurement), time.Now()); ok {
+		w.log.Error("reading dropped: the database refuses it", "zone", r.Zone, "measurement", string(r.Measurement),
+			"time", r.Time.UTC().Format(time.RFC3339), "value", r.Value, "source", r.Source, "err", err, "dropped_unlogged", quiet)
 	}
-	w.log.Error("reading dropped: the database refuses it", "zone", r.Zone, "measurement", string(r.Measurement),
-		"time", r.Time.UTC().Format(time.RFC3339), "value", r.Value, "source", r.Source, "err", err, "dropped_unlogged", d.quiet)
-	w.drops[k] = dropLog{logged: now}
-}
-
-// dropLog is when refused readings of a series were last logged, and how
-// many were dropped since without a line of their own.
-type dropLog struct {
-	logged time.Time
-	quiet  int
 }

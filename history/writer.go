@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/internal/loglimit"
 	"github.com/climated/climated/sensors"
 )
 
@@ -29,12 +30,11 @@ type writer struct {
 	}
 
 	failures int
-	lastLog  time.Time
-	fullSaid bool // the log said the file system is full; a write has not succeeded since
-	full     bool // the latest write failed for a full file system (FullError)
+	errLog   *loglimit.Limiter // write failures and refused readings, each kind every errLogEvery
+	fullSaid bool              // the log said the file system is full; a write has not succeeded since
+	full     bool              // the latest write failed for a full file system (FullError)
 
-	drops   map[seriesKey]dropLog // the refused readings' log, by series
-	dropped atomic.Int64          // readings the database refused, since Open
+	dropped atomic.Int64 // readings the database refused, since Open
 
 	prunedAt     time.Time
 	pruneBacklog bool
@@ -54,7 +54,7 @@ const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
 	w := &writer{db: s.wdb, path: s.path, log: s.log.With("part", "writer"), opts: &s.opts,
-		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), drops: make(map[seriesKey]dropLog)}
+		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), errLog: loglimit.New(errLogEvery)}
 	if err := w.loadSeries(ctx, s.wdb); err != nil {
 		return nil, err
 	}
@@ -358,9 +358,10 @@ func (w *writer) flushBatch(rs []sensors.Reading, notes notes, waiting int) bool
 		w.failing.Store(&writeFailure{since: f.since, err: err})
 	}
 	// A full disk is said once until writing works again (sayFull).
-	if now := time.Now(); !w.sayFull(err, waiting) && now.Sub(w.lastLog) >= errLogEvery {
-		w.lastLog = now
-		w.log.Error("write history; will retry", "err", err, "pending", waiting, "failures", w.failures, "retry_in", w.backoff())
+	if !w.sayFull(err, waiting) {
+		if ok, _ := w.errLog.Allow("write", time.Now()); ok {
+			w.log.Error("write history; will retry", "err", err, "pending", waiting, "failures", w.failures, "retry_in", w.backoff())
+		}
 	}
 	return false
 }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/climated/climated/internal/loglimit"
 )
 
 // DefaultLogQuiet is how long the same warning from the go-sdk stays quiet
@@ -13,13 +14,6 @@ import (
 // notification a session cannot take, a call before initialize); one line
 // per kind and period tells the operator without flooding an SD card.
 const DefaultLogQuiet = time.Hour
-
-// maxQuietMessages bounds the messages remembered; beyond it, new messages
-// share one quota under otherMessages.
-const (
-	maxQuietMessages = 256
-	otherMessages    = "(other go-sdk warnings)"
-)
 
 // quietHandler is the handler under the go-sdk's loggers. The SDK reports
 // routine events at INFO (a session connected, a notification sent with
@@ -31,21 +25,16 @@ type quietHandler struct {
 	quiet *quietMessages
 }
 
-// quietMessages remembers when each message was last let through; shared
-// by every handler derived from one quietHandler.
+// quietMessages lets each message through once per period (loglimit:
+// a line per message and period, a ceiling over all messages); shared by
+// every handler derived from one quietHandler.
 type quietMessages struct {
-	now    func() time.Time
-	period time.Duration
-
-	mu   sync.Mutex
-	last map[string]time.Time
-	left map[string]int
+	now   func() time.Time
+	limit *loglimit.Limiter
 }
 
 func newQuietHandler(inner slog.Handler, now func() time.Time) *quietHandler {
-	return &quietHandler{inner: inner, quiet: &quietMessages{
-		now: now, period: DefaultLogQuiet, last: map[string]time.Time{}, left: map[string]int{},
-	}}
+	return &quietHandler{inner: inner, quiet: &quietMessages{now: now, limit: loglimit.New(DefaultLogQuiet)}}
 }
 
 func (h *quietHandler) Enabled(ctx context.Context, level slog.Level) bool {
@@ -100,25 +89,6 @@ func demote(l slog.Level) slog.Level {
 // allow reports whether msg may be logged now, and how many times it was
 // held back since it last was.
 func (q *quietMessages) allow(msg string) (int, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	now := q.now()
-	if _, known := q.last[msg]; !known && len(q.last) >= maxQuietMessages {
-		msg = otherMessages
-	}
-	if last, ok := q.last[msg]; ok && now.Sub(last) < q.period {
-		q.left[msg]++
-		return 0, false
-	}
-	left := q.left[msg]
-	// Forget what has been quiet for a period.
-	for m, t := range q.last {
-		if now.Sub(t) >= q.period {
-			delete(q.last, m)
-			delete(q.left, m)
-		}
-	}
-	q.last[msg] = now
-	delete(q.left, msg)
-	return left, true
+	ok, left := q.limit.Allow(msg, q.now())
+	return int(left), ok
 }

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/climated/climated/internal/loglimit"
 	"github.com/climated/climated/sensors"
 )
 
@@ -65,8 +66,9 @@ type Source struct {
 	running  chan struct{} // closed once Run has the sink
 	sink     sensors.Sink
 	stations map[string]*tracked
-	said     map[string]bool      // problems logged, by station and field, once each
-	rainSaid map[string]time.Time // a gauge's refusals logged last, at most one a minute
+	// Log lines of bad uploads: a field's problem at most once a day per
+	// station and field, a gauge's refusals once a minute per gauge.
+	fieldLog, rainLog *loglimit.Limiter
 }
 
 // tracked is what the hub keeps of one station.
@@ -85,7 +87,8 @@ func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
 	if cfg.Name == "" {
 		cfg.Name = "Station"
 	}
-	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{}, said: map[string]bool{}, rainSaid: map[string]time.Time{}}
+	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{},
+		fieldLog: loglimit.New(24 * time.Hour), rainLog: loglimit.New(time.Minute)}
 }
 
 // Name is the source's name.
@@ -212,7 +215,7 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	if err != nil && !errors.Is(err, sensors.ErrStopped) && ctx.Err() == nil {
 		// Readings the history refused for their own sake (a value outside
 		// its measurement's range): the others are recorded.
-		s.logOnce(u, "refused", err)
+		s.logRefused(u, err)
 		return nil
 	}
 	return err
@@ -346,76 +349,11 @@ func (s *Source) gauge(ctx context.Context, t *tracked, key string) (*RainGauge,
 	return g, nil
 }
 
-// logProblems logs each field's problem once per station, and the fields
-// the decoder does not know, each once per station (in one line).
-func (s *Source) logProblems(u *Upload) {
-	for _, p := range u.Problems {
-		s.logOnce(u, p.Field, p.Err)
-	}
-	var fresh []string
-	s.mu.Lock()
-	for _, f := range u.Unknown {
-		if k := u.Station + "\x00?" + f; !s.said[k] && len(s.said) < 256 {
-			s.said[k] = true
-			fresh = append(fresh, f)
-		}
-	}
-	s.mu.Unlock()
-	if len(fresh) > 0 {
-		s.log.Info("station: fields the hub does not read (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "fields", fresh)
-	}
-}
-
-// logFirst logs a station's first upload since the hub started: who sent
-// it, and the zones and measurements it brought.
-func (s *Source) logFirst(u *Upload, rs []sensors.Reading) {
-	seen := map[string][]string{}
-	for _, r := range rs {
-		seen[r.Zone] = append(seen[r.Zone], string(r.Measurement))
-	}
-	zones := make([]string, 0, len(seen))
-	for z, ms := range seen {
-		slices.Sort(ms)
-		zones = append(zones, z+": "+strings.Join(slices.Compact(ms), " "))
-	}
-	slices.Sort(zones)
-	s.log.Info("station: first upload", "station", stationID(u.Station), "model", u.Model, "protocol", u.Protocol, "readings", len(rs), "zones", zones)
-}
-
-// logOnce logs err of the upload's field once per station and field.
-func (s *Source) logOnce(u *Upload, field string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := u.Station + "\x00" + field
-	if s.said[k] || len(s.said) >= 256 {
-		return
-	}
-	s.said[k] = true
-	s.log.Warn("station: part of the upload could not be read or recorded (said once per station and field)", "station", stationID(u.Station), "model", u.Model, "field", field, "err", err)
-}
-
 // stationID names a station in logs and keys without its PASSKEY, which
 // is the station's secret on ecowitt.net.
 func stationID(passkey string) string {
 	h := sha256.Sum256([]byte(passkey))
 	return hex.EncodeToString(h[:4])
-}
-
-// logRain logs a rain counter the gauge refused or took as a new
-// baseline, with its value: each gauge's at most once a minute.
-func (s *Source) logRain(u *Upload, gauge string, err error) {
-	now := s.now()
-	s.mu.Lock()
-	k := u.Station + "\x00" + gauge
-	last, seen := s.rainSaid[k]
-	quiet := seen && now.Sub(last) < time.Minute
-	if !quiet && (seen || len(s.rainSaid) < 256) {
-		s.rainSaid[k] = now
-	}
-	s.mu.Unlock()
-	if !quiet {
-		s.log.Warn("station: a rain counter not counted (said at most once a minute per gauge)", "station", stationID(u.Station), "model", u.Model, "gauge", gauge, "err", err)
-	}
 }
 
 // rainReadings are mm of rain that fell between since and at, as

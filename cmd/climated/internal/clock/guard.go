@@ -1,6 +1,8 @@
 package clock
 
 import (
+	"github.com/climated/climated/internal/loglimit"
+
 	"context"
 	"log/slog"
 	"sync"
@@ -43,7 +45,7 @@ type Guard struct {
 	mu      sync.Mutex
 	refused int       // since the last report
 	example time.Time // one of them
-	logged  time.Time
+	said    *loglimit.Limiter
 }
 
 // History is what the guard asks the history at start.
@@ -66,7 +68,7 @@ func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *
 	} else if a.Count > 0 {
 		log.Warn(AheadText(a, now), "to_delete", AheadFix())
 	}
-	return &Guard{Recorder: sink, log: log, floor: floor}
+	return &Guard{Recorder: sink, log: log, floor: floor, said: loglimit.New(time.Minute)}
 }
 
 func (g *Guard) Record(ctx context.Context, rs []sensors.Reading) error {
@@ -94,10 +96,10 @@ func (g *Guard) refuse(r sensors.Reading) {
 	defer g.mu.Unlock()
 	g.refused++
 	g.example = r.Time
-	if time.Since(g.logged) < time.Minute {
+	if ok, _ := g.said.Allow("refused", time.Now()); !ok {
 		return
 	}
 	g.log.Warn("readings refused: stamped before the clock can be right; is the clock set? (climated doctor)",
 		"refused", g.refused, "stamped", g.example.UTC().Format(time.RFC3339), "source", r.Source, "not_before", g.floor.UTC().Format(time.RFC3339))
-	g.refused, g.logged = 0, time.Now()
+	g.refused = 0
 }
