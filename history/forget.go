@@ -61,9 +61,13 @@ func (r ForgetReport) Readings() int64 {
 
 // forgetTables are the tables Forget deletes from, in the report's order,
 // and how each counts the readings of its rows.
-var forgetTables = []struct{ table, readings string }{
-	{"raw", "count(*)"}, {"recent", "count(*)"}, {"rollup_5m", "sum(r.n)"}, {"rollup_1h", "sum(r.n)"}, {"rollup_1d", "sum(r.n)"},
-}
+var forgetTables = func() []struct{ table, readings string } {
+	out := []struct{ table, readings string }{{"raw", "count(*)"}, {"recent", "count(*)"}}
+	for _, r := range rollupTiers {
+		out = append(out, struct{ table, readings string }{r.table, "sum(r.n)"})
+	}
+	return out
+}()
 
 // Forget deletes the readings stamped after `after` from every tier: raw
 // and recent readings, the rollup buckets that begin after it, and what a
@@ -162,7 +166,11 @@ func deleteAfter(ctx context.Context, tx *sql.Tx, ids map[string][]int64, after 
 	if _, err := tx.ExecContext(ctx, "DELETE FROM recent WHERE t > ?", after); err != nil {
 		return fmt.Errorf("forget: delete from recent: %w", err)
 	}
-	for _, table := range []string{"raw", "rollup_5m", "rollup_1h", "rollup_1d"} {
+	for _, ft := range forgetTables {
+		table := ft.table
+		if table == "recent" {
+			continue // by time, above
+		}
 		for _, id := range ids[table] {
 			if _, err := tx.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t > ?", table), id, after); err != nil {
 				return fmt.Errorf("forget: delete from %s: %w", table, err)

@@ -28,12 +28,13 @@ type split struct {
 // bucket counts.
 func splitBuckets(ctx context.Context, tx *sql.Tx, names map[int64]seriesRow, after int64, rep *ForgetReport) ([]split, error) {
 	var out []split
-	for _, tier := range tiers {
-		start := after - after%tier.width
-		if after-start == tier.width-1 {
+	for _, tier := range rollupTiers {
+		width := int64(tier.width / time.Second)
+		start := after - after%width
+		if after-start == width-1 {
 			continue // the bucket ends at the time: all of it stays
 		}
-		found, err := straddling(ctx, tx, tier.table, start, after, start+tier.width)
+		found, err := straddling(ctx, tx, tier.table, start, after, start+width)
 		if err != nil {
 			return nil, fmt.Errorf("forget: read %s: %w", tier.table, err)
 		}

@@ -27,9 +27,11 @@ type pruneTarget struct {
 // returns whether it finished (nothing older than the retention is left).
 func (w *writer) prune(ctx context.Context, now time.Time) (bool, error) {
 	deadline := time.Now().Add(pruneBudget)
-	targets := []pruneTarget{
-		{"raw", w.opts.RawRetention, 6 * 3600},
-		{"rollup_5m", w.opts.RollupRetention, 7 * 86400},
+	targets := []pruneTarget{{"raw", w.opts.RawRetention, 6 * 3600}}
+	for _, r := range rollupTiers {
+		if r.retention != nil {
+			targets = append(targets, pruneTarget{r.table, r.retention(w.opts), r.pruneChunk})
+		}
 	}
 	ids := slices.Collect(maps.Keys(w.keysByID()))
 	done := true

@@ -5,17 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"time"
 )
-
-// The rollup tiers: bucket width in seconds and table.
-var tiers = []struct {
-	width int64
-	table string
-}{
-	{300, "rollup_5m"},
-	{3600, "rollup_1h"},
-	{86400, "rollup_1d"},
-}
 
 func rollupUpsert(table string) string {
 	return fmt.Sprintf(`INSERT INTO %[1]s (series, t, n, total, lo, hi, cs, sn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -39,17 +30,24 @@ type bucketKey struct{ series, t int64 }
 // rollups gathers a batch's readings per bucket of every tier, so a batch
 // touches each bucket once however many readings fall in it (a backfill
 // writes a day in a few statements per series).
-type rollups [3]map[bucketKey]*bucket
+type rollups []map[bucketKey]*bucket // one map a tier of rollupTiers
 
-func newRollups() *rollups { return &rollups{{}, {}, {}} }
+func newRollups() *rollups {
+	r := make(rollups, len(rollupTiers))
+	for i := range r {
+		r[i] = map[bucketKey]*bucket{}
+	}
+	return &r
+}
 
 func (r *rollups) add(series, t int64, v float64, direction bool) {
-	for i, tier := range tiers {
-		k := bucketKey{series, t - t%tier.width}
-		b := r[i][k]
+	for i, tier := range rollupTiers {
+		w := int64(tier.width / time.Second)
+		k := bucketKey{series, t - t%w}
+		b := (*r)[i][k]
 		if b == nil {
 			b = &bucket{total: 0, low: v, high: v}
-			r[i][k] = b
+			(*r)[i][k] = b
 		}
 		b.n++
 		b.total += v
@@ -62,11 +60,12 @@ func (r *rollups) add(series, t int64, v float64, direction bool) {
 	}
 }
 
-func (r *rollups) write(ctx context.Context, stmts ...*sql.Stmt) error {
+// write upserts the buckets with stmts, one a tier of rollupTiers.
+func (r *rollups) write(ctx context.Context, stmts []*sql.Stmt) error {
 	for i, st := range stmts {
-		for k, b := range r[i] {
+		for k, b := range (*r)[i] {
 			if _, err := st.ExecContext(ctx, k.series, k.t, b.n, b.total, b.low, b.high, b.cs, b.sn); err != nil {
-				return fmt.Errorf("update %s: %w", tiers[i].table, err)
+				return fmt.Errorf("update %s: %w", rollupTiers[i].table, err)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -16,6 +17,30 @@ const (
 	rawTier, fiveMin, hourly = 0, 1, 2
 )
 
+// rollupTier is one rollup tier: its table, the width of its buckets,
+// whether range queries read it, and how long its buckets are kept. This
+// list is the one every part of the history ranges over: the writer's
+// upserts, the queries, retention, forget and its split buckets.
+type rollupTier struct {
+	table  string
+	width  time.Duration
+	name   string // as a message names it: "5-minute rollups"
+	ranged bool   // range queries read it (a year is read from the hourly tier)
+	// retention is how long the tier's buckets are kept (nil: for ever),
+	// and pruneChunk the seconds one pruning step deletes.
+	retention  func(*Options) time.Duration
+	pruneChunk int64
+}
+
+var rollupTiers = []rollupTier{
+	{table: "rollup_5m", width: 5 * time.Minute, name: "5-minute rollups", ranged: true,
+		retention: func(o *Options) time.Duration { return o.RollupRetention }, pruneChunk: 7 * 86400},
+	{table: "rollup_1h", width: time.Hour, name: "hourly rollups", ranged: true},
+	// The daily buckets: the records read a year's extremes from them in
+	// 365 rows.
+	{table: "rollup_1d", width: 24 * time.Hour, name: "daily rollups"},
+}
+
 // tierSQL is how one tier is read: the table and the aggregate expressions
 // over its rows, and what divides the raw integers back into units.
 type tierSQL struct {
@@ -25,18 +50,34 @@ type tierSQL struct {
 	count, sum, mean, low, high string
 	lowCol, highCol             string
 	raw                         bool
+	kept                        string                       // what a message calls its rows: "raw readings"
+	retention                   func(*Options) time.Duration // nil: kept for ever
 }
 
-var tierSQLs = [3]tierSQL{
-	{"raw", rawView, 0, "count(*)", "sum(v)", "avg(v)", "min(v)", "max(v)", "v", "v", true},
-	{"5-minute rollups", "rollup_5m", 5 * time.Minute, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
-	{"hourly rollups", "rollup_1h", time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false},
+// rawSQL is the raw tier (raw readings and recent ones) as it is read.
+var rawSQL = tierSQL{name: "raw", table: rawView, count: "count(*)", sum: "sum(v)", mean: "avg(v)", low: "min(v)", high: "max(v)", lowCol: "v", highCol: "v", raw: true,
+	kept: "raw readings", retention: func(o *Options) time.Duration { return o.RawRetention }}
+
+// rollupSQL is how a rollup tier is read.
+func rollupSQL(r rollupTier) tierSQL {
+	return tierSQL{name: r.name, table: r.table, width: r.width, count: "sum(n)", sum: "sum(total)", mean: "sum(total) / sum(n)", low: "min(lo)", high: "max(hi)",
+		lowCol: "lo", highCol: "hi", kept: strings.TrimSuffix(r.name, " rollups") + " buckets", retention: r.retention}
 }
 
-// dailyTier is the daily rollups, which no range query reads (a year is
-// answered from the hourly tier): the records read a year's extremes
-// from it in 365 rows.
-var dailyTier = tierSQL{"daily rollups", "rollup_1d", 24 * time.Hour, "sum(n)", "sum(total)", "sum(total) / sum(n)", "min(lo)", "max(hi)", "lo", "hi", false}
+// tierSQLs are the tiers range queries read, finest first: raw, then the
+// ranged rollups (indexed by rawTier, fiveMin, hourly).
+var tierSQLs = func() []tierSQL {
+	out := []tierSQL{rawSQL}
+	for _, r := range rollupTiers {
+		if r.ranged {
+			out = append(out, rollupSQL(r))
+		}
+	}
+	return out
+}()
+
+// dailyTier is the daily rollups, which no range query reads.
+var dailyTier = rollupSQL(rollupTiers[len(rollupTiers)-1])
 
 // div is what turns a stored aggregate of m into units.
 func (t tierSQL) div(m sensors.Measurement) float64 {
@@ -92,12 +133,15 @@ const rowBudget = 20_000
 func (s *Store) pickTier(m sensors.Measurement, from, to time.Time, step time.Duration) (tierSQL, string) {
 	now := s.opts.Now()
 	span := to.Sub(from)
-	kept := [3]time.Time{now.Add(-s.opts.RawRetention), now.Add(-s.opts.RollupRetention), {}}
 	why := ""
 	for i, t := range tierSQLs {
+		var kept time.Time // zero: kept for ever
+		if t.retention != nil {
+			kept = now.Add(-t.retention(&s.opts))
+		}
 		switch {
-		case from.Before(kept[i]):
-			why = fmt.Sprintf("%s are kept for %s", []string{"raw readings", "5-minute buckets"}[i], formatStep(now.Sub(kept[i])))
+		case from.Before(kept):
+			why = fmt.Sprintf("%s are kept for %s", t.kept, formatStep(now.Sub(kept)))
 		case span/max(t.width, time.Minute) > rowBudget:
 			if why == "" {
 				why = "a range this long is read from " + tierSQLs[i+1].name

@@ -31,12 +31,12 @@ func TestRollupsFollowRaw(t *testing.T) {
 		}
 	}
 	compactNow(t, s)
-	for _, tier := range tiers {
+	for _, tier := range rollupTiers {
 		q := `SELECT r.series, r.t - r.t % ?1, count(*), sum(r.v), min(r.v), max(r.v), x.n, x.total, x.lo, x.hi, s.measurement
 			FROM raw r JOIN series s ON s.id = r.series
 			JOIN ` + tier.table + ` x ON x.series = r.series AND x.t = r.t - r.t % ?1
 			GROUP BY r.series, r.t - r.t % ?1`
-		rows, err := s.rdb.Query(q, tier.width)
+		rows, err := s.rdb.Query(q, int64(tier.width/time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,8 +83,8 @@ func checkTiers(t *testing.T, s *Store, rs []sensors.Reading) {
 				break
 			}
 		}
-		for _, tier := range tiers {
-			checkRollup(t, s, k, id, tier.table, buckets(k.m, want, tier.width))
+		for _, tier := range rollupTiers {
+			checkRollup(t, s, k, id, tier.table, buckets(k.m, want, int64(tier.width/time.Second)))
 		}
 	}
 }

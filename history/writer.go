@@ -25,8 +25,9 @@ type writer struct {
 	ids   map[seriesKey]int64
 	srcs  map[int64]string
 	stmts struct {
-		series, gauge, regauge, amount, source, roll5m, roll1h, roll1d *sql.Stmt
-		recentGauge, recentAmount                                      *sql.Stmt
+		series, gauge, regauge, amount, source *sql.Stmt
+		rollups                                []*sql.Stmt // one a tier of rollupTiers
+		recentGauge, recentAmount              *sql.Stmt
 	}
 
 	failures int
@@ -72,9 +73,13 @@ func newWriter(ctx context.Context, s *Store) (*writer, error) {
 		{&w.stmts.source, "UPDATE series SET source = ? WHERE id = ?"},
 		{&w.stmts.recentGauge, "INSERT INTO recent (t, series, v) VALUES (?, ?, ?) ON CONFLICT (t, series) DO UPDATE SET v = excluded.v"},
 		{&w.stmts.recentAmount, "INSERT INTO recent (t, series, v) VALUES (?, ?, ?) ON CONFLICT (t, series) DO UPDATE SET v = v + excluded.v"},
-		{&w.stmts.roll5m, rollupUpsert("rollup_5m")},
-		{&w.stmts.roll1h, rollupUpsert("rollup_1h")},
-		{&w.stmts.roll1d, rollupUpsert("rollup_1d")},
+	}
+	w.stmts.rollups = make([]*sql.Stmt, len(rollupTiers))
+	for i, tier := range rollupTiers {
+		prep = append(prep, struct {
+			dst **sql.Stmt
+			sql string
+		}{&w.stmts.rollups[i], rollupUpsert(tier.table)})
 	}
 	for _, p := range prep {
 		var err error
@@ -104,8 +109,8 @@ func (w *writer) loadSeries(ctx context.Context, q querier) error {
 
 func (w *writer) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source,
-		w.stmts.roll5m, w.stmts.roll1h, w.stmts.roll1d, w.stmts.recentGauge, w.stmts.recentAmount} {
+	for _, st := range append([]*sql.Stmt{w.stmts.series, w.stmts.gauge, w.stmts.regauge, w.stmts.amount, w.stmts.source,
+		w.stmts.recentGauge, w.stmts.recentAmount}, w.stmts.rollups...) {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -493,7 +498,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		// The rollups hold the value as stored, so every tier agrees.
 		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
 	}
-	if err := rolls.write(ctx, tx.Stmt(w.stmts.roll5m), tx.Stmt(w.stmts.roll1h), tx.Stmt(w.stmts.roll1d)); err != nil {
+	if err := rolls.write(ctx, w.rollupStmts(tx)); err != nil {
 		return err
 	}
 	return nil
@@ -502,4 +507,13 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 type writeFailure struct {
 	since time.Time
 	err   error
+}
+
+// rollupStmts are the rollup tiers' upserts within tx.
+func (w *writer) rollupStmts(tx *sql.Tx) []*sql.Stmt {
+	stmts := make([]*sql.Stmt, len(w.stmts.rollups))
+	for i, st := range w.stmts.rollups {
+		stmts[i] = tx.Stmt(st)
+	}
+	return stmts
 }
