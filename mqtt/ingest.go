@@ -1,8 +1,6 @@
 package mqtt
 
 import (
-	"github.com/climated/climated/internal/loglimit"
-
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/loglimit"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )

@@ -1,13 +1,12 @@
 package mqtt
 
 import (
-	"github.com/climated/climated/internal/loglimit"
-
 	"bytes"
 	"context"
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/internal/loglimit"
 	"github.com/climated/climated/mqtt/decode"
 )
 

@@ -1,8 +1,6 @@
 package clock
 
 import (
-	"github.com/climated/climated/internal/loglimit"
-
 	"context"
 	"log/slog"
 	"sync"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
+	"github.com/climated/climated/internal/loglimit"
 	"github.com/climated/climated/sensors"
 )
 
