@@ -368,16 +368,33 @@
   };
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { for (const c of charts.values()) if (c.series) c.draw(); });
 
-  // ---- live stream, reconnecting also after the hub refused it (503)
-  let retry = 1000;
+  // ---- live stream, reconnecting also after the hub refused it (503).
+  // A page the user does not see holds no stream: a browser gives a host
+  // six connections over plain HTTP, and each open page's stream holds
+  // one, so six dashboards in other tabs kept a seventh from loading at
+  // all. A page shown again opens its stream, whose first event is the
+  // house as it is now.
+  let retry = 1000, es = null, again = null;
   function connect() {
-    const es = new EventSource("/dash/events");
-    es.addEventListener("state", (e) => { retry = 1000; $("#live").textContent = "live"; render(JSON.parse(e.data)); });
-    es.onerror = () => {
+    again = null;
+    if (document.hidden || es) return;
+    const s = es = new EventSource("/dash/events");
+    s.addEventListener("state", (e) => { retry = 1000; $("#live").textContent = "live"; render(JSON.parse(e.data)); });
+    s.onerror = () => {
+      if (s !== es) return;
       $("#live").textContent = "reconnecting…";
-      if (es.readyState === EventSource.CLOSED) { setTimeout(connect, retry + Math.random() * 1000); retry = Math.min(retry * 2, 60000); }
+      if (s.readyState === EventSource.CLOSED) {
+        es = null;
+        again = setTimeout(connect, retry + Math.random() * 1000);
+        retry = Math.min(retry * 2, 60000);
+      }
     };
   }
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) { if (!again) connect(); return; }
+    if (es) { es.close(); es = null; }
+    $("#live").textContent = "paused";
+  });
 
   async function start() {
     try {
