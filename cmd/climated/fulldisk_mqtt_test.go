@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -59,7 +58,7 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 	time.Sleep(fullDiskFor)
 	// While the disk is full, /healthz names it with what the disk has
 	// now, not what the disk watch saw at its last look.
-	if code, body := get(t, base+"/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "(0 B free of") || strings.Contains(body, "MiB free of") {
+	if code, _, body := testutil.Do(t, base, testutil.Request{Method: "GET", Path: "/healthz"}); code != http.StatusServiceUnavailable || !strings.Contains(body, "(0 B free of") || strings.Contains(body, "MiB free of") {
 		t.Errorf("/healthz on a full disk: %d %s", code, body)
 	}
 	os.Remove(filler)
@@ -82,7 +81,7 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 		}
 	}
 	waitRain("after the disk freed")
-	if code, body := get(t, base+"/healthz"); code != http.StatusOK {
+	if code, _, body := testutil.Do(t, base, testutil.Request{Method: "GET", Path: "/healthz"}); code != http.StatusOK {
 		t.Errorf("/healthz once space is back: %d %s", code, body)
 	}
 	h.stop(syscall.SIGKILL)
@@ -191,16 +190,4 @@ func (h *hubProcess) base(t *testing.T) string {
 	}
 	t.Fatalf("no api= URL in the log\n%s", h.logs())
 	return ""
-}
-
-// get returns the status and body of a GET of url.
-func get(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }

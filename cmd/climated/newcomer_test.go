@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -126,22 +125,6 @@ func (h *terminalHub) stop() {
 	}
 }
 
-// getAs is GET base+path with the bearer token, when given.
-func getAs(t *testing.T, base, path, token string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // ownHouse is what the newcomer types to start their own configuration:
 // the starter file where every command looks, listening on the network
 // at port, a public URL, and a weather station (discovery off, as in
@@ -170,7 +153,7 @@ func TestNewcomer(t *testing.T) {
 	// The quick start: the demo house, on a port of its own (the default
 	// 8473 may be another program's on this machine).
 	demo, addr := n.serve("--listen", "127.0.0.1:"+testutil.FreePort(t))
-	if code, body := getAs(t, "http://"+addr, "/api/climate", ""); code != 200 || !strings.Contains(body, `"Indoor"`) {
+	if code, _, body := testutil.Do(t, "http://"+addr, testutil.Request{Method: "GET", Path: "/api/climate"}); code != 200 || !strings.Contains(body, `"Indoor"`) {
 		t.Fatalf("the demo house's climate: %d %s", code, body)
 	}
 	demo.stop()
@@ -258,7 +241,7 @@ func newcomerStation(t *testing.T, n *newcomer, hub *terminalHub, base string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, climate := getAs(t, base, "/api/climate", strings.TrimSpace(string(token)))
+	_, _, climate := testutil.Do(t, base, testutil.Request{Method: "GET", Path: "/api/climate", Header: map[string]string{"Authorization": "Bearer " + strings.TrimSpace(string(token))}})
 	if !strings.Contains(climate, `"Garden"`) {
 		t.Errorf("the station's Garden is not in the climate: %s", climate)
 	}
