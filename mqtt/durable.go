@@ -31,13 +31,6 @@ const (
 	ackQueue = 64
 )
 
-// flusher is what the ingest needs of a sink to acknowledge only what is
-// durable; history.Store has it. Without it, messages are acknowledged as
-// soon as the sink has taken their readings.
-type flusher interface {
-	Flush(ctx context.Context) error
-}
-
 // intake is what one drain takes from the queue.
 type intake struct {
 	batch
@@ -99,7 +92,7 @@ func (in *Ingest) accept(item inbound, w *intake) {
 // durable holds what waits for the history to make it durable. It
 // belongs to Run's goroutine.
 type durable struct {
-	flush    flusher // nil: acknowledge once recorded
+	flush    sensors.Sink // acknowledges only what its Flush says is committed
 	readings []sensors.Reading
 	keys     []markKey
 	recorded bool          // readings handed to the sink await a Flush that failed
@@ -118,7 +111,7 @@ func newDurable(sink sensors.Sink, wait time.Duration) *durable {
 	}
 	d := &durable{wait: wait, timer: time.NewTimer(time.Hour), ackq: make(chan []func(), ackQueue), ackerDone: make(chan struct{})}
 	d.timer.Stop()
-	d.flush, _ = sink.(flusher)
+	d.flush = sink
 	// Acknowledgements go through a goroutine of their own: paho sends
 	// them through the connection's writer, which a slow network can
 	// hold up, and the drain must not wait for it.
@@ -151,10 +144,10 @@ func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) erro
 	d.readings = append(d.readings, w.readings...)
 	d.keys = append(d.keys, w.keys...)
 	d.acks = append(d.acks, w.acks...)
-	if len(d.acks) == 0 || d.flush == nil || len(d.readings) == 0 && !d.recorded {
-		// Nothing to wait for: only QoS 0 messages, a sink that cannot
-		// flush, or messages without readings (bad, ignored) that nothing
-		// recorded before them holds up.
+	if len(d.acks) == 0 || len(d.readings) == 0 && !d.recorded {
+		// Nothing to wait for: only QoS 0 messages, or messages without
+		// readings (bad, ignored) that nothing recorded before them holds
+		// up.
 		return in.commit(ctx, sink)
 	}
 	// Recorded at once, so that the hub's live values (get_climate, the
@@ -221,7 +214,7 @@ func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool
 		return taken, err
 	}
 	d.readings, d.keys = nil, nil // the sink may keep the slice
-	d.recorded = d.recorded || d.flush != nil && len(d.acks) > 0
+	d.recorded = d.recorded || len(d.acks) > 0
 	return true, nil
 }
 

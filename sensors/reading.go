@@ -45,9 +45,15 @@ type Status struct {
 // Sink receives what sources produce. Record may block while the sink is
 // busy; it returns ctx.Err() when ctx ends first, and an error naming the
 // offending reading when a reading is invalid (the valid ones are kept).
+// Flush returns once what Record took is committed (on disk, for the
+// history): the MQTT ingest acknowledges a QoS 1 message only then. A
+// sink that wraps another passes Flush on; being part of the interface,
+// no wrapper can forget it (one that did would turn QoS 1 into
+// acknowledge-on-receipt without a word).
 type Sink interface {
 	Record(ctx context.Context, readings []Reading) error
 	Report(status Status)
+	Flush(ctx context.Context) error
 }
 
 // Source is anything that produces readings: an I²C chip, the GPIO rain

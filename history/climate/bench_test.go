@@ -13,6 +13,7 @@ import (
 type liveSink struct{ l *Live }
 
 func (s liveSink) Record(_ context.Context, rs []sensors.Reading) error { s.l.Add(rs); return nil }
+func (liveSink) Flush(context.Context) error                            { return nil }
 func (liveSink) Report(sensors.Status)                                  {}
 
 // BenchmarkSnapshotRebuild shapes the structure of the demo house with a

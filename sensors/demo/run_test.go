@@ -37,6 +37,8 @@ func (s *sink) Record(ctx context.Context, rs []sensors.Reading) error {
 	return nil
 }
 
+func (s *sink) Flush(context.Context) error { return nil }
+
 func (s *sink) Report(st sensors.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -22,6 +22,8 @@ func (printSink) Record(_ context.Context, rs []sensors.Reading) error {
 	return nil
 }
 
+func (printSink) Flush(context.Context) error { return nil }
+
 func (printSink) Report(st sensors.Status) {
 	if st.Err != nil {
 		fmt.Println(st.Source, st.Err)

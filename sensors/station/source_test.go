@@ -34,7 +34,8 @@ func (m *memSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	}
 	return nil
 }
-func (m *memSink) Report(sensors.Status) {}
+func (m *memSink) Report(sensors.Status)       {}
+func (m *memSink) Flush(context.Context) error { return nil }
 
 func (m *memSink) state(_ context.Context, key string) (string, bool, error) {
 	m.mu.Lock()

@@ -21,6 +21,9 @@ type Sink struct {
 
 var _ sensors.Sink = (*Sink)(nil)
 
+// Flush implements sensors.Sink: what the sink keeps is kept at once.
+func (s *Sink) Flush(context.Context) error { return nil }
+
 // Record implements sensors.Sink; it rejects the batch if one reading is
 // invalid, as the history would that reading.
 func (s *Sink) Record(ctx context.Context, rs []sensors.Reading) error {

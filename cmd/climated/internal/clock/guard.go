@@ -22,14 +22,9 @@ var Floor = climate.ClockSet
 // what it buffered is rarely further behind.
 const clockSlack = time.Hour
 
-// Recorder is a sink whose readings can be flushed to the history: the
-// MQTT ingest acknowledges a message only once Flush says its readings
-// are on disk, so every sink between it and the hub must pass Flush on
-// (a wrapper that did not would have messages acknowledged unwritten).
-type Recorder interface {
-	sensors.Sink
-	Flush(ctx context.Context) error
-}
+// Recorder is the sink the guard passes readings on to (its Report and
+// Flush are the guard's).
+type Recorder = sensors.Sink
 
 // Guard refuses readings stamped by a clock that cannot be right: a
 // Pi has no real-time clock and, until NTP answers, says 1970 (or a

@@ -206,15 +206,6 @@ func (c CountingSink) Record(ctx context.Context, rs []sensors.Reading) error {
 	return err
 }
 
-// Flush lets the MQTT ingest acknowledge messages once their readings
-// are committed.
-func (c CountingSink) Flush(ctx context.Context) error {
-	if f, ok := c.Sink.(interface{ Flush(context.Context) error }); ok {
-		return f.Flush(ctx)
-	}
-	return nil
-}
-
 func (c CountingSink) Report(st sensors.Status) {
 	if st.Err != nil {
 		c.m.readErrors.WithLabelValues(st.Source).Inc()
