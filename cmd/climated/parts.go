@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/alerting"
-	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/dash"
 	"github.com/climated/climated/cmd/climated/internal/diskwatch"
@@ -18,6 +17,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/cmd/climated/internal/sources"
+	"github.com/climated/climated/cmd/climated/internal/stampguard"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
@@ -52,7 +52,7 @@ type hubDeps struct {
 // runner and the HTTP server's end.
 func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan error, error) {
 	h, set, log := d.hub, d.sources, d.log
-	run := sources.NewRunning(log, clock.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
+	run := sources.NewRunning(log, stampguard.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
 		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(), GrantRecheck: d.grantRecheck,

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/cli"
-	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/progress"
+	"github.com/climated/climated/cmd/climated/internal/stampguard"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
@@ -206,7 +206,7 @@ func reportImport(ctx context.Context, store *history.Store, res imported, stdou
 	case err != nil:
 		fmt.Fprintf(stderr, "climated import: %v\n", err)
 	case a.Count > 0:
-		fmt.Fprintf(stdout, "%s\n%s\n", clock.AheadText(a, now), clock.AheadFix())
+		fmt.Fprintf(stdout, "%s\n%s\n", stampguard.AheadText(a, now), stampguard.AheadFix())
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
-	"github.com/climated/climated/cmd/climated/internal/clock"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/hubfile"
+	"github.com/climated/climated/cmd/climated/internal/stampguard"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/mqtt"
 )
@@ -133,7 +133,7 @@ func databaseSize(path string, main int64) uint64 {
 func checkClock(ctx context.Context, cfg config.Config, env Env) []Finding {
 	now := env.Now()
 	var out []Finding
-	if now.Before(clock.Floor) {
+	if now.Before(stampguard.Floor) {
 		out = append(out, Finding{Check: "clock", Status: StatusFail, Detail: fmt.Sprintf("the clock says %s: it was never set (a Pi has no real-time clock)", now.UTC().Format(time.RFC3339)),
 			Fix: "let it synchronise: network up, then timedatectl set-ntp true; systemctl status systemd-timesyncd"})
 	}
@@ -144,7 +144,7 @@ func checkClock(ctx context.Context, cfg config.Config, env Env) []Finding {
 			if err == nil && a.Count > 0 {
 				// Either this clock is behind (readings stamped now come
 				// before them) or a clock was ahead when they were stamped.
-				out = append(out, Finding{Check: "clock", Status: StatusFail, Detail: clock.AheadText(a, now), Fix: clock.AheadFix()})
+				out = append(out, Finding{Check: "clock", Status: StatusFail, Detail: stampguard.AheadText(a, now), Fix: stampguard.AheadFix()})
 			}
 		}
 	}
