@@ -34,8 +34,8 @@ const (
 // intake is what one drain takes from the queue.
 type intake struct {
 	batch
-	acks []func()  // acknowledgements, in the order received
-	keys []markKey // journal marks of the messages with readings
+	acks []func()      // acknowledgements, in the order received
+	keys []deliveryKey // journal marks of the messages with readings
 }
 
 // accept processes one message into w. A message the broker delivers again
@@ -50,7 +50,7 @@ type intake struct {
 func (in *Ingest) accept(item inbound, w *intake) {
 	m := item.msg
 	journal := in.session != nil && m.QoS > 0
-	var k markKey
+	var k deliveryKey
 	if journal {
 		k = messageKey(m)
 	}
@@ -94,7 +94,7 @@ func (in *Ingest) accept(item inbound, w *intake) {
 type durable struct {
 	flush    sensors.Sink // acknowledges only what its Flush says is committed
 	readings []sensors.Reading
-	keys     []markKey
+	keys     []deliveryKey
 	recorded bool          // readings handed to the sink await a Flush that failed
 	acks     []func()      // waiting, in the order received
 	wait     time.Duration // the longest the first waiting message waits (IngestOptions.CommitWait)

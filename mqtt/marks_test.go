@@ -45,7 +45,7 @@ func TestRedeliveryAfterCrashAsksTheHistory(t *testing.T) {
 	sess, _ := openSession(path, "")
 	lost := messageKey(message(2, "sensors/lost", true))
 	sess.hold(lost, t1)
-	if _, err := sess.begin([]markKey{lost}); err != nil {
+	if _, err := sess.begin([]deliveryKey{lost}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -51,12 +51,12 @@ const (
 	idBytes = 6
 )
 
-// markKey identifies a message as the broker delivers it again: the same
+// deliveryKey identifies a message as the broker delivers it again: the same
 // packet id (MQTT 3.1.1 §4.4 requires the original one), topic and
 // payload.
-type markKey [16]byte
+type deliveryKey [16]byte
 
-func messageKey(m Message) markKey {
+func messageKey(m Message) deliveryKey {
 	h := sha256.New()
 	var id [2]byte
 	binary.BigEndian.PutUint16(id[:], m.ID)
@@ -64,7 +64,7 @@ func messageKey(m Message) markKey {
 	h.Write([]byte(m.Topic))
 	h.Write([]byte{0})
 	h.Write(m.Payload)
-	var k markKey
+	var k deliveryKey
 	copy(k[:], h.Sum(nil))
 	return k
 }
@@ -94,18 +94,18 @@ type session struct {
 
 	mu      sync.Mutex
 	filters map[string]bool // subscribed on the broker
-	marks   map[markKey]*mark
-	order   []markKey // oldest first
-	batch   uint64    // the last batch number used
-	begun   []uint64  // batches journalled as pending, not yet committed
-	written int       // mark lines appended since the file was last rewritten
+	marks   map[deliveryKey]*mark
+	order   []deliveryKey // oldest first
+	batch   uint64        // the last batch number used
+	begun   []uint64      // batches journalled as pending, not yet committed
+	written int           // mark lines appended since the file was last rewritten
 }
 
 // openSession reads the session file at path, or creates it with a new
 // client id. A configured clientID replaces the file's; the journal of
 // another id is dropped, since the broker's session is another one.
 func openSession(path, clientID string) (*session, error) {
-	s := &session{path: path, file: sessionFileAt(path), marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	s := &session{path: path, file: sessionFileAt(path), marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 	// Read and rewrite as one, or another session's lines appended in
 	// between would be lost, and two first opens would make two ids.
 	s.file.mu.Lock()
@@ -122,7 +122,7 @@ func openSession(path, clientID string) (*session, error) {
 	}
 	if clientID != "" && clientID != s.clientID {
 		s.clientID = clientID
-		s.marks, s.order, s.filters = make(map[markKey]*mark), nil, make(map[string]bool)
+		s.marks, s.order, s.filters = make(map[deliveryKey]*mark), nil, make(map[string]bool)
 	}
 	if s.clientID == "" {
 		b := make([]byte, idBytes)
@@ -197,17 +197,17 @@ func (s *session) parseLine(line string, committed map[uint64]bool) {
 		b, err1 := strconv.ParseUint(f[1], 10, 64)
 		ns, err2 := strconv.ParseInt(f[2], 10, 64)
 		k, err3 := hex.DecodeString(f[3])
-		if err1 != nil || err2 != nil || err3 != nil || len(k) != len(markKey{}) {
+		if err1 != nil || err2 != nil || err3 != nil || len(k) != len(deliveryKey{}) {
 			return
 		}
-		s.add(markKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
+		s.add(deliveryKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
 		s.batch = max(s.batch, b)
 	}
 }
 
 // add remembers k; past 2·keepMarks marks it forgets the oldest down to
 // keepMarks (at once, so that the copy is rare).
-func (s *session) add(k markKey, m *mark) {
+func (s *session) add(k deliveryKey, m *mark) {
 	if _, ok := s.marks[k]; !ok {
 		s.order = append(s.order, k)
 	}
@@ -221,7 +221,7 @@ func (s *session) add(k markKey, m *mark) {
 }
 
 // lookup finds the mark of a message delivered again.
-func (s *session) lookup(k markKey) (mark, bool) {
+func (s *session) lookup(k deliveryKey) (mark, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, ok := s.marks[k]
@@ -233,7 +233,7 @@ func (s *session) lookup(k markKey) (mark, bool) {
 
 // hold marks a message whose readings, stamped at, are about to be
 // recorded in this run.
-func (s *session) hold(k markKey, at time.Time) {
+func (s *session) hold(k deliveryKey, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.add(k, &mark{at: at, state: markHeld})
@@ -241,7 +241,7 @@ func (s *session) hold(k markKey, at time.Time) {
 
 // begin journals the held messages ks as a batch, before their readings
 // go to the history, and returns the batch's number.
-func (s *session) begin(ks []markKey) (uint64, error) {
+func (s *session) begin(ks []deliveryKey) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batch++
@@ -387,7 +387,7 @@ func (s *session) rewrite() error {
 	if err != nil {
 		return fmt.Errorf("session file: %w", err)
 	}
-	now := &session{path: s.path, file: s.file, marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+	now := &session{path: s.path, file: s.file, marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 	if err := now.parse(data); err != nil {
 		return fmt.Errorf("session file %s: %w", s.path, err)
 	}

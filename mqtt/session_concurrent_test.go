@@ -24,7 +24,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 	id := first.clientID
 	const workers, rounds = 8, 20 // 160 marks: far below keepMarks, none forgotten
 	at := time.Unix(1_800_000_000, 0)
-	keys := make([][]markKey, workers)
+	keys := make([][]deliveryKey, workers)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -42,7 +42,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 					}
 					k := messageKey(Message{ID: uint16(w*rounds + r), Topic: "sensors/concurrent", Payload: []byte{byte(w), byte(r)}})
 					s.hold(k, at)
-					if _, err := s.begin([]markKey{k}); err != nil {
+					if _, err := s.begin([]deliveryKey{k}); err != nil {
 						return fmt.Errorf("begin: %w", err)
 					}
 					if err := s.commit(); err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-func key(id uint16, payload string) markKey {
+func key(id uint16, payload string) deliveryKey {
 	return messageKey(Message{ID: id, Topic: "sensors/a", Payload: []byte(payload)})
 }
 
@@ -34,13 +34,13 @@ func TestSessionJournal(t *testing.T) {
 	s.hold(k1, at)
 	s.hold(k2, at.Add(time.Second))
 	s.hold(k3, at.Add(2*time.Second))
-	if _, err := s.begin([]markKey{k1}); err != nil {
+	if _, err := s.begin([]deliveryKey{k1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.commit(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.begin([]markKey{k2}); err != nil { // then killed before the commit
+	if _, err := s.begin([]deliveryKey{k2}); err != nil { // then killed before the commit
 		t.Fatal(err)
 	}
 
@@ -49,7 +49,7 @@ func TestSessionJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		k     markKey
+		k     deliveryKey
 		found bool
 		state markState
 		at    time.Time
@@ -93,7 +93,7 @@ func TestSessionJournalBounded(t *testing.T) {
 	const n = 3*keepMarks + 10
 	at := time.Unix(1_800_000_000, 0)
 	for i := 0; i < n; i += 10 {
-		var ks []markKey
+		var ks []deliveryKey
 		for j := i; j < i+10; j++ {
 			k := key(uint16(j), "x")
 			s.hold(k, at)
@@ -146,7 +146,7 @@ func TestRedeliveryRecordedOnce(t *testing.T) {
 	sess, _ := openSession(rig.path, "")
 	k := messageKey(message(2, "sensors/cut", true))
 	sess.hold(k, t0)
-	sess.begin([]markKey{k})
+	sess.begin([]deliveryKey{k})
 
 	later := t0.Add(time.Hour)
 	second := run(later, message(1, "sensors/committed", true), message(2, "sensors/cut", true),
@@ -171,7 +171,7 @@ func FuzzSessionParse(f *testing.F) {
 	f.Add([]byte(sessionHeader + " climated-0123456789ab\np 1 5 00112233445566778899aabbccddeeff\nc 1\ns \"sensors/+\"\n"))
 	f.Add([]byte(sessionHeader + " x\np 1\nc\ns sensors\nu \"\\xff\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := &session{marks: make(map[markKey]*mark), filters: make(map[string]bool)}
+		s := &session{marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 		s.parse(data)
 	})
 }
@@ -192,7 +192,7 @@ func TestSessionRefreshSeesTheOldRun(t *testing.T) {
 	}
 	k := messageKey(Message{ID: 7, Topic: "zigbee2mqtt/bedroom_th", Payload: []byte(`{"temperature":19.4}`)})
 	old.hold(k, time.Now())
-	if _, err := old.begin([]markKey{k}); err != nil {
+	if _, err := old.begin([]deliveryKey{k}); err != nil {
 		t.Fatal(err)
 	}
 	if err := old.commit(); err != nil {
