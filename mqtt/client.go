@@ -47,7 +47,7 @@ type Client struct {
 	opts    Options
 	log     *slog.Logger
 	pc      paho.Client
-	session *session // nil without a SessionFile
+	journal *journal // nil without a SessionFile
 	clean   bool
 
 	mu     sync.RWMutex
@@ -89,10 +89,10 @@ func NewClient(opts Options) (*Client, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	var sess *session
+	var sess *journal
 	if opts.SessionFile != "" {
 		var err error
-		if sess, err = openSession(opts.SessionFile, opts.ClientID); err != nil {
+		if sess, err = openJournal(opts.SessionFile, opts.ClientID); err != nil {
 			return nil, err
 		}
 		opts.ClientID = sess.clientID
@@ -101,7 +101,7 @@ func NewClient(opts Options) (*Client, error) {
 	o := opts.withDefaults()
 	c := &Client{
 		opts:    o,
-		session: sess,
+		journal: sess,
 		clean:   clean,
 		log:     o.Logger,
 		subs:    make(map[string]subscription),
@@ -183,8 +183,8 @@ func (c *Client) Run(ctx context.Context) error {
 		return errors.New("mqtt client: Run called twice")
 	}
 	defer c.shutdown()
-	if c.session != nil {
-		if err := c.session.refresh(); err != nil {
+	if c.journal != nil {
+		if err := c.journal.refresh(); err != nil {
 			c.log.Warn("mqtt: cannot read the session file again; a redelivery of the previous run's last messages may be recorded twice", "err", err)
 		}
 	}

@@ -49,13 +49,13 @@ type intake struct {
 // package documentation for amounts).
 func (in *Ingest) accept(item inbound, w *intake) {
 	m := item.msg
-	journal := in.session != nil && m.QoS > 0
+	journal := in.journal != nil && m.QoS > 0
 	var k deliveryKey
 	if journal {
 		k = messageKey(m)
 	}
 	if journal && m.Duplicate {
-		if mk, ok := in.session.lookup(k); ok {
+		if mk, ok := in.journal.lookup(k); ok {
 			if mk.state == markUncertain {
 				mk.state = in.settleBatch(mk.batch)
 			}
@@ -84,7 +84,7 @@ func (in *Ingest) accept(item inbound, w *intake) {
 		w.acks = append(w.acks, m.Ack)
 	}
 	if journal && len(w.readings) > n {
-		in.session.hold(k, item.at)
+		in.journal.hold(k, item.at)
 		w.keys = append(w.keys, k)
 	}
 }
@@ -202,12 +202,12 @@ func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool
 		return true, nil
 	}
 	rctx := ctx
-	if in.session != nil && len(d.keys) > 0 {
-		b, err := in.session.begin(d.keys)
+	if in.journal != nil && len(d.keys) > 0 {
+		b, err := in.journal.begin(d.keys)
 		if err != nil {
 			in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
 		}
-		rctx = sensors.WithMark(ctx, in.session.markName(b))
+		rctx = sensors.WithMark(ctx, in.journal.markName(b))
 	}
 	taken, err = in.record(rctx, sink, d.readings)
 	if err != nil || !taken {
@@ -248,8 +248,8 @@ func (in *Ingest) flushRecorded(ctx context.Context) (flushed bool, err error) {
 		return false, nil
 	}
 	d.recorded = false
-	if in.session != nil {
-		if err := in.session.commit(); err != nil {
+	if in.journal != nil {
+		if err := in.journal.commit(); err != nil {
 			in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
 		}
 	}
@@ -314,13 +314,13 @@ func (in *Ingest) settleBatch(batch uint64) markState {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
 	defer cancel()
-	name := in.session.markName(batch)
+	name := in.journal.markName(batch)
 	found, err := in.opts.Marked(ctx, []string{name})
 	if err != nil {
 		in.logLimited("session", "mqtt: cannot ask the history about the previous run's last messages; a redelivery may be recorded twice", err)
 		return markUncertain
 	}
-	state, err := in.session.settle(batch, found[name])
+	state, err := in.journal.settle(batch, found[name])
 	if err != nil {
 		in.logLimited("session", "mqtt: cannot journal a commit; a redelivery after a crash may be recorded again", err)
 	}

@@ -86,7 +86,7 @@ type IngestOptions struct {
 // durable.go).
 type Ingest struct {
 	client   *Client
-	session  *session // the client's journal; nil without one
+	journal  *journal // the client's journal; nil without one
 	mappings []Mapping
 	decoders []decode.Decoder
 	opts     IngestOptions
@@ -157,7 +157,7 @@ func NewIngest(c *Client, mappings []Mapping, opts *IngestOptions) (*Ingest, err
 	in.devices = make(map[deviceKey]*device)
 	in.zones = make(map[string]bool)
 	if c != nil {
-		in.session = c.session
+		in.journal = c.journal
 		c.allowPayload(o.MaxPayload)
 		for i := range in.mappings {
 			m := &in.mappings[i]

@@ -42,7 +42,7 @@ func TestRedeliveryAfterCrashAsksTheHistory(t *testing.T) {
 		t.Fatalf("no commit in the journal:\n%s", b)
 	}
 	os.WriteFile(path, commitLine.ReplaceAll(b, nil), 0o600)
-	sess, _ := openSession(path, "")
+	sess, _ := openJournal(path, "")
 	lost := messageKey(message(2, "sensors/lost", true))
 	sess.hold(lost, t1)
 	if _, err := sess.begin([]deliveryKey{lost}); err != nil {

@@ -102,9 +102,9 @@ func (c *Client) subscriptionChanges(conn uint64) (add, drop []string) {
 			drop = append(drop, f)
 		}
 	}
-	if c.session != nil {
+	if c.journal != nil {
 		// Left by an earlier run whose configuration had them.
-		drop = append(drop, c.session.stale(func(f string) bool {
+		drop = append(drop, c.journal.stale(func(f string) bool {
 			_, registered := c.subs[f]
 			_, active := c.active[f]
 			return registered || active || f == own
@@ -165,10 +165,10 @@ func (c *Client) unsubscribeAll(ctx context.Context, drop []string) (stopped boo
 
 // noteFilter keeps the broker's subscriptions in the session file.
 func (c *Client) noteFilter(f string, on bool) {
-	if c.session == nil {
+	if c.journal == nil {
 		return
 	}
-	if err := c.session.subscribed(f, on); err != nil {
+	if err := c.journal.subscribed(f, on); err != nil {
 		c.log.Warn("mqtt: cannot note the subscription in the session file", "topic", f, "err", err)
 	}
 }

@@ -22,7 +22,7 @@ func key(id uint16, payload string) deliveryKey {
 // committed message from one whose commit the restart cut short.
 func TestSessionJournal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "climated.db.mqtt")
-	s, err := openSession(path, "")
+	s, err := openJournal(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSessionJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = openSession(path, "")
+	s, err = openJournal(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +65,11 @@ func TestSessionJournal(t *testing.T) {
 		}
 	}
 	id := s.clientID
-	if s, _ = openSession(path, ""); s.clientID != id {
+	if s, _ = openJournal(path, ""); s.clientID != id {
 		t.Errorf("client id changed from %q to %q", id, s.clientID)
 	}
 	// A configured client id is another session: the journal goes.
-	if s, _ = openSession(path, "hub-upstairs"); s.clientID != "hub-upstairs" {
+	if s, _ = openJournal(path, "hub-upstairs"); s.clientID != "hub-upstairs" {
 		t.Errorf("client id %q, want the configured one", s.clientID)
 	} else if _, ok := s.lookup(k1); ok {
 		t.Error("the journal of another client id was kept")
@@ -77,7 +77,7 @@ func TestSessionJournal(t *testing.T) {
 
 	bad := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(bad, []byte("shopping list\n"), 0o600)
-	if _, err := openSession(bad, ""); err == nil || !strings.Contains(err.Error(), "not a climated session file") {
+	if _, err := openJournal(bad, ""); err == nil || !strings.Contains(err.Error(), "not a climated session file") {
 		t.Errorf("a file of something else: %v", err)
 	}
 }
@@ -86,7 +86,7 @@ func TestSessionJournal(t *testing.T) {
 // keepMarks to 2·keepMarks marks, the oldest forgotten.
 func TestSessionJournalBounded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s")
-	s, err := openSession(path, "")
+	s, err := openJournal(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestSessionJournalBounded(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Size() > 4*keepMarks*60 {
 		t.Errorf("session file of %d bytes for at most %d marks kept", fi.Size(), 2*keepMarks)
 	}
-	s, _ = openSession(path, "")
+	s, _ = openJournal(path, "")
 	if len(s.marks) < keepMarks || len(s.marks) > 2*keepMarks {
 		t.Errorf("%d marks after a restart, want %d to %d", len(s.marks), keepMarks, 2*keepMarks)
 	}
@@ -143,7 +143,7 @@ func TestRedeliveryRecordedOnce(t *testing.T) {
 		t.Fatalf("first run recorded %d readings, want 4", got)
 	}
 	// Killed between the begin and the commit of sensors/cut's batch.
-	sess, _ := openSession(rig.path, "")
+	sess, _ := openJournal(rig.path, "")
 	k := messageKey(message(2, "sensors/cut", true))
 	sess.hold(k, t0)
 	sess.begin([]deliveryKey{k})
@@ -171,7 +171,7 @@ func FuzzSessionParse(f *testing.F) {
 	f.Add([]byte(sessionHeader + " climated-0123456789ab\np 1 5 00112233445566778899aabbccddeeff\nc 1\ns \"sensors/+\"\n"))
 	f.Add([]byte(sessionHeader + " x\np 1\nc\ns sensors\nu \"\\xff\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := &session{marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
+		s := &journal{marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 		s.parse(data)
 	})
 }
@@ -182,11 +182,11 @@ func FuzzSessionParse(f *testing.F) {
 // recorded again (and its batch numbers would collide with the old run's).
 func TestSessionRefreshSeesTheOldRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "climated.db.mqtt")
-	old, err := openSession(path, "")
+	old, err := openJournal(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, err := openSession(path, old.clientID)
+	next, err := openJournal(path, old.clientID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,12 +234,12 @@ func (r *redeliveryRig) message(id uint16, topic string, dup bool) Message {
 func (r *redeliveryRig) run(now time.Time, sink sensors.Sink, msgs ...Message) {
 	t := r.t
 	t.Helper()
-	sess, err := openSession(r.path, "")
+	sess, err := openJournal(r.path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := newTestIngest(t, IngestOptions{Now: func() time.Time { return now }, Marked: r.marked}, r.mapping)
-	in.session = sess
+	in.journal = sess
 	r.acked.Store(0)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)

@@ -31,7 +31,7 @@ func TestMosquittoStaleSubscriptionDropped(t *testing.T) {
 			c.mu.RLock()
 			defer c.mu.RUnlock()
 			// The mappings' filters and the hub's own availability topic (ownstatus.go).
-			return len(c.active) == len(mappings)+1 && len(c.session.stale(func(f string) bool { _, ok := c.active[f]; return ok })) == 0
+			return len(c.active) == len(mappings)+1 && len(c.journal.stale(func(f string) bool { _, ok := c.active[f]; return ok })) == 0
 		})
 		cancel()
 		<-done
@@ -44,7 +44,7 @@ func TestMosquittoStaleSubscriptionDropped(t *testing.T) {
 	publish(t, dev, "old/x", 1, false, `{"n":1}`)
 	publish(t, dev, "sensors/y", 1, false, `{"n":2}`)
 	// The session as the broker keeps it: only sensors/y was queued.
-	s, err := openSession(opts.SessionFile, "")
+	s, err := openJournal(opts.SessionFile, "")
 	if err != nil {
 		t.Fatal(err)
 	}

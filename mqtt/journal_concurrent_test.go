@@ -17,7 +17,7 @@ import (
 // never fail, and every committed message is in the file afterwards.
 func TestSessionConcurrentRewrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db.mqtt")
-	first, err := openSession(path, "")
+	first, err := openJournal(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 			defer wg.Done()
 			errs <- func() error {
 				for r := range rounds {
-					s, err := openSession(path, id) // NewClient, during a reload
+					s, err := openJournal(path, id) // NewClient, during a reload
 					if err != nil {
 						return fmt.Errorf("open: %w", err)
 					}
@@ -73,7 +73,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := openSession(path, "")
+	s, err := openJournal(path, "")
 	if err != nil {
 		t.Fatalf("the file no longer reads: %v\n%s", err, data)
 	}
@@ -109,7 +109,7 @@ func TestSessionLeftoversRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := openSession(path, ""); err != nil {
+	if _, err := openJournal(path, ""); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)

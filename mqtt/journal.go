@@ -85,9 +85,11 @@ type mark struct {
 	state markState
 }
 
-// session is the session file in memory. Its methods are safe for
+// journal is the session file in memory: the messages the broker
+// delivered and the batches their readings were committed in, so that a
+// redelivery after a crash is not recorded twice. Its methods are safe for
 // concurrent use.
-type session struct {
+type journal struct {
 	path     string
 	clientID string
 	file     *sessionFile // shared with the other sessions on path
@@ -104,8 +106,8 @@ type session struct {
 // openSession reads the session file at path, or creates it with a new
 // client id. A configured clientID replaces the file's; the journal of
 // another id is dropped, since the broker's session is another one.
-func openSession(path, clientID string) (*session, error) {
-	s := &session{path: path, file: sessionFileAt(path), marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
+func openJournal(path, clientID string) (*journal, error) {
+	s := &journal{path: path, file: sessionFileAt(path), marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 	// Read and rewrite as one, or another session's lines appended in
 	// between would be lost, and two first opens would make two ids.
 	s.file.mu.Lock()
@@ -141,8 +143,8 @@ func openSession(path, clientID string) (*session, error) {
 // still runs, journals and commits. Run calls it before connecting, once
 // the old run has stopped, so that the journal (and the batch numbers)
 // go on from the old run's last line.
-func (s *session) refresh() error {
-	fresh, err := openSession(s.path, s.clientID)
+func (s *journal) refresh() error {
+	fresh, err := openJournal(s.path, s.clientID)
 	if err != nil {
 		return err
 	}
@@ -155,7 +157,7 @@ func (s *session) refresh() error {
 
 // parse reads the header and the journal; lines it cannot read (a write
 // cut short by a full disk) are skipped.
-func (s *session) parse(data []byte) error {
+func (s *journal) parse(data []byte) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	if !sc.Scan() || !strings.HasPrefix(sc.Text(), sessionHeader+" ") {
 		return fmt.Errorf("not a climated session file (want a first line %q and the client id)", sessionHeader)
@@ -176,7 +178,7 @@ func (s *session) parse(data []byte) error {
 // parseLine applies one journal line: a filter subscribed ("s") or
 // unsubscribed ("u"), a batch committed ("c"), a message held in a batch
 // ("p"). A line it cannot read is skipped.
-func (s *session) parseLine(line string, committed map[uint64]bool) {
+func (s *journal) parseLine(line string, committed map[uint64]bool) {
 	if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
 		if f, err := strconv.Unquote(q); err == nil {
 			if op == "s" {
@@ -207,7 +209,7 @@ func (s *session) parseLine(line string, committed map[uint64]bool) {
 
 // add remembers k; past 2·keepMarks marks it forgets the oldest down to
 // keepMarks (at once, so that the copy is rare).
-func (s *session) add(k deliveryKey, m *mark) {
+func (s *journal) add(k deliveryKey, m *mark) {
 	if _, ok := s.marks[k]; !ok {
 		s.order = append(s.order, k)
 	}
@@ -221,7 +223,7 @@ func (s *session) add(k deliveryKey, m *mark) {
 }
 
 // lookup finds the mark of a message delivered again.
-func (s *session) lookup(k deliveryKey) (mark, bool) {
+func (s *journal) lookup(k deliveryKey) (mark, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, ok := s.marks[k]
@@ -233,7 +235,7 @@ func (s *session) lookup(k deliveryKey) (mark, bool) {
 
 // hold marks a message whose readings, stamped at, are about to be
 // recorded in this run.
-func (s *session) hold(k deliveryKey, at time.Time) {
+func (s *journal) hold(k deliveryKey, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.add(k, &mark{at: at, state: markHeld})
@@ -241,7 +243,7 @@ func (s *session) hold(k deliveryKey, at time.Time) {
 
 // begin journals the held messages ks as a batch, before their readings
 // go to the history, and returns the batch's number.
-func (s *session) begin(ks []deliveryKey) (uint64, error) {
+func (s *journal) begin(ks []deliveryKey) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batch++
@@ -261,14 +263,14 @@ func (s *session) begin(ks []deliveryKey) (uint64, error) {
 
 // markName is the history's mark (sensors.WithMark) of batch: the
 // history commits it with the batch's readings.
-func (s *session) markName(batch uint64) string {
+func (s *journal) markName(batch uint64) string {
 	return fmt.Sprintf("mqtt %s %d", s.clientID, batch)
 }
 
 // settle records what the history says of batch, pending when the
 // previous run ended: committed (journalled as such) or lost. It returns
 // the batch's messages' new state.
-func (s *session) settle(batch uint64, committed bool) (markState, error) {
+func (s *journal) settle(batch uint64, committed bool) (markState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	state := markLost
@@ -287,7 +289,7 @@ func (s *session) settle(batch uint64, committed bool) (markState, error) {
 }
 
 // commit records that every batch begun so far is in the history.
-func (s *session) commit() error {
+func (s *journal) commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.begun) == 0 {
@@ -316,7 +318,7 @@ func (s *session) commit() error {
 
 // subscribed records that the broker holds a subscription to f, or no
 // longer does.
-func (s *session) subscribed(f string, on bool) error {
+func (s *journal) subscribed(f string, on bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.filters[f] == on {
@@ -333,7 +335,7 @@ func (s *session) subscribed(f string, on bool) error {
 }
 
 // stale lists the filters subscribed on the broker that keep says not to.
-func (s *session) stale(keep func(string) bool) []string {
+func (s *journal) stale(keep func(string) bool) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var fs []string
@@ -347,7 +349,7 @@ func (s *session) stale(keep func(string) bool) []string {
 
 // append adds lines to the file in one write. Opening it each time keeps
 // no descriptor for the Client's lifetime, which has no Close.
-func (s *session) append(b []byte) error {
+func (s *journal) append(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
@@ -374,7 +376,7 @@ func (s *session) append(b []byte) error {
 // down to the marks kept. It reads the file rather than writing s's
 // memory, which lacks what the other sessions on the file appended (the
 // old client's last batches during a reload).
-func (s *session) rewrite() error {
+func (s *journal) rewrite() error {
 	s.file.mu.Lock()
 	defer s.file.mu.Unlock()
 	if s.file.owner != s.clientID {
@@ -387,7 +389,7 @@ func (s *session) rewrite() error {
 	if err != nil {
 		return fmt.Errorf("session file: %w", err)
 	}
-	now := &session{path: s.path, file: s.file, marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
+	now := &journal{path: s.path, file: s.file, marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
 	if err := now.parse(data); err != nil {
 		return fmt.Errorf("session file %s: %w", s.path, err)
 	}
@@ -403,7 +405,7 @@ func (s *session) rewrite() error {
 
 // write replaces the file with the header and s's journal, held messages
 // left out; the rename makes the change all or nothing. s.file.mu is held.
-func (s *session) write() error {
+func (s *journal) write() error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s %s\n", sessionHeader, s.clientID)
 	for f := range s.filters {
