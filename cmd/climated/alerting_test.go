@@ -77,11 +77,11 @@ alerts:
 
 	// Published again until the hub has it: its subscription may not be
 	// in place yet.
-	for deadline := time.Now().Add(15 * time.Second); h.Hub.Snapshot().Climate["Bedroom"]["CO2"] != 1350.0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
-		}
+	if !testutil.Eventually(func() bool {
 		device.Publish("zigbee2mqtt/bedroom_co2", 0, false, `{"co2":1350,"temperature":21.5,"humidity":48}`).WaitTimeout(time.Second)
+		return h.Hub.Snapshot().Climate["Bedroom"]["CO2"] == 1350.0
+	}) {
+		t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
 	}
 	select {
 	case uri := <-updated:
@@ -122,18 +122,15 @@ alerts:
 	}
 	waitTopic := func(topic, want string) {
 		t.Helper()
-		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if !testutil.Eventually(func() bool {
 			mu.Lock()
+			defer mu.Unlock()
 			got, ok := seen[topic]
-			mu.Unlock()
-			if ok && strings.Contains(got, want) {
-				return
-			}
-			if time.Now().After(deadline) {
-				mu.Lock()
-				defer mu.Unlock()
-				t.Fatalf("no %q on %s within 15 s; topics: %v", want, topic, keys(seen))
-			}
+			return ok && strings.Contains(got, want)
+		}) {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("no %q on %s within %s; topics: %v", want, topic, testutil.Patience, keys(seen))
 		}
 	}
 	waitTopic("climated/house/alerts/house_co2/bedroom/event", "Bedroom")

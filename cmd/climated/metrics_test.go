@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // metricValue finds one sample in Prometheus text, or -1.
@@ -28,22 +30,17 @@ func TestMetrics(t *testing.T) {
 		resp.Body.Close()
 	}
 	var text string
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		resp, err := http.Get(base + "/metrics")
+	if !testutil.Eventually(func() bool {
+		resp, err := http.Get(base + "/metrics") // as Prometheus asks, without testutil.Do's JSON Accept
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		text = string(b)
-		if metricValue(text, `climated_readings_total{source="demo/Indoor"}`) > 0 && metricValue(text, "climated_history_write_seconds_count") > 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no live readings or writes counted:\n%s", text)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return metricValue(text, `climated_readings_total{source="demo/Indoor"}`) > 0 && metricValue(text, "climated_history_write_seconds_count") > 1
+	}) {
+		t.Fatalf("no live readings or writes counted:\n%s", text)
 	}
 	for sample, min := range map[string]float64{
 		`climated_http_requests_total{code="200",path="/api/climate"}`: 1,

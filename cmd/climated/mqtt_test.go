@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
@@ -62,13 +61,11 @@ mqtt:
 	if strings.Join(h.Zones, ",") != "Bedroom" {
 		t.Errorf("zones %v, want only the MQTT device's (no demo house)", h.Zones)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for h.Hub.Snapshot().Climate["Bedroom"]["Temperature"] != 19.4 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
-		}
+	if !testutil.Eventually(func() bool {
 		broker.Publish("zigbee2mqtt/bedroom_th", []byte(`{"temperature":19.4,"humidity":"58","pressure":1000.2,"battery":87,"linkquality":120}`), false, 0)
-		time.Sleep(20 * time.Millisecond)
+		return h.Hub.Snapshot().Climate["Bedroom"]["Temperature"] == 19.4
+	}) {
+		t.Fatalf("the device's reading never arrived: %v", h.Hub.Snapshot().Climate)
 	}
 	resp, err := http.Get("http://" + h.Addr.String() + "/metrics")
 	if err != nil {
@@ -91,17 +88,14 @@ mqtt:
 	if want := math.Round(sensors.SeaLevelPressure(1000.2, 120)*10) / 10; bed["AbsolutePressure"] != 1000.2 || bed["Pressure"] != want {
 		t.Errorf("Bedroom pressure: station %v, sea level %v, want 1000.2 and %v", bed["AbsolutePressure"], bed["Pressure"], want)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	if !testutil.Eventually(func() bool {
 		mu.Lock()
-		status := seen["climated/house/status"]
-		mu.Unlock()
-		if status == "online" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("availability never said online: %v", seen)
-		}
-		time.Sleep(10 * time.Millisecond)
+		defer mu.Unlock()
+		return seen["climated/house/status"] == "online"
+	}) {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("availability never said online: %v", seen)
 	}
 	cancel()
 	if err := <-done; err != nil {
@@ -126,21 +120,13 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startHub(t, cfg)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		resp, err := http.Get("http://" + h.Addr.String() + "/healthz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == 503 && strings.Contains(string(body), "mqtt") && strings.Contains(string(body), closed) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/healthz with the broker down: %d %s", resp.StatusCode, body)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var code int
+	var body string
+	if !testutil.Eventually(func() bool {
+		code, _, body = testutil.Do(t, "http://"+h.Addr.String(), testutil.Request{Method: "GET", Path: "/healthz"})
+		return code == 503 && strings.Contains(body, "mqtt") && strings.Contains(body, closed)
+	}) {
+		t.Fatalf("/healthz with the broker down: %d %s", code, body)
 	}
 	// The demo house (no subscriptions configured) still answers.
 	if h.Hub.Snapshot().Climate["Indoor"] == nil {
