@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The size of the project's functions (tests left out): none longer than 60
+# The size of the project's files and functions: no Go file over 400 lines
+# (tests included), no function (tests left out) longer than 60
 # lines (scripts/funlen) nor of a cognitive complexity above 20 (gocognit,
 # github.com/uudashr/gocognit, installed by the go command). Prints the
 # offenders and exits 1 when there is one, and when either check cannot
@@ -15,6 +16,12 @@ gocognit=${GOCOGNIT:-github.com/uudashr/gocognit/cmd/gocognit@v1.3.0}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 status=0
+echo "files over 400 lines:"
+long=$(find "${dirs[@]}" internal -name '*.go' -not -path '*/node_modules/*' -not -path '*/testdata/*' -exec wc -l {} + | awk '$2 != "total" && $1 > 400' || true)
+if [ -n "$long" ]; then
+	echo "$long"
+	status=1
+fi
 echo "functions over 60 lines:"
 go run ./scripts/funlen -max 60 "${dirs[@]}" || status=1
 echo "functions over cognitive complexity 20:"
