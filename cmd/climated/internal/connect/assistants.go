@@ -66,15 +66,24 @@ func approve(t Target) []string {
 // the internet, when the hub has no https URL there.
 func needsPublic(t Target, who string) []string {
 	where := "This hub has no public_url."
-	if t.Remote {
+	if t.Remote && !t.Here {
 		where = t.URL + " is not an https URL the internet reaches."
+	}
+	// The file and the restart of the hub as it runs: the installed
+	// service's, or the one run from a user's own configuration.
+	file, restart := "/etc/climated/climated.yaml", "sudo systemctl restart climated"
+	if t.Here && t.OwnHub {
+		file, restart = "~/.config/climated/climated.yaml", "stop it (Ctrl-C) and run climated serve again"
+		if t.ConfigFile != "" {
+			file = t.ConfigFile
+		}
 	}
 	return []string{
 		who + " reaches MCP servers from its own servers, over the internet, and signs in with OAuth. " + where,
 		"1. Put a tunnel in front of the hub, which keeps listening on plain HTTP on the LAN: Tailscale Funnel or Cloudflare Tunnel (docs/remote.md).",
-		"2. On the hub, set the tunnel's https URL in /etc/climated/climated.yaml:",
+		"2. On the hub, set the tunnel's https URL in " + file + ":",
 		"     public_url: https://hub.example.ts.net",
-		"   and restart it: sudo systemctl restart climated",
+		"   and restart it: " + restart,
 		"3. climated doctor checks that the URL answers with the hub's sign-in metadata.",
 		"4. Then: climated connect " + map[string]string{"Claude": "claude-ai", "ChatGPT": "chatgpt", "Home Assistant": "home-assistant"}[who] + " --remote https://hub.example.ts.net/mcp",
 	}

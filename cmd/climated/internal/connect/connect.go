@@ -38,6 +38,9 @@ type Target struct {
 	// may read it: climated mcp --remote is given it.
 	OwnHub    bool
 	TokenFile string
+	// ConfigFile is the configuration this machine's hub runs from, as
+	// found (or as the running hub said); "" when none was found.
+	ConfigFile string
 }
 
 // TokenCommand is how the owner prints the hub's bearer token on the hub.
@@ -91,6 +94,7 @@ func NewTarget(cfg config.Config, configFlag, remote, name string) (Target, erro
 func hereTarget(t Target, cfg config.Config) (Target, error) {
 	t.Here = true
 	t.OwnHub = !config.Installed.IsInstalledConfig(cfg.From.Path)
+	t.ConfigFile = cfg.From.Path
 	// The running hub's own word first (it may have been started with
 	// --listen, or another configuration), else the configuration's.
 	if info, ok := hubfile.Read(cfg.Database); ok {
@@ -99,7 +103,7 @@ func hereTarget(t Target, cfg config.Config) (Target, error) {
 			return t, fmt.Errorf("the running hub's address %q: %w", info.URL, err)
 		}
 		t.URL, t.SSE, t.Token, t.Public = withPath(base, "/mcp"), withPath(base, "/sse"), info.Token, info.PublicURL
-		t.OwnHub = !config.Installed.IsInstalledConfig(info.Config)
+		t.OwnHub, t.ConfigFile = !config.Installed.IsInstalledConfig(info.Config), info.Config
 		return t.answering(cfg), nil
 	}
 	host, port, err := net.SplitHostPort(cfg.Listen)

@@ -42,3 +42,18 @@ func TestInspectorNotesSayNodeFirst(t *testing.T) {
 		t.Errorf("Node 22.19: the recipe begins %q", lines[0])
 	}
 }
+
+// TestNeedsPublicNamesTheHubsFile: without a public_url, the steps name
+// the file the hub runs from and how that hub restarts: a user's own
+// hub, its file and climated serve again; the installed service,
+// /etc/climated/climated.yaml and systemctl.
+func TestNeedsPublicNamesTheHubsFile(t *testing.T) {
+	own := strings.Join(needsPublic(Target{Here: true, OwnHub: true, ConfigFile: "/home/you/.config/climated/climated.yaml"}, "Claude"), "\n")
+	if !strings.Contains(own, "in /home/you/.config/climated/climated.yaml:") || strings.Contains(own, "systemctl") || !strings.Contains(own, "climated serve again") {
+		t.Errorf("a user's own hub:\n%s", own)
+	}
+	installed := strings.Join(needsPublic(Target{Here: true}, "Claude"), "\n")
+	if !strings.Contains(installed, "in /etc/climated/climated.yaml:") || !strings.Contains(installed, "sudo systemctl restart climated") {
+		t.Errorf("the installed hub:\n%s", installed)
+	}
+}
