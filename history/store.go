@@ -255,12 +255,19 @@ func (s *Store) Path() string { return s.path }
 // error names every invalid reading; the valid ones are kept all the same.
 func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
 	valid, invalid := Prepare(readings)
-	if len(valid) > 0 {
-		if err := s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StatesOf(ctx)}); err != nil {
-			return err
-		}
+	if err := s.RecordPrepared(ctx, valid); err != nil {
+		return err
 	}
 	return invalid
+}
+
+// RecordPrepared is Record for readings Prepare returned as valid: the
+// hub validates once, and hands the store what passed.
+func (s *Store) RecordPrepared(ctx context.Context, valid []sensors.Reading) error {
+	if len(valid) == 0 {
+		return nil
+	}
+	return s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StatesOf(ctx)})
 }
 
 // Prepare splits readings into the valid ones, at the store's resolution

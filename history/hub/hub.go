@@ -85,9 +85,9 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 // Record validates readings and keeps the valid ones in the live structure
 // and the store; listeners hear of them. See sensors.Sink.
 func (h *Hub) Record(ctx context.Context, readings []sensors.Reading) error {
-	valid, invalid := history.Prepare(readings)
+	valid, invalid := history.Prepare(readings) // the one validation of a reading on its way in
 	if len(valid) > 0 {
-		if err := h.store.Record(ctx, valid); err != nil {
+		if err := h.store.RecordPrepared(ctx, valid); err != nil {
 			return err
 		}
 		h.add(valid)
