@@ -61,8 +61,15 @@ func rainOf(t *testing.T, h *storeSink, zone string, now time.Time) (sum float64
 // the same sum_rain_24; a restart records nothing twice. Before, hub b
 // had only the latest amount: sum_rain_24 0.4 where hub a said 2.2.
 func TestHubsCarryTheDaysRain(t *testing.T) {
-	srv, broker := startMochi(t)
-	states := captureOn(t, srv, "climated/a/+/state", 1)
+	// Debian's mosquitto: mochi-mqtt 2.7.9, the in-process broker, reads
+	// a topic's retained path without its lock while a retained publish
+	// writes it (mochi-mqtt/server#200, closed, still in topics.go's
+	// scanMessages), which the race detector caught here once, as hub b
+	// subscribed while hub a published its state.
+	m := testutil.NewMosquitto(t)
+	m.Start()
+	broker := m.URL()
+	states := captureFrom(t, broker, "climated/a/+/state")
 	a := startHub(t, broker, "climated/a", "climated/b")
 	now := time.Now().Truncate(time.Second)
 	rain := func(ago time.Duration, mm float64) sensors.Reading {
@@ -78,7 +85,6 @@ func TestHubsCarryTheDaysRain(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "b.db")
 	b, stop := startIngestAt(t, broker, "climated/b", "climated/a/+/state", path)
-	waitSubscribed(t, srv, "climated/a/x/state")
 	testutil.WaitFor(t, "hub b's Garden sum_rain_24 2.2", func() bool { return keyOf(b, "Garden", "sum_rain_24") == 2.2 })
 	if got := keyOf(b, "Garden", "sum_rain_1"); got != 0.4 {
 		t.Errorf("hub b's Garden sum_rain_1 = %v, want 0.4", got)

@@ -1,11 +1,14 @@
 package mqtt
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"sync"
 	"testing"
+	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
 	pahopk "github.com/eclipse/paho.mqtt.golang/packets"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
@@ -46,6 +49,28 @@ func captureOn(t testing.TB, srv *mochi.Server, filter string, id int) *capture 
 }
 
 // last returns the latest message on topic.
+// captureFrom records what a client of broker (any broker: mosquitto)
+// receives for filter, retained messages included.
+func captureFrom(t testing.TB, broker, filter string) *capture {
+	t.Helper()
+	c := &capture{}
+	o := paho.NewClientOptions().AddBroker(broker).SetClientID(fmt.Sprintf("capture-%d", time.Now().UnixNano())).SetConnectTimeout(2 * time.Second)
+	pc := paho.NewClient(o)
+	if tok := pc.Connect(); !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
+		t.Fatalf("capture connect to %s: %v", broker, tok.Error())
+	}
+	t.Cleanup(func() { pc.Disconnect(0) })
+	tok := pc.Subscribe(filter, 1, func(_ paho.Client, pm paho.Message) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.msgs = append(c.msgs, Message{Topic: pm.Topic(), Payload: append([]byte(nil), pm.Payload()...), Retained: pm.Retained(), QoS: pm.Qos()})
+	})
+	if !tok.WaitTimeout(testutil.Patience) || tok.Error() != nil {
+		t.Fatalf("capture subscribe %s: %v", filter, tok.Error())
+	}
+	return c
+}
+
 func (c *capture) last(topic string) (Message, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
