@@ -82,12 +82,11 @@ func (s *Server) RecheckGrants() {
 // it is. The returned func stops watching.
 func (w *grantWatch) watchStream(r *http.Request, kind string) (*http.Request, func()) {
 	ti := auth.TokenInfoFromContext(r.Context())
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	token, ok := bearerToken(r)
 	if ti == nil || !ok {
 		return r, func() {}
 	}
 	ctx, cancel := context.WithCancel(r.Context())
-	token = strings.TrimSpace(token)
 	release := w.add(&grantHold{kind: kind, token: token, client: ti.UserID, expires: ti.Expiration, end: cancel})
 	// Checked once more now that it is held: a revoke that came after the
 	// front verified the token, and whose recheck ran before the hold was
@@ -113,6 +112,18 @@ func (w *grantWatch) watchSession(r *http.Request, kind string, end func()) func
 		return func() {}
 	}
 	return w.add(&grantHold{kind: kind, client: ti.UserID, end: end})
+}
+
+// bearerToken is the token of r's Authorization header, read as go-sdk's
+// RequireBearerToken reads it (the scheme's name in any case, any
+// whitespace around the token): a token the front took is watched
+// whatever its spelling.
+func bearerToken(r *http.Request) (string, bool) {
+	fields := strings.Fields(r.Header.Get("Authorization"))
+	if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+		return "", false
+	}
+	return fields[1], true
 }
 
 func (w *grantWatch) add(h *grantHold) func() {
