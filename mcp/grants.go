@@ -82,10 +82,12 @@ func (s *Server) RecheckGrants() {
 // it is. The returned func stops watching.
 func (w *grantWatch) watchStream(r *http.Request, kind string) (*http.Request, func()) {
 	ti := auth.TokenInfoFromContext(r.Context())
-	token, ok := bearerToken(r)
-	if ti == nil || !ok {
+	if ti == nil {
 		return r, func() {}
 	}
+	// Fails closed: a token the front took but this cannot read from the
+	// header is watched by its client and its expiry all the same.
+	token, _ := bearerToken(r)
 	ctx, cancel := context.WithCancel(r.Context())
 	release := w.add(&grantHold{kind: kind, token: token, client: ti.UserID, expires: ti.Expiration, end: cancel})
 	// Checked once more now that it is held: a revoke that came after the
@@ -94,7 +96,7 @@ func (w *grantWatch) watchStream(r *http.Request, kind string) (*http.Request, f
 	w.mu.Lock()
 	g := w.grants
 	w.mu.Unlock()
-	if g != nil && g.TokenLive(ctx, token) != nil {
+	if g != nil && token != "" && g.TokenLive(ctx, token) != nil {
 		cancel()
 	}
 	return r.WithContext(ctx), func() {

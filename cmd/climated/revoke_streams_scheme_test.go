@@ -7,14 +7,14 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 )
 
-// TestAdv38LowercaseBearerStreamEnds: RFC 6750's scheme name is case-
+// TestLowercaseBearerStreamEnds: RFC 6750's scheme name is case-
 // insensitive and go-sdk's RequireBearerToken takes "bearer <token>", so
 // a stream opened that way is an OAuth stream like any other; it must end
 // when its access token expires, as one opened with "Bearer" does.
-// (Adversarial pass 38: the grant watch read the token with a case-
+// (Found by an adversarial pass: the grant watch read the token with a case-
 // sensitive "Bearer " prefix and left such a stream unwatched, open past
 // its token's expiry and past a revoke.)
-func TestAdv38LowercaseBearerStreamEnds(t *testing.T) {
+func TestLowercaseBearerStreamEnds(t *testing.T) {
 	const ttl = 2 * time.Second
 	base, owner := oauthHub(t, func(o *oauth.Options) { o.AccessTTL = ttl })
 	_, access := approvedClient(t, base, owner)
