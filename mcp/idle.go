@@ -32,6 +32,8 @@ type sessionBook struct {
 }
 
 type sessionUse struct {
+	user     string    // who opened it (caller): "" the owner, else its OAuth client
+	opened   bool      // its initialize is booked: user says who opened it
 	last     time.Time // end of the latest request
 	requests int       // POSTs in flight
 	streams  int       // GET streams open
@@ -61,11 +63,21 @@ func (b *sessionBook) begin(session string, stream bool) func(now time.Time) {
 	}
 }
 
-// opened records a session its initialize created.
-func (b *sessionBook) opened(session string, now time.Time) {
+// opened records a session its initialize created, and who opened it.
+func (b *sessionBook) opened(session, user string, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.use(session).last = now
+	u := b.use(session)
+	u.last, u.user, u.opened = now, user, true
+}
+
+// openedByOther reports whether session is booked as opened by someone other
+// than user.
+func (b *sessionBook) openedByOther(session, user string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	u := b.uses[session]
+	return u != nil && u.opened && u.user != user
 }
 
 func (b *sessionBook) use(session string) *sessionUse {
@@ -113,10 +125,18 @@ type idleSession struct {
 func (s *Server) trackSessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		session := r.Header.Get(sessionHeader)
+		// A session takes the requests of whoever opened it only, as on
+		// the HTTP+SSE transport (sse.go): go-sdk binds a session to its
+		// opener's OAuth client, but not one the owner opened with the
+		// static token, which has none.
+		if session != "" && s.book.openedByOther(session, caller(r)) {
+			http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
+			return
+		}
 		if session == "" || r.Method == http.MethodDelete {
 			next.ServeHTTP(w, r)
 			if id := w.Header().Get(sessionHeader); id != "" && session == "" {
-				s.book.opened(id, s.opts.Now())
+				s.book.opened(id, caller(r), s.opts.Now())
 				s.holdSession(r, id)
 			}
 			return
