@@ -30,14 +30,14 @@ func TestLowercaseBearerStreamEnds(t *testing.T) {
 	}
 }
 
-// TestAdv38OwnerStreamableSessionRefusesOAuth: a Streamable HTTP session
+// TestOwnerStreamableSessionRefusesOAuth: a Streamable HTTP session
 // the owner opened with the static token takes no messages, and gives no
 // GET stream, to an OAuth client's token, as the HTTP+SSE transport
 // already refuses (TestSSEOwnerSessionRefusesOAuth). (Adversarial pass
 // 38: go-sdk binds a session to its opener's TokenInfo.UserID only when
 // there is one; the owner's session has none, so any signed-in client
 // that learnt its id could post to it and read its stream.)
-func TestAdv38OwnerStreamableSessionRefusesOAuth(t *testing.T) {
+func TestOwnerStreamableSessionRefusesOAuth(t *testing.T) {
 	base, owner := oauthHub(t, nil)
 	_, access := approvedClient(t, base, owner)
 	session := initSession(t, base+"/mcp", owner, "2025-06-18")
