@@ -10,10 +10,13 @@ package hubfile
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -36,39 +39,66 @@ const maxSize = 4 << 10
 
 // Write writes info beside its database, readable by the commands of
 // other users (it holds no secret: the token stays in its own file), and
-// returns a function that removes it.
+// returns a function that removes it. The file is written under a new
+// random name and renamed into place, so that nothing planted beside the
+// database (a symlink) is written through.
 func Write(info Info) (remove func(), err error) {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	p := Path(info.Database)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*.tmp")
+	if err != nil {
 		return nil, fmt.Errorf("hub file: %w", err)
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644), os.Rename(tmp.Name(), p)); err != nil {
+		os.Remove(tmp.Name())
 		return nil, fmt.Errorf("hub file: %w", err)
 	}
 	return func() { os.Remove(p) }, nil
 }
 
 // Read is what the hub of the database at db says about itself, when a
-// hub answers at the URL it wrote: a file left by a hub that was killed,
-// or a port taken since by another program, is no word of a hub.
+// hub answers at the URL it wrote. It believes only a file, not a
+// symlink, owned by the database's owner: someone else who could create
+// files beside the database could otherwise point the commands (and the
+// token file they hand a client) at a server of theirs. A file left by a
+// hub that was killed, or a port taken since by another program, is no
+// word of a hub either.
 func Read(db string) (Info, bool) {
-	f, err := os.Open(Path(db))
+	f, err := os.OpenFile(Path(db), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return Info{}, false
 	}
 	defer f.Close()
+	if !sameOwner(f, db) {
+		return Info{}, false
+	}
 	var info Info
 	dec := json.NewDecoder(io.LimitReader(f, maxSize)) // a larger file is cut and fails to decode
 	if err := dec.Decode(&info); err != nil || info.URL == "" {
 		return Info{}, false
 	}
 	return info, answers(info.URL)
+}
+
+// sameOwner reports whether f, a regular file, belongs to the owner of
+// the database at db.
+func sameOwner(f *os.File, db string) bool {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	di, err := os.Stat(db)
+	if err != nil {
+		return false
+	}
+	fs, ok1 := fi.Sys().(*syscall.Stat_t)
+	ds, ok2 := di.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && fs.Uid == ds.Uid
 }
 
 // answers reports whether a climated hub answers at base: /healthz says

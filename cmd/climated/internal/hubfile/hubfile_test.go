@@ -14,6 +14,9 @@ import (
 // file that is not the hub's are none.
 func TestRead(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "climated.db")
+	if err := os.WriteFile(db, nil, 0o600); err != nil { // the hub's database, whose owner the file must have
+		t.Fatal(err)
+	}
 	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/healthz" {
 			w.WriteHeader(http.StatusServiceUnavailable) // serving, with a problem: still the hub
