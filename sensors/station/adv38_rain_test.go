@@ -1,0 +1,32 @@
+package station
+
+import (
+	"testing"
+	"time"
+)
+
+// TestAdv38GlitchToZeroAddsNoRain: one glitched upload whose counter
+// reads 0 (a console that sends 0.00 for a moment, a garbled field) in
+// the middle of a total counter of 1,500 mm, then the counter going on
+// where it was. At most the rain that fell (0.01 mm a minute here) may be
+// counted. (Adversarial pass 38: the 0 is taken as a reset, the return to
+// 1,500 mm is refused as too steep a rise while the baseline stays at 0,
+// and 38 minutes later the rise fits MaxRainPerMinute: the whole counter,
+// 1,500 mm, is counted as rain, and the real rain in between is lost.)
+func TestAdv38GlitchToZeroAddsNoRain(t *testing.T) {
+	g := NewRainGauge(nil, time.UTC)
+	total := func(mm float64) []Counter { return []Counter{{"total", false, false, mm}} }
+	start := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
+	sum := 0.0
+	for i, mm := range []float64{1500.00, 1500.01, 0, 1500.02} {
+		got, _, _ := g.Add(start.Add(time.Duration(i)*time.Minute), total(mm))
+		sum += got
+	}
+	for i := range 60 {
+		got, _, _ := g.Add(start.Add(time.Duration(4+i)*time.Minute), total(1500.03+0.01*float64(i)))
+		sum += got
+	}
+	if fell := 1500.62 - 1500.00; sum > fell+1 {
+		t.Errorf("%.2f mm counted where %.2f mm fell", sum, fell)
+	}
+}
