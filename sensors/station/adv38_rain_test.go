@@ -30,3 +30,27 @@ func TestAdv38GlitchToZeroAddsNoRain(t *testing.T) {
 		t.Errorf("%.2f mm counted where %.2f mm fell", sum, fell)
 	}
 }
+
+// TestAdv38SmallCounterGlitchToZero: the same with a daily counter of
+// 15 mm: the return to 15.02 mm a minute after a glitch to 0 fits the
+// rate, and counted 15.02 mm where 0.02 mm fell.
+func TestAdv38SmallCounterGlitchToZero(t *testing.T) {
+	g := NewRainGauge(nil, time.UTC)
+	start := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
+	sum := 0.0
+	for i, mm := range []float64{15.00, 15.01, 0, 15.02, 15.03} {
+		got, _, _ := g.Add(start.Add(time.Duration(i)*time.Minute), []Counter{{"daily", false, false, mm}})
+		sum += got
+	}
+	if sum > 0.03+1e-9 {
+		t.Errorf("%.2f mm counted where 0.03 mm fell", sum)
+	}
+	// A real restart of the console: the counter goes on from 0, all counted.
+	for i, mm := range []float64{0.2, 0.4} {
+		got, _, _ := g.Add(start.Add(time.Duration(10+i)*time.Minute), []Counter{{"daily", false, false, mm}})
+		sum += got
+	}
+	if sum < 0.03+0.4-1e-9 {
+		t.Errorf("%.2f mm counted, want the 0.4 mm since a real restart too", sum)
+	}
+}
