@@ -16,6 +16,11 @@ type RainState struct {
 	Counter string    // which counter it follows
 	MM      float64   // its last value
 	Time    time.Time // the upload's time
+	// FellFrom is what the counter read before it fell to near zero
+	// with no reset of its period: a reset, or a glitch that comes back.
+	// When the counter comes back to it before its period's reset, the
+	// fall was a glitch, and only the rise past it is rain. 0: none.
+	FellFrom float64 `json:",omitempty"`
 }
 
 // Bounds of what a rain counter may say before it is believed.
@@ -96,11 +101,25 @@ func (g *RainGauge) Add(t time.Time, counters []Counter) (mm float64, counted bo
 		return 0, false, nil
 	}
 	prev, had := g.state, g.have
-	next := RainState{c.Name, c.MM, t}
+	next := RainState{Counter: c.Name, MM: c.MM, Time: t}
+	if had && prev.FellFrom > 0 && !periodBegan(c.Name, prev.Time.In(g.loc), t.In(g.loc)) {
+		next.FellFrom = prev.FellFrom // still within the period the fall came in
+	}
 	switch {
 	case !had || prev.Counter != c.Name:
-		g.state, g.have = next, true
+		g.state, g.have = RainState{Counter: c.Name, MM: c.MM, Time: t}, true
 		return 0, false, nil // a new baseline: the station sends another counter now
+	case next.FellFrom > 0 && c.MM >= next.FellFrom && c.MM > prev.MM:
+		// Back at or past where it fell from: the fall was a glitch
+		// (what its "reset" counted, at most ResetNearMM, stays counted).
+		rise, most := c.MM-next.FellFrom, MaxRainPerMinute*math.Max(1, t.Sub(prev.Time).Minutes())
+		next.FellFrom = 0
+		g.state = next
+		if rise > most {
+			return 0, false, &RainError{c.Name, c.MM, fmt.Sprintf("back from a fall to %g mm, and %g mm past where it fell from in %v: the new baseline, nothing counted",
+				prev.MM, rise, t.Sub(prev.Time).Round(time.Second))}
+		}
+		return rise, true, nil
 	case c.MM >= prev.MM:
 		rise, most := c.MM-prev.MM, MaxRainPerMinute*math.Max(1, t.Sub(prev.Time).Minutes())
 		if rise > most {
@@ -109,9 +128,15 @@ func (g *RainGauge) Add(t time.Time, counters []Counter) (mm float64, counted bo
 		}
 		g.state = next
 		return rise, true, nil
-	case c.MM <= ResetNearMM || periodBegan(c.Name, prev.Time.In(g.loc), t.In(g.loc)):
+	case periodBegan(c.Name, prev.Time.In(g.loc), t.In(g.loc)):
 		g.state = next
 		return c.MM, true, nil // reset since the last upload: what it counts is the rain since
+	case c.MM <= ResetNearMM:
+		// A console's restart, an event starting again, or a glitch: the
+		// value it fell from is kept until the counter comes back to it.
+		next.FellFrom = max(prev.MM, next.FellFrom)
+		g.state = next
+		return c.MM, true, nil
 	default:
 		g.state = next
 		return 0, false, &RainError{c.Name, c.MM, fmt.Sprintf("fell from %g mm with no reset of its period since: a correction, taken as the new baseline, nothing counted", prev.MM)}
