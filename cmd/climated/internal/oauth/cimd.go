@@ -92,8 +92,22 @@ func publicAddr(a netip.Addr) bool {
 	if a.IsLoopback() || a.IsUnspecified() || thisNetwork.Contains(a) {
 		return false
 	}
-	if v4, ok := embeddedIPv4(a); ok {
-		return publicAddr(v4)
+	if v4, ok := embeddedIPv4(a); ok && !publicAddr(v4) {
+		return false
+	}
+	if nat64Local.Contains(a) {
+		// A local-use prefix may be /48 to /96 long, and RFC 6052 §2.2
+		// puts the IPv4 address elsewhere for each length: every place
+		// must hold a public one.
+		b := a.As16()
+		for _, v4 := range [][4]byte{{b[6], b[7], b[9], b[10]}, {b[7], b[9], b[10], b[11]}, {b[9], b[10], b[11], b[12]}} {
+			if !publicAddr(netip.AddrFrom4(v4)) {
+				return false
+			}
+		}
+	}
+	if _, ok := embeddedIPv4(a); ok {
+		return true
 	}
 	return a.IsGlobalUnicast() && !a.IsPrivate() && !a.IsLoopback() && !a.IsLinkLocalUnicast() && !sharedSpace.Contains(a)
 }
