@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"crypto/subtle"
 	"errors"
 	"net/http"
@@ -88,14 +89,15 @@ func (s *Server) checkOwner(r *http.Request, given string) error {
 }
 
 // authRequest checks q; when it fails it has answered: on the page when
-// the redirect URI cannot be trusted, else at the redirect URI.
+// the redirect URI cannot be trusted (not registered, or of a client the
+// owner never approved), else at the redirect URI.
 func (s *Server) authRequest(w http.ResponseWriter, r *http.Request, q url.Values) (*AuthRequest, bool) {
 	ar, err := s.CheckAuthRequest(r.Context(), q)
 	var ae *AuthError
 	switch {
 	case err == nil:
 		return ar, true
-	case errors.As(err, &ae) && ae.Redirect:
+	case errors.As(err, &ae) && ae.Redirect && s.trusted(r.Context(), q.Get("client_id")):
 		s.refused(r, ae.Code, ae.Desc)
 		s.redirect(w, r, &AuthRequest{RedirectURI: q.Get("redirect_uri"), State: q.Get("state")},
 			url.Values{"error": {ae.Code}, "error_description": {ae.Desc}})
@@ -123,4 +125,18 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, ar *AuthReques
 	q.Set("iss", s.opts.Issuer)
 	u.RawQuery = q.Encode()
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+// trusted reports whether the owner approved client id before (a grant
+// made or a code issued for it): only then were its redirect URIs shown
+// to the owner, and may the hub send a refused request's error there
+// without a page. Anyone can register a client, or put a Client ID
+// Metadata Document on their own site, naming any https redirect URI: a
+// link to /authorize naming it would otherwise make the hub an open
+// redirector that starts with its trusted name (RFC 9700 §4.11.2).
+func (s *Server) trusted(ctx context.Context, id string) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM oauth_clients WHERE id = ? AND (last_used > 0
+		OR id IN (SELECT client_id FROM oauth_grants) OR id IN (SELECT client_id FROM oauth_codes))`, id).Scan(&n)
+	return err == nil && n > 0
 }

@@ -135,7 +135,9 @@ func TestConsentNotFramed(t *testing.T) {
 
 // TestConsentUntrustedRedirect: an unregistered redirect URI or client is
 // answered on the page, never by sending the browser there; a bad PKCE
-// method is answered at the (registered) redirect URI.
+// method is answered on the page too while the owner never approved the
+// client, and at its (registered) redirect URI once the owner did
+// (TestAdv39NoOpenRedirectBeforeApproval).
 func TestConsentUntrustedRedirect(t *testing.T) {
 	h, client := consentHub(t)
 	b := newBrowser(t)
@@ -147,6 +149,12 @@ func TestConsentUntrustedRedirect(t *testing.T) {
 	}
 	q := h.authQuery(client, consentRedirect)
 	q.Set("code_challenge_method", "plain")
+	if resp, page := b.get(h.base + oauth.PathAuthorize + "?" + q.Encode()); resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "cannot go on") {
+		t.Errorf("plain PKCE, the client never approved: %d to %q, want the page", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp := b.approve(h, h.authQuery(client, consentRedirect), ownerToken); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approval: %d", resp.StatusCode)
+	}
 	resp, _ := b.get(h.base + oauth.PathAuthorize + "?" + q.Encode())
 	loc, _ := url.Parse(resp.Header.Get("Location"))
 	if resp.StatusCode != http.StatusSeeOther || loc.Query().Get("error") != "invalid_request" || loc.Query().Get("iss") != h.base {
