@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
@@ -56,4 +57,66 @@ func TestAdv39NoOpenRedirectBeforeApproval(t *testing.T) {
 			t.Errorf("an approved client's bad request: %d to %q, want its redirect URI with the error", resp.StatusCode, loc)
 		}
 	})
+}
+
+// docOracle is what an unauthenticated stranger learns, from /token and
+// from GET /register/ID, about the client whose Client ID Metadata
+// Document is id (a public URL such as ChatGPT's).
+func docOracle(t *testing.T, h *hub, id, redirect string) (token int, read int) {
+	t.Helper()
+	token, _ = h.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "code": {"guess"},
+		"code_verifier": {verifier}, "redirect_uri": {redirect}})
+	resp, err := http.Get(h.base + oauth.PathRegister + "/" + strings.ReplaceAll(id, "/", "%2F"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return token, resp.StatusCode
+}
+
+// TestAdv39DocumentClientsHaveNoRegistration (adversarial, adv39): a
+// client named by its Client ID Metadata Document never registered, so
+// it has no registration_client_uri; yet GET /register/ followed by its
+// URL with the slashes encoded (/register/https:%2F%2Fchatgpt.com%2F…)
+// answered 200 and a "registration" once the owner had approved it, 404
+// before: anyone could read whether this household connected ChatGPT
+// (its client id is a public URL). A document client's id is answered
+// like any unknown one.
+func TestAdv39DocumentClientsHaveNoRegistration(t *testing.T) {
+	const redirect = "https://app.example/cb"
+	d := newDocServer(t, redirect)
+	h := cimdHub(t, d, true)
+	id := d.URL + "/client.json"
+	_, before := docOracle(t, h, id, redirect)
+	if resp := newBrowser(t).approve(h, h.authQuery(id, redirect), ownerToken); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approval: %d", resp.StatusCode)
+	}
+	if _, after := docOracle(t, h, id, redirect); before != http.StatusNotFound || after != before {
+		t.Errorf("GET /register/<document URL>: %d before the owner approved it, %d after; want 404 both times", before, after)
+	}
+}
+
+// TestAdv39TokenTellsWhichDocumentsApproved (adversarial, adv39; NOT
+// FIXED, see ADV39-REPORT.md): /token answers a client id the hub does
+// not list 401 invalid_client and a listed one 400 invalid_grant, before
+// it looks at the code. For a registered client that tells nothing (its
+// id is 144 random bits), but a Client ID Metadata Document's id is a
+// public URL (ChatGPT's), so one POST with a made-up code tells anyone
+// whether the owner approved that assistant. It fails on purpose: the
+// answer is what issue 39 and TestChatGPTSignsIn ask for after a revoke
+// (invalid_client), so closing it is a design decision, not a one-line
+// fix (e.g. run an unlisted document client down the same path as a bad
+// code, answering invalid_grant, and check ChatGPT signs in again on it).
+func TestAdv39TokenTellsWhichDocumentsApproved(t *testing.T) {
+	const redirect = "https://app.example/cb"
+	d := newDocServer(t, redirect)
+	h := cimdHub(t, d, true)
+	id := d.URL + "/client.json"
+	before, _ := docOracle(t, h, id, redirect)
+	if resp := newBrowser(t).approve(h, h.authQuery(id, redirect), ownerToken); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approval: %d", resp.StatusCode)
+	}
+	if after, _ := docOracle(t, h, id, redirect); after != before {
+		t.Errorf("/token with a made-up code for a client document: %d before the owner approved it, %d after: a stranger can tell", before, after)
+	}
 }
