@@ -80,7 +80,15 @@ func (s *Server) registration(c *Client, scope string, issued int64) *regRespons
 // anyone with the client id.
 func (s *Server) serveClientInfo(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimPrefix(r.URL.Path, PathRegister+"/")
-	c, err := s.client(r.Context(), id)
+	var c *Client
+	var err error
+	// A client named by its Client ID Metadata Document never registered
+	// and was given no registration_client_uri; answering its URL (slashes
+	// encoded) with the listing told anyone whether the owner approved it
+	// (TestAdv39DocumentClientsHaveNoRegistration).
+	if !isCIMD(id) {
+		c, err = s.client(r.Context(), id)
+	}
 	if err == nil && c == nil {
 		err = &oauthError{http.StatusNotFound, "invalid_client", fmt.Sprintf("client %s is not registered with this hub (revoked, or its registration expired): register again", id)}
 	}
