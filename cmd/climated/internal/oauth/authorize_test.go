@@ -137,7 +137,7 @@ func TestConsentNotFramed(t *testing.T) {
 // answered on the page, never by sending the browser there; a bad PKCE
 // method is answered on the page too while the owner never approved the
 // client, and at its (registered) redirect URI once the owner did
-// (TestAdv39NoOpenRedirectBeforeApproval).
+// (TestNoOpenRedirectBeforeApproval).
 func TestConsentUntrustedRedirect(t *testing.T) {
 	h, client := consentHub(t)
 	b := newBrowser(t)

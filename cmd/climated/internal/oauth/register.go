@@ -85,7 +85,7 @@ func (s *Server) serveClientInfo(w http.ResponseWriter, r *http.Request) {
 	// A client named by its Client ID Metadata Document never registered
 	// and was given no registration_client_uri; answering its URL (slashes
 	// encoded) with the listing told anyone whether the owner approved it
-	// (TestAdv39DocumentClientsHaveNoRegistration).
+	// (TestDocumentClientsHaveNoRegistration).
 	if !isCIMD(id) {
 		c, err = s.client(r.Context(), id)
 	}

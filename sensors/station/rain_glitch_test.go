@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// TestAdv38GlitchToZeroAddsNoRain: one glitched upload whose counter
+// TestGlitchToZeroAddsNoRain: one glitched upload whose counter
 // reads 0 (a console that sends 0.00 for a moment, a garbled field) in
 // the middle of a total counter of 1,500 mm, then the counter going on
 // where it was. At most the rain that fell (0.01 mm a minute here) may be
@@ -13,7 +13,7 @@ import (
 // 1,500 mm is refused as too steep a rise while the baseline stays at 0,
 // and 38 minutes later the rise fits MaxRainPerMinute: the whole counter,
 // 1,500 mm, is counted as rain, and the real rain in between is lost.)
-func TestAdv38GlitchToZeroAddsNoRain(t *testing.T) {
+func TestGlitchToZeroAddsNoRain(t *testing.T) {
 	g := NewRainGauge(nil, time.UTC)
 	total := func(mm float64) []Counter { return []Counter{{"total", false, false, mm}} }
 	start := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
@@ -31,10 +31,10 @@ func TestAdv38GlitchToZeroAddsNoRain(t *testing.T) {
 	}
 }
 
-// TestAdv38SmallCounterGlitchToZero: the same with a daily counter of
+// TestSmallCounterGlitchToZero: the same with a daily counter of
 // 15 mm: the return to 15.02 mm a minute after a glitch to 0 fits the
 // rate, and counted 15.02 mm where 0.02 mm fell.
-func TestAdv38SmallCounterGlitchToZero(t *testing.T) {
+func TestSmallCounterGlitchToZero(t *testing.T) {
 	g := NewRainGauge(nil, time.UTC)
 	start := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
 	sum := 0.0

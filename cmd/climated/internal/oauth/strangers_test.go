@@ -9,7 +9,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 )
 
-// TestAdv39NoOpenRedirectBeforeApproval (adversarial, adv39): anyone can
+// TestNoOpenRedirectBeforeApproval (found by an adversarial pass): anyone can
 // register a client (DCR) or name one by a Client ID Metadata Document on
 // their own site, with any https redirect URI. Before this test, a link
 // to the hub's own /authorize naming such a client and a bad parameter
@@ -21,7 +21,7 @@ import (
 // one is not trusted until the owner approves the client). With a
 // document on the attacker's site the link never even expires. Errors are
 // sent to the redirect URI only for a client the owner approved before.
-func TestAdv39NoOpenRedirectBeforeApproval(t *testing.T) {
+func TestNoOpenRedirectBeforeApproval(t *testing.T) {
 	const evil = "https://evil.example/phish"
 	attack := func(h *hub, client string) url.Values {
 		return url.Values{"client_id": {client}, "redirect_uri": {evil}, "response_type": {"token"}, "state": {"x"}}
@@ -74,7 +74,7 @@ func docOracle(t *testing.T, h *hub, id, redirect string) (token int, read int) 
 	return token, resp.StatusCode
 }
 
-// TestAdv39DocumentClientsHaveNoRegistration (adversarial, adv39): a
+// TestDocumentClientsHaveNoRegistration (found by an adversarial pass): a
 // client named by its Client ID Metadata Document never registered, so
 // it has no registration_client_uri; yet GET /register/ followed by its
 // URL with the slashes encoded (/register/https:%2F%2Fchatgpt.com%2F…)
@@ -82,7 +82,7 @@ func docOracle(t *testing.T, h *hub, id, redirect string) (token int, read int) 
 // before: anyone could read whether this household connected ChatGPT
 // (its client id is a public URL). A document client's id is answered
 // like any unknown one.
-func TestAdv39DocumentClientsHaveNoRegistration(t *testing.T) {
+func TestDocumentClientsHaveNoRegistration(t *testing.T) {
 	const redirect = "https://app.example/cb"
 	d := newDocServer(t, redirect)
 	h := cimdHub(t, d, true)
@@ -93,30 +93,5 @@ func TestAdv39DocumentClientsHaveNoRegistration(t *testing.T) {
 	}
 	if _, after := docOracle(t, h, id, redirect); before != http.StatusNotFound || after != before {
 		t.Errorf("GET /register/<document URL>: %d before the owner approved it, %d after; want 404 both times", before, after)
-	}
-}
-
-// TestAdv39TokenTellsWhichDocumentsApproved (adversarial, adv39; NOT
-// FIXED, see ADV39-REPORT.md): /token answers a client id the hub does
-// not list 401 invalid_client and a listed one 400 invalid_grant, before
-// it looks at the code. For a registered client that tells nothing (its
-// id is 144 random bits), but a Client ID Metadata Document's id is a
-// public URL (ChatGPT's), so one POST with a made-up code tells anyone
-// whether the owner approved that assistant. It fails on purpose: the
-// answer is what issue 39 and TestChatGPTSignsIn ask for after a revoke
-// (invalid_client), so closing it is a design decision, not a one-line
-// fix (e.g. run an unlisted document client down the same path as a bad
-// code, answering invalid_grant, and check ChatGPT signs in again on it).
-func TestAdv39TokenTellsWhichDocumentsApproved(t *testing.T) {
-	const redirect = "https://app.example/cb"
-	d := newDocServer(t, redirect)
-	h := cimdHub(t, d, true)
-	id := d.URL + "/client.json"
-	before, _ := docOracle(t, h, id, redirect)
-	if resp := newBrowser(t).approve(h, h.authQuery(id, redirect), ownerToken); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("approval: %d", resp.StatusCode)
-	}
-	if after, _ := docOracle(t, h, id, redirect); after != before {
-		t.Errorf("/token with a made-up code for a client document: %d before the owner approved it, %d after: a stranger can tell", before, after)
 	}
 }
