@@ -109,14 +109,16 @@ func TestUnknownFieldsDoNotSilenceProblems(t *testing.T) {
 
 // TestUnknownFieldLineIsShort: a Weather Underground GET carries its
 // fields in the URL, up to the server's header limit (64 KB in the hub),
-// not MaxBody: a field name of 40 KB was logged whole.
+// not MaxBody: a field name of 20 KB, a model (softwaretype) and a
+// value that cannot be read of 10 KB each were logged whole.
 func TestUnknownFieldLineIsShort(t *testing.T) {
 	var log syncBuffer
 	sink := &memSink{states: map[string]string{}}
 	srv, stop := runningLog(t, Config{}, sink, &log)
 	defer stop()
-	get(t, srv.URL+"/?ID=KSTATION1&tempf=50&"+strings.Repeat("n", 40000)+"=1")
+	long := func(c string, n int) string { return strings.Repeat(c, n) }
+	get(t, srv.URL+"/?ID=KSTATION1&softwaretype="+long("m", 10000)+"&tempf="+long("w", 10000)+"&"+long("n", 20000)+"=1")
 	if out := log.String(); len(out) > 8*1024 {
-		t.Errorf("an upload with one long field name logged %d bytes", len(out))
+		t.Errorf("an upload with a long field name, model and value logged %d bytes", len(out))
 	}
 }
