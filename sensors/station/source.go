@@ -69,6 +69,7 @@ type Source struct {
 	// Log lines of bad uploads: a field's problem at most once a day per
 	// station and field, a gauge's refusals once a minute per gauge.
 	fieldLog, rainLog *loglimit.Limiter
+	unknownLog        *loglimit.Limiter // fields the decoder does not know, once a day per station and field
 }
 
 // tracked is what the hub keeps of one station.
@@ -88,7 +89,7 @@ func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
 		cfg.Name = "Station"
 	}
 	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{},
-		fieldLog: loglimit.New(24 * time.Hour), rainLog: loglimit.New(time.Minute)}
+		fieldLog: loglimit.New(24 * time.Hour), rainLog: loglimit.New(time.Minute), unknownLog: loglimit.New(24 * time.Hour)}
 }
 
 // Name is the source's name.

@@ -39,6 +39,10 @@ func strayShape(path string, configured bool) (shape, why string) {
 	if rest, ok := strings.CutPrefix(path, "/station/"); ok {
 		secret, _, _ := strings.Cut(rest, "/")
 		shape = fmt.Sprintf("/station/<%d characters>/", len(secret))
+	} else if rest, ok := strings.CutPrefix(path, "/data/report/"); ok && rest != "" {
+		// What follows another guide's path is no part of it: an Ambient
+		// console's fields (&PASSKEY=…), or anything a sender makes up.
+		shape = fmt.Sprintf("/data/report/<%d characters>", len(rest))
 	}
 	switch {
 	case !configured:

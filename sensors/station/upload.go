@@ -79,6 +79,8 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 	if u.Station == "" {
 		return nil, errNoStation
 	}
+	u.Model = short(u.Model) // it names the readings' source and every log line
+
 	u.Time = uploadTime(u, form.Get("dateutc"))
 	ambient := strings.HasPrefix(form.Get("stationtype"), "AMBWeather")
 	parts := map[string]map[sensors.Measurement]float64{}
