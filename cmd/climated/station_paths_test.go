@@ -10,7 +10,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/token"
 )
 
-// TestStationPathTricks (adversarial, issue 40, held): on a running hub
+// TestStationPathTricks (found by an adversarial pass, held): on a running hub
 // with a station, requests that do not carry the secret (dot segments,
 // encoded slashes, double slashes, another case, other methods, the
 // other guides' paths) are never taken as uploads, and no answer to them

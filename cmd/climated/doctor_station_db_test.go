@@ -14,7 +14,7 @@ import (
 	"github.com/climated/climated/history"
 )
 
-// TestDoctorStationOnAwkwardDatabases (adversarial, issue 40): doctor's
+// TestDoctorStationOnAwkwardDatabases (found by an adversarial pass): doctor's
 // station check opens the history read-only: on no database it must not
 // create one, on a file that is not a database or one another process
 // holds locked exclusively it says so within bounded time instead of

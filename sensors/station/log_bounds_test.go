@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// Adversarial tests (issue 40): what an unauthenticated sender can make
+// Adversarial tests (the first hour past the demo): what an unauthenticated sender can make
 // the hub log through the station's paths.
 
 func strayServer(t *testing.T, log io.Writer) *httptest.Server {
