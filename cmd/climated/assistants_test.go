@@ -286,7 +286,9 @@ func recordedDocs(t *testing.T, files ...string) (*clientDocs, map[string]string
 // with its per-connector redirect URI asking for the hub's scopes. Each
 // is approved with alerts, gets offline_access and a refresh token,
 // refreshes, calls get_climate and create_alert; after a revoke its
-// refresh is refused with invalid_client and it signs in again.
+// refresh is refused with invalid_grant (a document client has no
+// registration to throw away, and the answer must not tell strangers
+// whether the owner approved it) and it signs in again.
 func TestChatGPTSignsIn(t *testing.T) {
 	bctx := chromium.Browser(t)
 	docs, ids := recordedDocs(t, "testdata/assistants/chatgpt-client.json", "testdata/assistants/chatgpt-connector-client.json")
@@ -317,8 +319,8 @@ func TestChatGPTSignsIn(t *testing.T) {
 		signIn()
 		revokeAll(t, cfg)
 		status, tok := a.token(meta, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {a.refresh}, "client_id": {a.clientID}, "resource": {a.mcpURL}})
-		if status != http.StatusUnauthorized || tok["error"] != "invalid_client" {
-			t.Fatalf("%s: a refresh after the revoke: %d %v; want 401 invalid_client", c.doc, status, tok)
+		if status != http.StatusBadRequest || tok["error"] != "invalid_grant" {
+			t.Fatalf("%s: a refresh after the revoke: %d %v; want 400 invalid_grant", c.doc, status, tok)
 		}
 		signIn()
 	}

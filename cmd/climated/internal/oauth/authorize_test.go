@@ -177,23 +177,53 @@ func TestConsentEscapes(t *testing.T) {
 	}
 }
 
-// TestConsentShowsPunycode: a redirect URI on a look-alike host
-// ("аpple.com", its а Cyrillic) is shown on the consent page with the
-// ASCII form DNS resolves beside it.
-func TestConsentShowsPunycode(t *testing.T) {
+// TestRedirectHostsInASCII: a redirect URI's host must be ASCII. A
+// browser maps an internationalised one under IDNA before it goes there
+// ("chatgpt.com。evil.example" is chatgpt.com.evil.example to it; found by
+// an adversarial pass, where the page showed another ASCII form than the
+// one visited), so such a URI is refused at registration and, kept from
+// before, again at /authorize, on the hub's own page. Its xn-- form, as
+// clients send it, is shown as it is, a look-alike plain in it.
+func TestRedirectHostsInASCII(t *testing.T) {
 	h := newHub(t, nil)
-	const redirect = "https://аpple.com/cb"
-	id := h.register(redirect)
-	resp, err := http.Get(h.base + oauth.PathAuthorize + "?" + h.authQuery(id, redirect).Encode())
+	for _, uri := range []string{
+		"https://аpple.com/cb",                           // a Cyrillic а
+		"https://chatgpt.com。evil.example/cb",            // U+3002, a dot to a browser
+		"https://chatgpt.com%E3%80%82evil.example/cb",    // the same, percent-escaped
+		"https://ｃhatgpt.com/cb",                         // a fullwidth c
+		"https://chat\u00adgpt.com/cb",                   // a soft hyphen, gone to a browser
+		"https://chatgpt.com\u200b.evil.example:8443/cb", // a zero-width space
+	} {
+		status, body := h.post(oauth.PathRegister, "application/json", `{"client_name":"Test","redirect_uris":["`+uri+`"]}`)
+		if status != http.StatusBadRequest || !strings.Contains(body, "invalid_redirect_uri") || !strings.Contains(body, "xn--") {
+			t.Errorf("registering %s: %d %s; want 400 invalid_redirect_uri saying to write the xn-- form", uri, status, body)
+		}
+	}
+	const ascii = "https://xn--pple-43d.com/cb"
+	id := h.register(ascii)
+	resp, err := http.Get(h.base + oauth.PathAuthorize + "?" + h.authQuery(id, ascii).Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
 	page, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(string(page), "аpple.com (xn--pple-43d.com)") {
-		t.Errorf("consent page %d without the host's ASCII form:\n%s", resp.StatusCode, page)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "xn--pple-43d.com") {
+		t.Errorf("consent page %d without the host as registered:\n%s", resp.StatusCode, page)
 	}
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "https://xn--pple-43d.com") {
-		t.Errorf("Content-Security-Policy %q: want the redirect host in its ASCII form, which browsers match", csp)
+		t.Errorf("Content-Security-Policy %q: want the redirect host, which browsers match", csp)
+	}
+	const kept = "https://chatgpt.com。evil.example/cb"
+	if _, err := h.sql().Exec("UPDATE oauth_clients SET redirect_uris = ? WHERE id = ?", `["`+kept+`"]`, id); err != nil {
+		t.Fatal(err)
+	}
+	resp, err = (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Get(h.base + oauth.PathAuthorize + "?" + h.authQuery(id, kept).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(page), "xn--") {
+		t.Errorf("/authorize with a kept redirect URI on a host not in ASCII: %d %s; want 400 on the hub's page", resp.StatusCode, page)
 	}
 }

@@ -47,6 +47,9 @@ func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthReque
 	if !slices.Contains(c.RedirectURIs, uri) {
 		return nil, &AuthError{false, *invalidRequest(fmt.Sprintf("redirect_uri %q is not one the client registered", uri))}
 	}
+	if err := checkRedirectURI(uri); err != nil { // one kept from before the rules it now meets
+		return nil, &AuthError{false, *invalidRequest(err.Error())}
+	}
 	ar := &AuthRequest{Client: c, RedirectURI: uri, State: q.Get("state"), CodeChallenge: q.Get("code_challenge"), Resource: q.Get("resource")}
 	if e := s.checkAuthParams(q, ar); e != nil {
 		return nil, &AuthError{true, *e}

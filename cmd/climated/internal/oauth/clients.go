@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Bounds of one registration.
@@ -121,6 +122,23 @@ func checkRedirectURI(s string) error {
 	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())) {
 		return fmt.Errorf("redirect URI %q: want https, or http on a loopback address", s)
 	}
+	return checkASCIIHost(s, u.Host)
+}
+
+// checkASCIIHost refuses a redirect URI whose host, percent-escapes
+// decoded, is not ASCII. A browser maps such a name under IDNA before it
+// goes there (U+3002 "。" becomes a dot, fullwidth letters ASCII ones, a
+// soft hyphen nothing), and no form the consent page could show, nor the
+// Content-Security-Policy it sends, is sure to be the host the browser
+// visits. Clients serialise URLs with the host's xn-- form (the WHATWG
+// URL standard), which the page shows as it is: a look-alike of a known
+// name is plain in it.
+func checkASCIIHost(uri, host string) error {
+	for _, r := range host {
+		if r >= utf8.RuneSelf || r <= ' ' {
+			return fmt.Errorf("redirect URI %q: its host %q is not in ASCII: write an internationalised name in its xn-- form", uri, host)
+		}
+	}
 	return nil
 }
 
@@ -157,7 +175,17 @@ func allowed(got, want []string) bool {
 // their registration away and register again (the TypeScript SDK's
 // auth(), mcp-remote), where invalid_grant left them asking for a client
 // id the hub had forgotten, after a revocation or the clean-up.
+//
+// A client named by its Client ID Metadata Document is not asked: it has
+// no registration to throw away, and its id is a public URL (ChatGPT's),
+// so an answer that differed by listing would tell anyone whether the
+// owner approved that assistant. Its code or refresh token decides, and
+// an unlisted one holds neither: invalid_grant, on which clients sign in
+// again (the TypeScript SDK's auth() drops its tokens and authorizes anew).
 func (s *Server) requireListed(ctx context.Context, id string) error {
+	if isCIMD(id) {
+		return nil
+	}
 	c, err := s.client(ctx, id)
 	if err != nil {
 		return err

@@ -61,10 +61,10 @@ func (s *Server) consentPage(w http.ResponseWriter, status int, ar *AuthRequest,
 	if msg != "" {
 		msg = `<p class="error" role="alert">` + html.EscapeString(msg) + "</p>\n"
 	}
-	pageHeaders(w, u.Scheme+"://"+asciiHost(u.Host)) // CSP's form-action matches ASCII hosts
+	pageHeaders(w, u.Scheme+"://"+u.Host) // an ASCII host, as CSP's form-action matches it
 	w.WriteHeader(status)
 	s.writeHead(w, "allow "+ar.Client.Name+"?")
-	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(shownHost(u.Host)), scopes,
+	fmt.Fprintf(w, consentBody, name, html.EscapeString(ar.Client.ID), html.EscapeString(u.Host), scopes,
 		html.EscapeString(s.opts.Issuer+PathAuthorize), hidden.String(), msg)
 }
 

@@ -1,6 +1,8 @@
 package oauth_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -93,5 +95,40 @@ func TestDocumentClientsHaveNoRegistration(t *testing.T) {
 	}
 	if _, after := docOracle(t, h, id, redirect); before != http.StatusNotFound || after != before {
 		t.Errorf("GET /register/<document URL>: %d before the owner approved it, %d after; want 404 both times", before, after)
+	}
+}
+
+// TestTokenDoesNotTellWhichDocumentsApproved (found by an adversarial
+// pass): /token answered a made-up code or refresh token for a client
+// document's URL 401 invalid_client while the hub did not list it and
+// 400 invalid_grant once the owner had approved it, so one POST told
+// anyone whether this household connected ChatGPT. The answer is now the
+// same before the approval, after it and after a revoke.
+func TestTokenDoesNotTellWhichDocumentsApproved(t *testing.T) {
+	const redirect = "https://app.example/cb"
+	d := newDocServer(t, redirect)
+	h := cimdHub(t, d, true)
+	id := d.URL + "/client.json"
+	ask := func() string {
+		code, cm := h.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "code": {"guess"},
+			"code_verifier": {verifier}, "redirect_uri": {redirect}})
+		ref, rm := h.token(url.Values{"grant_type": {"refresh_token"}, "client_id": {id}, "refresh_token": {"made.up"}})
+		return fmt.Sprintf("code %d %v, refresh %d %v", code, cm["error"], ref, rm["error"])
+	}
+	before := ask()
+	if want := "code 400 invalid_grant, refresh 400 invalid_grant"; before != want {
+		t.Errorf("before the owner approved the document: %s; want %s", before, want)
+	}
+	if resp := newBrowser(t).approve(h, h.authQuery(id, redirect), ownerToken); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approval: %d", resp.StatusCode)
+	}
+	if after := ask(); after != before {
+		t.Errorf("/token with a made-up code or refresh token: %s before the owner approved the document, %s after: a stranger can tell", before, after)
+	}
+	if err := h.srv.Revoke(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if revoked := ask(); revoked != before {
+		t.Errorf("after a revoke: %s; before the approval: %s", revoked, before)
 	}
 }
