@@ -10,6 +10,10 @@ import (
 // scopes is every scope the hub grants, in the order metadata lists them.
 var scopes = []string{ScopeRead, ScopeAlertsWrite}
 
+// grantable is every scope a sign-in can be granted: scopes and
+// offline_access.
+func grantable() []string { return append(scopes[:len(scopes):len(scopes)], ScopeOfflineAccess) }
+
 // ScopeOfflineAccess asks for a refresh token (OpenID Connect Core §11).
 // The hub gives every sign-in one, so it grants this scope to whoever asks
 // and says so in the token's scope: ChatGPT asks for it, and clients that
@@ -43,7 +47,7 @@ func (s *Server) authServerMeta() asMeta {
 		AuthorizationEndpoint:  iss + PathAuthorize,
 		TokenEndpoint:          iss + PathToken,
 		RegistrationEndpoint:   iss + PathRegister,
-		ScopesSupported:        append(scopes[:len(scopes):len(scopes)], ScopeOfflineAccess),
+		ScopesSupported:        grantable(),
 		ResponseTypesSupported: []string{"code"},
 		GrantTypesSupported:    []string{"authorization_code", "refresh_token"},
 		// Every client is public: a registration that asks for a secret

@@ -54,7 +54,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.opts.Logger.Info("oauth client registered", "client_id", c.ID, "name", c.Name, "asked_auth_method", meta.TokenEndpointAuthMethod)
-	writeJSON(w, http.StatusCreated, s.registration(&c, meta.Scope, s.opts.Now().Unix()))
+	writeJSON(w, http.StatusCreated, s.registration(&c, s.opts.Now().Unix()))
 }
 
 // registration is the hub's answer for c. Every client is public: one
@@ -63,11 +63,14 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 // "none", which RFC 7591 §3.2.1 lets a server answer; a client then
 // authenticates as the registration says (python's MCP SDK, on which
 // Claude's connector runs, sends a secret only when it was given one).
-func (s *Server) registration(c *Client, scope string, issued int64) *regResponse {
+//
+// Its scope is every scope the client may be granted, whatever it asked
+// for (Claude asks for "claudeai"): the owner decides at consent.
+func (s *Server) registration(c *Client, issued int64) *regResponse {
 	return &regResponse{
 		regRequest: regRequest{RedirectURIs: c.RedirectURIs, TokenEndpointAuthMethod: "none",
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-			ClientName: c.Name, Scope: scope},
+			ClientName: c.Name, Scope: strings.Join(grantable(), " ")},
 		ClientID: c.ID, ClientIDIssuedAt: issued,
 		RegistrationClientURI: s.opts.Issuer + PathRegister + "/" + c.ID,
 	}
@@ -96,7 +99,7 @@ func (s *Server) serveClientInfo(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.registration(c, "", 0))
+	writeJSON(w, http.StatusOK, s.registration(c, 0))
 }
 
 func invalidMetadata(desc string) *oauthError {

@@ -20,16 +20,22 @@ import (
 // anthropics/claude-ai-mcp#1043) is registered as a public client, told
 // so (token_endpoint_auth_method none, no secret), and given a
 // registration_client_uri that reads the registration back until the
-// client is revoked, then answers invalid_client.
+// client is revoked, then answers invalid_client. Its scope is the hub's
+// scopes, not the one it asked for (found by an adversarial pass).
 func TestRegistrationAskingForASecret(t *testing.T) {
 	h := newHub(t, func(o *oauth.Options) { o.RegisterRate = rate.Inf })
 	for _, method := range []string{"client_secret_post", "client_secret_basic", "private_key_jwt"} {
 		status, body := h.post(oauth.PathRegister, "application/json",
-			`{"redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"`+method+`","client_name":"Claude","jwks":null,"contacts":[]}`)
+			`{"redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"`+method+`","client_name":"Claude","scope":"claudeai alerts:write","jwks":null,"contacts":[]}`)
 		var reg map[string]any
 		json.Unmarshal([]byte(body), &reg)
 		if status != http.StatusCreated || reg["token_endpoint_auth_method"] != "none" || reg["client_secret"] != nil {
 			t.Fatalf("%s: %d %s; want 201 with none and no secret", method, status, body)
+		}
+		// What it may be granted (the owner decides at consent), not the
+		// scope it asked for, which named one the hub has not.
+		if reg["scope"] != "climate:read alerts:write offline_access" {
+			t.Errorf("%s: registered scope %v; want the hub's scopes", method, reg["scope"])
 		}
 		id, _ := reg["client_id"].(string)
 		if uri := reg["registration_client_uri"]; uri != h.base+"/register/"+id {
