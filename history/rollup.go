@@ -61,6 +61,17 @@ func (r *rollups) add(series, t int64, v float64, direction bool) {
 }
 
 // write upserts the buckets with stmts, one a tier of rollupTiers.
+// drop forgets what r holds of series.
+func (r *rollups) drop(series int64) {
+	for _, tier := range *r {
+		for k := range tier {
+			if k.series == series {
+				delete(tier, k)
+			}
+		}
+	}
+}
+
 func (r *rollups) write(ctx context.Context, stmts []*sql.Stmt) error {
 	for i, st := range stmts {
 		for k, b := range (*r)[i] {

@@ -219,9 +219,12 @@ func (w *writer) writeBatch(rs []sensors.Reading, n notes) error {
 func (w *writer) writeRecent(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
 	gauge, amount := tx.Stmt(w.stmts.recentGauge), tx.Stmt(w.stmts.recentAmount)
 	for _, r := range rs {
-		id, err := w.seriesID(ctx, tx, tw, r)
+		id, c, err := w.seriesID(ctx, tx, tw, r)
 		if err != nil {
 			return err
+		}
+		if c == skipped {
+			continue
 		}
 		st := gauge
 		if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
@@ -246,8 +249,8 @@ func (w *writer) adopt(tw *txState) {
 }
 
 // seriesID finds or creates the series of r within tx, and records a
-// change of its source.
-func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensors.Reading) (int64, error) {
+// change of its source; c says whether r is written (claim).
+func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensors.Reading) (id int64, c claimed, err error) {
 	k := seriesKey{r.Zone, r.Measurement}
 	w.idsMu.Lock()
 	id, ok := w.ids[k]
@@ -257,19 +260,55 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 		if id, ok = tw.id(k); !ok {
 			var src string
 			if err := tx.Stmt(w.stmts.series).QueryRowContext(ctx, r.Zone, string(r.Measurement), r.Source).Scan(&id, &src); err != nil {
-				return 0, fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
+				return 0, kept, fmt.Errorf("insert series %s/%s: %w", r.Zone, r.Measurement, err)
 			}
 			tw.created[k] = id
 			tw.sources[id] = src
 		}
 	}
-	if src, seen := tw.source(id); r.Source != "" && (seen && src != r.Source || !seen && known != r.Source) {
-		if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
-			return 0, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
-		}
-		tw.sources[id] = r.Source
+	cur, seen := tw.source(id)
+	if !seen {
+		cur = known
 	}
-	return id, nil
+	if r.Source == "" || r.Source == cur {
+		return id, kept, nil
+	}
+	if c, err = claim(ctx, tx, id, cur, r); c == skipped || err != nil {
+		return id, c, err
+	}
+	if _, err := tx.Stmt(w.stmts.source).ExecContext(ctx, r.Source, id); err != nil {
+		return 0, kept, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
+	}
+	tw.sources[id] = r.Source
+	return id, c, nil
+}
+
+// claimed is what claim made of a reading's series.
+type claimed int
+
+const (
+	kept    claimed = iota // the reading is written, the series as it was
+	skipped                // the reading is not written
+	taken                  // the reading is written, the series emptied first
+)
+
+// claim applies sensors.Claim as r's source takes a series from cur: a
+// simulated reading of a measured series is skipped; the simulated
+// readings of a series a measured one takes are deleted from every tier.
+func claim(ctx context.Context, tx *sql.Tx, id int64, cur string, r sensors.Reading) (claimed, error) {
+	skip, reset := sensors.Claim(cur, r.Source)
+	switch {
+	case skip:
+		return skipped, nil
+	case !reset:
+		return kept, nil
+	}
+	for _, ft := range forgetTables {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id); err != nil {
+			return kept, fmt.Errorf("%s/%s is measured now: delete its simulated readings from %s: %w", r.Zone, r.Measurement, ft.table, err)
+		}
+	}
+	return taken, nil
 }
 
 // writeTx writes rs within tx into raw and the rollups: compaction and
@@ -278,29 +317,23 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	rolls := newRollups()
 	for _, r := range rs {
-		id, err := w.seriesID(ctx, tx, tw, r)
+		id, c, err := w.seriesID(ctx, tx, tw, r)
 		if err != nil {
 			return err
 		}
+		switch c {
+		case skipped:
+			continue
+		case taken:
+			rolls.drop(id) // what the batch gave it before is gone too
+		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
-		if info.Kind == sensors.Amount {
-			if _, err := amount.ExecContext(ctx, id, t, v); err != nil {
-				return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
-			}
-		} else {
-			res, err := gauge.ExecContext(ctx, id, t, v)
+		if first, err := w.insertRaw(ctx, tx, gauge, amount, id, r, v); err != nil || !first {
 			if err != nil {
-				return fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+				return err
 			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				// A second value for the same instant replaces the first in
-				// the raw tier; the rollups keep the first.
-				if _, err := tx.Stmt(w.stmts.regauge).ExecContext(ctx, v, id, t); err != nil {
-					return fmt.Errorf("replace %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
-				}
-				continue
-			}
+			continue
 		}
 		// The rollups hold the value as stored, so every tier agrees.
 		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
@@ -309,6 +342,30 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		return err
 	}
 	return nil
+}
+
+// insertRaw writes r, its value v as stored, into the raw tier. first is
+// false when it replaced a value of the same instant, which the rollups
+// hold already (they keep the first).
+func (w *writer) insertRaw(ctx context.Context, tx *sql.Tx, gauge, amount *sql.Stmt, id int64, r sensors.Reading, v int64) (first bool, err error) {
+	t := r.Time.Unix()
+	if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
+		if _, err := amount.ExecContext(ctx, id, t, v); err != nil {
+			return false, fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+		}
+		return true, nil
+	}
+	res, err := gauge.ExecContext(ctx, id, t, v)
+	if err != nil {
+		return false, fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return true, nil
+	}
+	if _, err := tx.Stmt(w.stmts.regauge).ExecContext(ctx, v, id, t); err != nil {
+		return false, fmt.Errorf("replace %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+	}
+	return false, nil
 }
 
 type writeFailure struct {

@@ -89,6 +89,13 @@ func (l *Live) Add(rs []sensors.Reading) (added bool) {
 			s = &recent{kind: info.Kind}
 			l.series[k] = s
 		}
+		skip, reset := sensors.Claim(s.source, r.Source)
+		if skip {
+			continue
+		}
+		if reset {
+			s.pts = nil
+		}
 		if r.Source != "" {
 			s.source = r.Source
 		}

@@ -1,11 +1,8 @@
 package demo
 
-import "strings"
+import "github.com/climated/climated/sensors"
 
 // SourcePrefix starts the name of every source of the demo house:
-// "demo/<Zone>".
-const SourcePrefix = "demo/"
-
-// Simulated says whether source is one of the demo house's, whose values
-// are simulated, not measured.
-func Simulated(source string) bool { return strings.HasPrefix(source, SourcePrefix) }
+// "demo/<Zone>". The history keeps a series either simulated or measured
+// by it (sensors.Simulated).
+const SourcePrefix = sensors.SimulatedPrefix

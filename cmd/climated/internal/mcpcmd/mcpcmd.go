@@ -15,7 +15,7 @@ import (
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
-	"github.com/climated/climated/sensors/demo"
+	"github.com/climated/climated/sensors"
 )
 
 // Deps are what climated mcp needs of the process.
@@ -87,7 +87,7 @@ func Run(ctx context.Context, args []string, d Deps) error {
 func simulated(s *hub.Hub) bool {
 	for _, z := range s.Describe() {
 		for _, src := range z.Sources {
-			if demo.Simulated(src) {
+			if sensors.Simulated(src) {
 				return true
 			}
 		}

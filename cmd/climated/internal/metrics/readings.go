@@ -13,7 +13,6 @@ import (
 
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
-	"github.com/climated/climated/sensors/demo"
 )
 
 // Readings is what the readings' families read of the hub: its zones as
@@ -200,7 +199,7 @@ func (c *readingsCollector) value(f family, zone string, m climate.MeasurementIn
 // simulated is the label that tells the demo house's values from
 // measured ones: "true" for a value of a demo source.
 func simulated(source string) string {
-	if demo.Simulated(source) {
+	if sensors.Simulated(source) {
 		return "true"
 	}
 	return "false"

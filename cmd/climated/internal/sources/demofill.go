@@ -94,7 +94,8 @@ func readings(n int64) string { return config.Plural(int(n), "reading") }
 // get_climate and the dashboard, and a zone it shared with a real sensor
 // keeps the sensor's readings only. The log says what went. When the
 // demo runs beside real sources (demo: enabled: true), the log names the
-// zones that get both simulated and measured readings. Call it before
+// zones it shares with them: a measurement there stays measured (a
+// series is never both: sensors.Claim), the demo fills in the others. Call it before
 // the set's sources run.
 func ForgetDemo(ctx context.Context, set *Set, d Deps) error {
 	if set.House != nil {
@@ -118,6 +119,6 @@ func ForgetDemo(ctx context.Context, set *Set, d Deps) error {
 // warnMixed names the zones the demo house shares with real sources.
 func warnMixed(set *Set, d Deps) {
 	if len(set.Mixed) > 0 {
-		d.Log.Warn("demo house runs beside real sources (demo: enabled: true): these zones get both simulated and measured readings", "zones", set.Mixed)
+		d.Log.Warn("demo house runs beside real sources (demo: enabled: true): in these zones what a real sensor measures replaces the demo's simulated values, and the demo fills in the rest", "zones", set.Mixed)
 	}
 }
