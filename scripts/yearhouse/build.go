@@ -55,7 +55,8 @@ func build(o options, rep *report, progress io.Writer) (h *hub, tok string, stop
 		return nil, "", nil, err
 	}
 	rep.StartSeconds = time.Since(start).Seconds()
-	fmt.Fprintf(progress, "climated serve: serving %s after %.1f s\n", h.url, rep.StartSeconds)
+	rep.SettleSeconds = h.settle(2 * time.Minute).Seconds()
+	fmt.Fprintf(progress, "climated serve: serving %s after %.1f s, idle after %.0f s more\n", h.url, rep.StartSeconds, rep.SettleSeconds)
 	return h, tok, func() { h.stop(); remove() }, nil
 }
 

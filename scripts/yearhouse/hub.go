@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/climated/climated/scripts/internal/proc"
 )
 
 // writeConfig writes the hub's configuration into dir: loopback on a port
@@ -124,4 +126,22 @@ func (h *hub) stop() error {
 		<-h.exited
 	}
 	return h.cmd.Wait()
+}
+
+// settle waits until the hub's CPU is idle, under a tenth of a core over
+// a second, for at most limit: work a first start does on a year of
+// history (filling what it keeps) would otherwise be timed with the
+// answers. It returns how long it waited.
+func (h *hub) settle(limit time.Duration) time.Duration {
+	start := time.Now()
+	prev := proc.CPU(h.cmd.Process.Pid)
+	for time.Since(start) < limit {
+		time.Sleep(time.Second)
+		now := proc.CPU(h.cmd.Process.Pid)
+		if now-prev < 100*time.Millisecond {
+			break
+		}
+		prev = now
+	}
+	return time.Since(start)
 }

@@ -16,6 +16,7 @@ type report struct {
 	Date         string       `json:"date"`
 	Commit       string       `json:"commit,omitempty"`
 	Machine      string       `json:"machine"`
+	Load         string       `json:"load_average,omitempty"` // at the start: other work on the machine slows every answer
 	Days         int          `json:"days,omitempty"`
 	Runs         int          `json:"runs"`
 	GoalMS       float64      `json:"goal_ms"`
@@ -23,12 +24,15 @@ type report struct {
 	HouseSeconds float64      `json:"house_seconds,omitempty"`
 	Import       *importStats `json:"import,omitempty"`
 	StartSeconds float64      `json:"start_seconds,omitempty"`
-	Rows         []row        `json:"rows"`
-	NotMeasured  []skipped    `json:"not_measured"`
+	// SettleSeconds is how long the hub worked after it served, before
+	// the first answer was timed.
+	SettleSeconds float64   `json:"settle_seconds,omitempty"`
+	Rows          []row     `json:"rows"`
+	NotMeasured   []skipped `json:"not_measured"`
 }
 
 func newReport(o options) *report {
-	r := &report{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Commit: o.commit, Machine: machine(),
+	r := &report{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Commit: o.commit, Machine: machine(), Load: loadAverage(),
 		Runs: o.runs, GoalMS: ms(o.goal), NotMeasured: []skipped{}}
 	if o.url == "" {
 		r.Days = o.days
@@ -50,6 +54,15 @@ func machine() string {
 		f.Close()
 	}
 	return fmt.Sprintf("%d × %s, %s/%s", runtime.NumCPU(), name, runtime.GOOS, runtime.GOARCH)
+}
+
+// loadAverage is the system's load averages over 1, 5 and 15 minutes.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return ""
 }
 
 func (r *report) failed() int {
@@ -106,14 +119,18 @@ func (r *report) heading(w io.Writer) {
 	if r.Commit != "" {
 		fmt.Fprintf(w, ", commit %s", r.Commit)
 	}
-	fmt.Fprintf(w, ", %s\n", r.Machine)
+	fmt.Fprintf(w, ", %s", r.Machine)
+	if r.Load != "" {
+		fmt.Fprintf(w, ", load average %s at the start", r.Load)
+	}
+	fmt.Fprintln(w)
 	if r.House != nil {
 		fmt.Fprintf(w, "house: %d days, %s readings, written in %.1f s (%s MB of CSV)\n",
 			r.Days, thousands(int(r.House.Readings)), r.HouseSeconds, thousands(int(r.House.Bytes/1e6)))
 	}
 	if r.Import != nil {
-		fmt.Fprintf(w, "climated import: %.1f s, %s rows/s, database %s MB; serving after %.1f s\n",
-			r.Import.Seconds, thousands(int(r.Import.PerSec)), thousands(int(r.Import.DBBytes/1e6)), r.StartSeconds)
+		fmt.Fprintf(w, "climated import: %.1f s, %s rows/s, database %s MB; serving after %.1f s, idle after %.0f s more\n",
+			r.Import.Seconds, thousands(int(r.Import.PerSec)), thousands(int(r.Import.DBBytes/1e6)), r.StartSeconds, r.SettleSeconds)
 	}
 	fmt.Fprintln(w)
 }
