@@ -46,6 +46,9 @@ func build(o options, rep *report, progress io.Writer) (h *hub, tok string, stop
 		return nil, "", nil, err
 	}
 	rep.Import = &is
+	if !o.keep {
+		os.Remove(csv) // the database holds it now: a small card need not hold both
+	}
 	fmt.Fprintf(progress, "climated import: %.1f s, %.0f rows/s, database %.0f MB\n", is.Seconds, is.PerSec, float64(is.DBBytes)/1e6)
 	if tok, err = token(o.bin, config); err != nil {
 		return nil, "", nil, err
