@@ -118,6 +118,6 @@ func measureHub(ctx context.Context, url, tok string, o options, rep *report, pr
 		}
 		rep.Rows = append(rep.Rows, measure(ctx, a, o.runs, o.goal))
 	}
-	rep.NotMeasured = p.skipped
+	rep.NotMeasured = append(rep.NotMeasured, p.skipped...)
 	return nil
 }
