@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/climated/climated/scripts/internal/proc"
 )
 
 // hub is the climated process under test, started again after each kill.
@@ -118,7 +120,7 @@ func (h *hub) stop(sig syscall.Signal) error {
 	if cmd == nil {
 		return nil
 	}
-	cpu := processCPU(cmd.Process.Pid)
+	cpu := proc.CPU(cmd.Process.Pid)
 	cmd.Process.Signal(sig)
 	<-exited
 	err := cmd.Wait()
@@ -129,22 +131,6 @@ func (h *hub) stop(sig syscall.Signal) error {
 		return nil
 	}
 	return err
-}
-
-// processCPU is user+system time of pid so far.
-func processCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
 }
 
 // rss is the resident memory of pid in bytes.
