@@ -35,7 +35,9 @@ type Day struct {
 }
 
 // Daily summarises every measurement of zone per local day, for the days
-// that overlap [from, to). Days without readings are left out.
+// that overlap [from, to). Days without readings are left out. The days
+// kept (daykeep.go) are read as kept; the others, today's and those not
+// kept yet, are summarised from the tiers.
 func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]Day, error) {
 	if !from.Before(to) {
 		return nil, argError("range", nil, "from %s is not before to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
@@ -48,14 +50,9 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if err != nil {
 		return nil, err
 	}
-	days := make([]Day, len(starts))
-	for i, d := range starts {
-		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
-	}
-	for _, m := range zi.Measurements {
-		if err := s.fillDays(ctx, zone, m, starts, days); err != nil {
-			return nil, err
-		}
+	days, err := s.readDays(ctx, zi, starts)
+	if err != nil {
+		return nil, err
 	}
 	out := days[:0]
 	for _, d := range days {
@@ -66,12 +63,76 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if o := s.opts.Outdoors; o != nil && o.isOutdoor(zone, zi.Measurements) {
 		o.addOutdoors(out, s.opts.Location)
 	}
-	if hasAll(zi.Measurements, feelMeasurements) {
-		if err := s.addFeelsLike(ctx, zone, out); err != nil {
+	return out, nil
+}
+
+// readDays are the days of z that start at starts: kept ones as kept,
+// the rest summarised (liveDays).
+func (s *Store) readDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
+	until, err := s.keptUntil(ctx, z.Name)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := s.keptDays(ctx, z.Name, starts[0].Unix(), until.Unix())
+	if err != nil {
+		return nil, err
+	}
+	days := make([]Day, len(starts))
+	var live []int
+	for i, d := range starts {
+		k, ok := kept[d.Unix()]
+		if ok && !nextMidnight(d, s.opts.Location).After(until) {
+			days[i] = k.day(d.Format(time.DateOnly))
+			continue
+		}
+		live = append(live, i)
+	}
+	if len(live) == 0 {
+		return days, nil
+	}
+	liveStarts := make([]time.Time, len(live))
+	for j, i := range live {
+		liveStarts[j] = starts[i]
+	}
+	computed, err := s.liveDays(ctx, z, liveStarts)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range live {
+		days[i] = computed[j]
+	}
+	return days, nil
+}
+
+// liveDays summarises every measurement of z, and its feels-like, for
+// the days that start at starts, from the finest tiers that hold them;
+// a day without readings has no measurements.
+func (s *Store) liveDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
+	days := make([]Day, len(starts))
+	for i, d := range starts {
+		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
+	}
+	for _, m := range z.Measurements {
+		if err := s.fillDays(ctx, z.Name, m, starts, days); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	if hasAll(z.Measurements, feelMeasurements) {
+		var some []Day
+		var at []int
+		for i, d := range days {
+			if len(d.Measurements) > 0 {
+				some, at = append(some, d), append(at, i)
+			}
+		}
+		if err := s.addFeelsLike(ctx, z.Name, some); err != nil {
+			return nil, err
+		}
+		for j, i := range at {
+			days[i] = some[j]
+		}
+	}
+	return days, nil
 }
 
 // hasAll reports whether ms has every one of want.

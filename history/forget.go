@@ -104,9 +104,15 @@ func (s *Store) Forget(ctx context.Context, after time.Time, apply bool) (Forget
 	if err := rebuild(ctx, tx, splits); err != nil {
 		return rep, err
 	}
+	// Every kept day that may end after it (a local day lasts at most 25
+	// hours) is summarised again.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE day > ?", after.Unix()-25*3600); err != nil {
+		return rep, fmt.Errorf("forget: delete the kept days: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("forget: commit: %w", err)
 	}
+	s.w.days.stale.Store(true)
 	rep.Applied = true
 	return rep, nil
 }

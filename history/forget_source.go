@@ -72,9 +72,15 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 			}
 		}
 	}
+	for _, z := range rep.Zones() {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ?", z); err != nil {
+			return rep, fmt.Errorf("forget source: delete the kept days of %s: %w", z, err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("forget source: commit: %w", err)
 	}
+	s.w.days.stale.Store(true)
 	return rep, nil
 }
 

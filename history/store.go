@@ -141,6 +141,13 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	s.w = w
+	if was, err := checkDayZone(ctx, s.wdb, s.opts.Location); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	} else if was != "" {
+		s.log.Info("daily summaries: the time zone changed, they are summarised again in the new one", "was", was, "now", dayZoneKey(s.opts.Location))
+	}
+	w.days.keep = s.keepDays
 	s.in = make(chan recordItem, 64)
 	s.flushReq = make(chan chan error)
 	s.pingReq = make(chan chan error)

@@ -41,6 +41,8 @@ type writer struct {
 	pruneBacklog bool
 	pace         compactPace // the size of the next compaction step
 	compacting   bool        // a compaction has steps to take (compactDue)
+	days         dayKeeper   // the kept daily summaries (daykeep_writer.go)
+	daysKept     bool        // every day that can be kept is (until a write or a new day)
 
 	// What Store.Health reads from other goroutines: the error of the
 	// latest flush while writes fail (nil once one succeeds), how many
@@ -280,6 +282,9 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 		return 0, kept, fmt.Errorf("update source of %s/%s: %w", r.Zone, r.Measurement, err)
 	}
 	tw.sources[id] = r.Source
+	if c == taken {
+		w.daysKept = false
+	}
 	return id, c, nil
 }
 
@@ -308,6 +313,9 @@ func claim(ctx context.Context, tx *sql.Tx, id int64, cur string, r sensors.Read
 			return kept, fmt.Errorf("%s/%s is measured now: delete its simulated readings from %s: %w", r.Zone, r.Measurement, ft.table, err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ?", r.Zone); err != nil {
+		return kept, fmt.Errorf("%s/%s is measured now: delete its kept days: %w", r.Zone, r.Measurement, err)
+	}
 	return taken, nil
 }
 
@@ -316,6 +324,7 @@ func claim(ctx context.Context, tx *sql.Tx, id int64, cur string, r sensors.Read
 func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	rolls := newRollups()
+	days := touchedDays{}
 	for _, r := range rs {
 		id, c, err := w.seriesID(ctx, tx, tw, r)
 		if err != nil {
@@ -329,15 +338,22 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
-		if first, err := w.insertRaw(ctx, tx, gauge, amount, id, r, v); err != nil || !first {
-			if err != nil {
-				return err
-			}
+		first, err := w.insertRaw(ctx, tx, gauge, amount, id, r, v)
+		if err != nil {
+			return err
+		}
+		if !first {
+			days.add(r, w.opts.Location) // the raw tier's value changed
 			continue
 		}
 		// The rollups hold the value as stored, so every tier agrees.
 		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
+		days.add(r, w.opts.Location)
 	}
+	if err := days.unkeep(ctx, tx); err != nil {
+		return err
+	}
+	w.daysKept = w.daysKept && len(days) == 0
 	if err := rolls.write(ctx, w.rollupStmts(tx)); err != nil {
 		return err
 	}

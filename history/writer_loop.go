@@ -167,6 +167,7 @@ func (ls *loopState) ticked() {
 	ls.flushNow()
 	if len(ls.pending.rs) == 0 {
 		w.maybeCompact()
+		w.maybeKeepDays()
 	}
 	w.maybePrune()
 }
