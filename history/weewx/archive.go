@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // the driver "sqlite"
 
@@ -42,6 +43,8 @@ type Archive struct {
 	read   []mapped // the columns read, in the order of the query
 	unread []string // columns of the archive the import has no measurement for
 	count  int64
+	first  int64 // the oldest record's dateTime
+	last   int64 // the newest's
 }
 
 // mapped is a column read, with its zone.
@@ -92,8 +95,30 @@ func (a *Archive) open(ctx context.Context, o *Options) error {
 		}
 	}
 	sort.Slice(a.read, func(i, j int) bool { return a.read[i].name < a.read[j].name })
-	if err := a.tx.QueryRowContext(ctx, "SELECT count(*) FROM archive").Scan(&a.count); err != nil {
+	if err := a.oneColumnEach(); err != nil {
+		return err
+	}
+	var first, last sql.NullInt64
+	if err := a.tx.QueryRowContext(ctx, "SELECT count(*), min(dateTime), max(dateTime) FROM archive").Scan(&a.count, &first, &last); err != nil {
 		return fmt.Errorf("%s: count the archive's records: %w", a.path, err)
+	}
+	a.first, a.last = first.Int64, last.Int64
+	return nil
+}
+
+// oneColumnEach checks that no two columns go to one measurement of
+// one zone, where the second would overwrite the first.
+func (a *Archive) oneColumnEach() error {
+	seen := map[[2]string]string{}
+	for _, c := range a.read {
+		if c.zone == "" {
+			continue
+		}
+		k := [2]string{c.zone, string(c.m)}
+		if other, ok := seen[k]; ok {
+			return fmt.Errorf("%s and %s would both be the %s of zone %q: give one of them a zone of its own (--zone %s=ZONE)", other, c.name, c.m, c.zone, c.name)
+		}
+		seen[k] = c.name
 	}
 	return nil
 }
@@ -148,6 +173,15 @@ func (a *Archive) Close() error {
 
 // Records is how many records the archive holds.
 func (a *Archive) Records() int64 { return a.count }
+
+// Span is the time of the archive's oldest record and of its newest
+// (zero times when it has none).
+func (a *Archive) Span() (first, last time.Time) {
+	if a.count == 0 {
+		return time.Time{}, time.Time{}
+	}
+	return time.Unix(a.first, 0), time.Unix(a.last, 0)
+}
 
 // Mappings are the archive's columns that the import reads, and where
 // each goes.
