@@ -155,7 +155,7 @@ func dryRunWeewx(ctx context.Context, a *weewx.Archive, in importIn, stdout, std
 		fmt.Fprintf(stdout, "broken: %v\n", b)
 	}
 	if len(empty) > 0 {
-		fmt.Fprintf(stdout, "no values in this archive: %s\n", strings.Join(empty, ", "))
+		fmt.Fprintf(stdout, "nothing to import from: %s\n", strings.Join(empty, ", "))
 	}
 	fmt.Fprintf(stdout, "would import %s (%s)\n", config.Plural(int(sum.readings), "reading"), config.Plural(len(sum.bad), "broken record"))
 	return reportUnread(ctx, a, stdout)
