@@ -21,12 +21,14 @@ type weewxArchive struct {
 	file   string
 	toC    func(float64) float64 // its temperatures in °C
 	rainMM float64               // mm in its unit of rain
+	kmh    float64               // km/h in its unit of wind speed
+	hPa    float64               // hPa in its unit of pressure
 }
 
 var weewxArchives = []weewxArchive{
-	{"us-extended.sdb", func(f float64) float64 { return (f - 32) * 5 / 9 }, 25.4},
-	{"metric-extended.sdb", func(c float64) float64 { return c }, 10},
-	{"metricwx-wview.sdb", func(c float64) float64 { return c }, 1},
+	{"us-extended.sdb", func(f float64) float64 { return (f - 32) * 5 / 9 }, 25.4, 1.609344, 33.8638866667},
+	{"metric-extended.sdb", func(c float64) float64 { return c }, 10, 1, 1},
+	{"metricwx-wview.sdb", func(c float64) float64 { return c }, 1, 3.6, 1},
 }
 
 // weewxDay is a row of one of weewx's daily summaries (archive_day_*).
@@ -125,6 +127,8 @@ func TestWeewxImportMatchesWeewx(t *testing.T) {
 			checkMonthRain(t, a, store, rain, from, to)
 			checkRecords(t, a, store, weewxDays(t, wx, "outTemp"), rain, loc)
 			checkNulls(t, store, wx, from, to)
+			checkHighest(t, store, "Station outdoor", sensors.WindStrength, weewxDays(t, wx, "windSpeed"), a.kmh, 0.51)
+			checkHighest(t, store, "Station console", sensors.Pressure, weewxDays(t, wx, "barometer"), a.hPa, 0.051)
 		})
 	}
 }
@@ -271,5 +275,26 @@ func checkNulls(t *testing.T, store *history.Store, wx *sql.DB, from, to time.Ti
 		if s, ok := d.Measurements[string(sensors.Temperature)]; ok && d.Date < time.Unix(firstValue, 0).In(from.Location()).Format(time.DateOnly) {
 			t.Errorf("%s: %d console temperatures (lowest %g), where weewx has only NULLs", d.Date, s.Count, s.Min)
 		}
+	}
+}
+
+// checkHighest: the highest value ever of m in zone, and its time, are
+// weewx's, in the catalogue's unit (factor times weewx's), to tol (half
+// the decimal the hub shows m with, and its resolution).
+func checkHighest(t *testing.T, store *history.Store, zone string, m sensors.Measurement, days []weewxDay, factor, tol float64) {
+	t.Helper()
+	hi := days[0]
+	for _, w := range days {
+		if w.max > hi.max {
+			hi = w
+		}
+	}
+	rec, err := store.Records(context.Background(), zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rec.Measurements[string(m)].Ever
+	if !within(got.Max, hi.max*factor, tol) || got.MaxTime != hi.maxTime {
+		t.Errorf("highest %s ever %g at %d, weewx's %.3f at %d", m, got.Max, got.MaxTime, hi.max*factor, hi.maxTime)
 	}
 }

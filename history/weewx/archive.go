@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -62,7 +64,16 @@ func Open(ctx context.Context, path string, o *Options) (*Archive, error) {
 	if err := checkZones(o.Zones); err != nil {
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: path, RawQuery: url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}.Encode()}
+	// A relative path would read as the URI's authority.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	// SQLite would say only "unable to open database file".
+	if _, err := os.Stat(abs); err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}.Encode()}
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
