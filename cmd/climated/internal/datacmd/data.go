@@ -141,9 +141,9 @@ func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*histor
 func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("import", stdout, stderr)
 	skipBad := d.FS.Bool("skip-bad", false, "import the good lines of a file with broken ones (weewx: the good values of broken records)")
-	from := d.FS.String("from", "csv", "what the file is: csv (climated export's) or weewx (a weewx archive, weewx.sdb)")
+	from := d.FS.String("from", "csv", "the file's `FORMAT`: csv (climated export's) or weewx (a weewx archive, weewx.sdb)")
 	w := weewxFlags{zones: zoneFlags{}}
-	d.FS.Var(w.zones, "zone", "with --from weewx: `PART=ZONE` or COLUMN=ZONE (outdoor=Garden, extraTemp1=Cellar; empty leaves it out); again for more")
+	d.FS.Var(w.zones, "zone", "with --from weewx: `PART=ZONE` or COLUMN=ZONE, the zone of a part of the station or of a weewx column (outdoor=Garden, extraTemp1=Cellar; empty leaves it out); again for more")
 	d.FS.BoolVar(&w.dryRun, "dry-run", false, "with --from weewx: print what would be imported, and write nothing")
 	cfg, err := d.Config(args, stderr)
 	if err != nil {
