@@ -22,6 +22,24 @@ type ImportOptions struct {
 	// imports nothing.
 	SkipBad  bool
 	Progress func(n int64)
+	// What names the file's lines in messages: "line" (the default) or
+	// "row".
+	What string
+}
+
+// ImportRow is one line or row of an import: its good readings, and what
+// is wrong with the rest of it, if anything.
+type ImportRow struct {
+	Line     int    // its number, for messages
+	Where    string // how messages name it; "" is "line <Line>"
+	Readings []sensors.Reading
+	Err      error // nil for a good row
+}
+
+// ImportRows yields an import's rows in order, and io.EOF after the
+// last; any other error ends the import with nothing imported.
+type ImportRows interface {
+	Next(ctx context.Context) (ImportRow, error)
 }
 
 // ImportResult says what an import did.
@@ -32,11 +50,17 @@ type ImportResult struct {
 
 // LineError is a broken line of an import file.
 type LineError struct {
-	Line int
-	Err  error
+	Line  int
+	Where string // how it is named; "" is "line <Line>"
+	Err   error
 }
 
-func (e LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e LineError) Error() string {
+	if e.Where != "" {
+		return fmt.Sprintf("%s: %v", e.Where, e.Err)
+	}
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
 
 // maxReported is how many broken lines an error message lists.
 const maxReported = 20
@@ -51,14 +75,24 @@ const importChunk = 5000
 // impossible value are listed with their numbers. It must not run while
 // the store records readings of its own.
 func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (ImportResult, error) {
-	var res ImportResult
 	if s.readOnly {
-		return res, ErrReadOnly
+		return ImportResult{}, ErrReadOnly
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	if err := readImportHeader(cr); err != nil {
-		return res, err
+		return ImportResult{}, err
+	}
+	return s.ImportRows(ctx, &csvRows{cr: cr, line: 1}, o)
+}
+
+// ImportRows records the readings of rows as Import does the lines of a
+// CSV file: in one transaction, whole or not at all, the broken rows
+// listed (and, with SkipBad, their good readings kept).
+func (s *Store) ImportRows(ctx context.Context, rows ImportRows, o ImportOptions) (ImportResult, error) {
+	var res ImportResult
+	if s.readOnly {
+		return res, ErrReadOnly
 	}
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
@@ -66,11 +100,11 @@ func (s *Store) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impor
 	}
 	defer tx.Rollback()
 	im := &importer{w: s.w, tx: tx, tw: newTxState(), o: o, chunk: make([]sensors.Reading, 0, importChunk)}
-	if err := im.readLines(ctx, cr, &res); err != nil {
+	if err := im.readRows(ctx, rows, &res); err != nil {
 		return res, fmt.Errorf("import: nothing imported: %w", err)
 	}
 	if len(res.Bad) > 0 && !o.SkipBad {
-		return res, fmt.Errorf("import: nothing imported: %s (import the good ones with --skip-bad): %w", brokenLines(len(res.Bad)), joinLines(res.Bad))
+		return res, fmt.Errorf("import: nothing imported: %s (import the good ones with --skip-bad): %w", brokenLines(len(res.Bad), o.What), joinLines(res.Bad))
 	}
 	if err := im.flush(ctx); err != nil {
 		return res, fmt.Errorf("import: nothing imported: %w", err)
@@ -107,32 +141,53 @@ type importer struct {
 	written int64 // readings written so far
 }
 
-// readLines reads the lines after the header, lists the broken ones in
-// res.Bad and writes the others; it returns the error of a write.
-func (im *importer) readLines(ctx context.Context, cr *csv.Reader, res *ImportResult) error {
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
+// readRows reads the rows, lists the broken ones in res.Bad and writes
+// the good readings; it returns the error of a read or a write.
+func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportResult) error {
+	for {
+		row, err := rows.Next(ctx)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		var rd sensors.Reading
-		if err == nil {
-			rd, err = parseExportLine(rec)
-		}
 		if err != nil {
-			res.Bad = append(res.Bad, LineError{line, err})
-			continue
+			return err
+		}
+		if row.Err != nil {
+			res.Bad = append(res.Bad, LineError{Line: row.Line, Where: row.Where, Err: row.Err})
 		}
 		if len(res.Bad) > 0 && !im.o.SkipBad {
 			continue // nothing will be written: only look for more broken lines
 		}
-		im.chunk = append(im.chunk, rd)
-		if len(im.chunk) == importChunk {
+		im.chunk = append(im.chunk, row.Readings...)
+		if len(im.chunk) >= importChunk {
 			if err := im.flush(ctx); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// csvRows are the lines of a CSV file in Export's format after its
+// header.
+type csvRows struct {
+	cr   *csv.Reader
+	line int
+}
+
+func (c *csvRows) Next(context.Context) (ImportRow, error) {
+	rec, err := c.cr.Read()
+	if errors.Is(err, io.EOF) {
+		return ImportRow{}, io.EOF
+	}
+	c.line++
+	row := ImportRow{Line: c.line, Err: err}
+	if err == nil {
+		var rd sensors.Reading
+		if rd, row.Err = parseExportLine(rec); row.Err == nil {
+			row.Readings = []sensors.Reading{rd}
+		}
+	}
+	return row, nil
 }
 
 // flush writes the chunk and reports the progress.
@@ -181,10 +236,13 @@ func joinLines(bad []LineError) error {
 	return errors.Join(errs...)
 }
 
-// brokenLines counts n broken lines in words.
-func brokenLines(n int) string {
-	if n == 1 {
-		return "1 broken line"
+// brokenLines counts n broken lines (or what) in words.
+func brokenLines(n int, what string) string {
+	if what == "" {
+		what = "line"
 	}
-	return fmt.Sprintf("%d broken lines", n)
+	if n == 1 {
+		return "1 broken " + what
+	}
+	return fmt.Sprintf("%d broken %ss", n, what)
 }

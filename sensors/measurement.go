@@ -3,6 +3,7 @@ package sensors
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Measurement names a quantity as it appears in the get_climate structure.
@@ -99,7 +100,7 @@ func (m Measurement) Check(v float64) error {
 		return fmt.Errorf("%s: value is not a number", m)
 	}
 	if v < info.Min || v > info.Max {
-		return fmt.Errorf("%s: %g %s is outside %g…%g", m, v, info.Unit, info.Min, info.Max)
+		return fmt.Errorf("%s: %s is outside %g…%g", m, strings.TrimSpace(fmt.Sprintf("%g %s", v, info.Unit)), info.Min, info.Max)
 	}
 	return nil
 }

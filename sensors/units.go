@@ -65,7 +65,7 @@ var (
 	}
 	angleUnits      = []Conversion{{[]string{"°", "deg", "degrees"}, same}}
 	irradianceUnits = []Conversion{{[]string{"W/m²", "W/m2"}, same}}
-	rateUnits       = []Conversion{{[]string{"mm/h", "mm/hr"}, same}, {[]string{"in/h", "in/hr"}, times(mmPerInch)}}
+	rateUnits       = []Conversion{{[]string{"mm/h", "mm/hr"}, same}, {[]string{"cm/h", "cm/hr"}, times(10)}, {[]string{"in/h", "in/hr"}, times(mmPerInch)}}
 	distanceUnits   = []Conversion{{[]string{"km"}, same}, {[]string{"mi", "miles"}, times(kmPerMile)}}
 	countUnits      = []Conversion{{[]string{"strikes", "count"}, same}}
 	stateUnits      = []Conversion{{[]string{"state"}, same}}

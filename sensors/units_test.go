@@ -24,6 +24,8 @@ func TestConvert(t *testing.T) {
 		{AbsolutePressure, 101325, "Pa", 1013.25, ""},
 		{AbsolutePressure, 101.3, "kPa", 1013, ""},
 		{Rain, 1, "in", 25.4, ""},
+		{Rain, 0.1, "cm", 1, ""},
+		{RainRate, 1.5, "cm/h", 15, ""}, // weewx's METRIC rain rate
 		{BatteryVoltage, 2.96, "V", 2960, ""},
 		{RFStatus, -45, "dBm", 45, ""},
 		{RFStatus, -72, "dBm", 72, ""},

@@ -21,6 +21,7 @@ var layers = map[string]int{
 	"mqtt/decode":     1,
 	"history/climate": 1,
 	"history":         2,
+	"history/weewx":   2, // a weewx archive as rows for the history's import
 	"history/alerts":  3,
 	"mqtt":            4,
 	"history/hub":     5, // the composition the sources feed

@@ -29,7 +29,7 @@ var Commands = []Command{
 	{"doctor", "[--config FILE] [--db FILE] [--json]", "check the hub: I²C, sensors, GPIO, broker, database, clock, service, token, listen address, public URL"},
 	{"backup", "[--config FILE] [--db FILE] BACKUP-FILE", "a consistent copy of the database, taken beside a running hub"},
 	{"export", "[--config FILE] [--db FILE] [--zone Z] [--measurement M] [--from T] [--to T] [--format csv|json]", "raw readings as CSV or JSON on stdout"},
-	{"import", "[--config FILE] [--db FILE] [--skip-bad] CSV-FILE", "readings in export's CSV into the database (with the hub stopped)"},
+	{"import", "[--config FILE] [--db FILE] [--skip-bad] CSV-FILE | --from weewx [--zone PART=ZONE] [--dry-run] WEEWX-FILE", "readings in export's CSV, or a weewx archive, into the database (with the hub stopped)"},
 	{"forget", "[--config FILE] [--db FILE] --after TIME|--ahead [--yes]", "delete the readings stamped after TIME from every tier (with the hub stopped; a dry run without --yes)"},
 	{"alerts", "[--config FILE] [--db FILE] [--since T] [--limit N] [--json]", "the alert rules, the alerts that are on and the recent ones, beside a running hub"},
 	{"clients", "[--config FILE] [--db FILE] [--json] [revoke CLIENT-ID]", "the assistants signed in with OAuth, or revoke one, beside a running hub"},

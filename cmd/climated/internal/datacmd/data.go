@@ -136,10 +136,15 @@ func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*histor
 	return store, err
 }
 
-// Import is `climated import FILE`: readings in export's CSV.
+// Import is `climated import FILE`: readings in export's CSV, or (with
+// --from weewx) a weewx archive's records.
 func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := cli.NewDataFlags("import", stdout, stderr)
-	skipBad := d.FS.Bool("skip-bad", false, "import the good lines of a file with broken ones")
+	skipBad := d.FS.Bool("skip-bad", false, "import the good lines of a file with broken ones (weewx: the good values of broken records)")
+	from := d.FS.String("from", "csv", "the file's `FORMAT`: csv (climated export's) or weewx (a weewx archive, weewx.sdb)")
+	w := weewxFlags{zones: zoneFlags{}}
+	d.FS.Var(w.zones, "zone", "with --from weewx: `PART=ZONE` or COLUMN=ZONE, the zone of a part of the station or of a weewx column (outdoor=Garden, extraTemp1=Cellar; empty leaves it out); again for more")
+	d.FS.BoolVar(&w.dryRun, "dry-run", false, "with --from weewx: print what would be imported, and write nothing")
 	cfg, err := d.Config(args, stderr)
 	if err != nil {
 		return err
@@ -148,38 +153,65 @@ func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprint(stderr, cli.UsageLine("import"))
 		return cli.ErrUsage
 	}
-	f, err := os.Open(d.FS.Arg(0))
+	in := importIn{file: d.FS.Arg(0), db: cfg.Database, skipBad: *skipBad}
+	in.loc, _ = cfg.Location()
+	switch *from {
+	case "weewx":
+		return importWeewx(ctx, in, w, stdout, stderr)
+	case "csv":
+		if len(w.zones) > 0 || w.dryRun {
+			return fmt.Errorf("import: --zone and --dry-run are for a weewx archive (--from weewx)")
+		}
+		return importCSV(ctx, in, stdout, stderr)
+	}
+	return fmt.Errorf("import: --from %q: want csv or weewx", *from)
+}
+
+// importIn is what an import reads and where it writes.
+type importIn struct {
+	file, db string
+	loc      *time.Location
+	skipBad  bool
+}
+
+// importCSV imports a file in export's CSV.
+func importCSV(ctx context.Context, in importIn, stdout, stderr io.Writer) error {
+	f, err := os.Open(in.file)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	loc, _ := cfg.Location()
-	store, err := openAlone(ctx, "import", cfg.Database, loc)
+	store, err := openAlone(ctx, "import", in.db, in.loc)
 	if err != nil {
 		return err
 	}
 	defer store.Close(context.Background())
 	// How far through the file the reader is, for the bar.
-	in := &progress.CountingReader{R: f}
+	cr := &progress.CountingReader{R: f}
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
 	bar := progress.New(stderr, "imported", readings)
-	res, err := store.Import(ctx, in, history.ImportOptions{SkipBad: *skipBad, Progress: func(n int64) {
-		bar.Update(n, progress.Fraction(in.N(), size))
+	res, err := store.Import(ctx, cr, history.ImportOptions{SkipBad: in.skipBad, Progress: func(n int64) {
+		bar.Update(n, progress.Fraction(cr.N(), size))
 	}})
 	bar.Done()
 	if err != nil {
 		return err
 	}
-	// Readings a hub left waiting for compaction (a backfill it had not
-	// caught up with) would make long charts read them raw until it has.
+	compactImported(ctx, store, stderr)
+	reportImport(ctx, store, imported{ImportResult: res, file: in.file, db: in.db}, stdout, stderr)
+	return nil
+}
+
+// compactImported moves on what a hub left waiting for compaction (a
+// backfill it had not caught up with), which would make long charts
+// read it raw until the hub has.
+func compactImported(ctx context.Context, store *history.Store, stderr io.Writer) {
 	if err := store.Compact(ctx); err != nil {
 		fmt.Fprintf(stderr, "climated import: the readings are imported; compacting the older ones failed, the hub finishes it once started: %v\n", err)
 	}
-	reportImport(ctx, store, imported{ImportResult: res, file: d.FS.Arg(0), db: cfg.Database}, stdout, stderr)
-	return nil
 }
 
 // imported is what an import did: its result, from which file into which
@@ -187,20 +219,29 @@ func Import(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type imported struct {
 	history.ImportResult
 	file, db string
+	what     string // what its broken parts are: "line" (""), "record"
 }
 
 // reportImport prints the broken lines (the first 20) and the summary,
 // with the readings the history now holds ahead of the clock.
 func reportImport(ctx context.Context, store *history.Store, res imported, stdout, stderr io.Writer) {
-	file, db := res.file, res.db
+	file, db, what := res.file, res.db, res.what
+	if what == "" {
+		what = "line"
+	}
 	for i, b := range res.Bad {
 		if i == 20 {
-			fmt.Fprintf(stderr, "… and %d more broken lines\n", len(res.Bad)-20)
+			fmt.Fprintf(stderr, "… and %d more broken %ss\n", len(res.Bad)-20, what)
 			break
 		}
 		fmt.Fprintf(stderr, "skipped %s: %v\n", file, b)
 	}
-	fmt.Fprintf(stdout, "imported %s from %s into %s (%s skipped)\n", config.Plural(int(res.Imported), "reading"), file, db, config.Plural(len(res.Bad), "broken line"))
+	skipped := config.Plural(len(res.Bad), "broken "+what) + " skipped"
+	if what == "record" && len(res.Bad) > 0 {
+		// A weewx record's good values are imported, only the bad ones left out.
+		skipped = config.Plural(len(res.Bad), "broken "+what) + ", their bad values skipped"
+	}
+	fmt.Fprintf(stdout, "imported %s from %s into %s (%s)\n", config.Plural(int(res.Imported), "reading"), file, db, skipped)
 	now := time.Now()
 	switch a, err := store.Ahead(ctx, now); {
 	case err != nil:
