@@ -23,8 +23,12 @@ type dayKeeper struct {
 	stale atomic.Bool
 }
 
-// maybeKeepDays keeps, within keepBudget, days not kept yet: at every
-// tick until all are, then again once a write deletes a kept day (or a
+// keepEvery is how often the writer's loop looks for days to keep, apart
+// from its flush ticks (a minute on a hub, commit_interval).
+const keepEvery = time.Second
+
+// maybeKeepDays keeps, within keepBudget, days not kept yet: every
+// keepEvery until all are, then again once a write deletes a kept day (or a
 // series is taken) or a new day begins. It runs in the writer's goroutine,
 // between writes, so that no write changes a day while it is summarised.
 func (w *writer) maybeKeepDays() {

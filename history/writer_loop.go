@@ -19,6 +19,8 @@ func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
+	keep := time.NewTicker(keepEvery)
+	defer keep.Stop()
 	retry := time.NewTimer(time.Hour)
 	retry.Stop()
 	defer retry.Stop()
@@ -46,6 +48,10 @@ func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan
 			ls.answer()
 		case <-tick.C:
 			ls.ticked()
+		case <-keep.C:
+			if w.failures == 0 && len(ls.pending.rs) == 0 {
+				w.maybeKeepDays()
+			}
 		}
 	}
 }
@@ -167,7 +173,6 @@ func (ls *loopState) ticked() {
 	ls.flushNow()
 	if len(ls.pending.rs) == 0 {
 		w.maybeCompact()
-		w.maybeKeepDays()
 	}
 	w.maybePrune()
 }

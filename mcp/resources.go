@@ -88,6 +88,7 @@ func (s *Server) addResources() {
 			"comma-separated list to keep (default all).",
 	}, s.readDaily)
 	s.addRecordsResource()
+	s.addMonthsResource()
 	s.syncZones()
 }
 
@@ -311,6 +312,8 @@ func (s *Server) read(ctx context.Context, uri string) ([]*sdk.ResourceContents,
 		h = s.readDaily
 	case strings.HasPrefix(uri, "climate://records/"):
 		h = s.readRecords
+	case strings.HasPrefix(uri, "climate://months/"):
+		h = s.readMonths
 	default:
 		return nil, sdk.ResourceNotFoundError(uri)
 	}

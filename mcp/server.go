@@ -38,6 +38,7 @@ type Hub interface {
 	// Range and Daily read the recorded history.
 	Range(ctx context.Context, q history.Query) (*history.Series, error)
 	Daily(ctx context.Context, zone string, from, to time.Time) ([]history.Day, error)
+	YearOf(ctx context.Context, zone string, year int) (history.Year, error)
 	// Records reads a zone's records, or with since set those set since.
 	Records(ctx context.Context, zone string, since time.Time) (*history.Records, error)
 	// Statuses are the sources' latest reports (errors, last seen).

@@ -26,6 +26,11 @@ func (h *Hub) Daily(ctx context.Context, zone string, from, to time.Time) ([]his
 	return h.store.Daily(ctx, zone, from, to)
 }
 
+// YearOf reads a zone's year per month (history.Store.YearOf).
+func (h *Hub) YearOf(ctx context.Context, zone string, year int) (history.Year, error) {
+	return h.store.YearOf(ctx, zone, year)
+}
+
 // Records reads a zone's records this year and ever, or with since set
 // those set since then (history.Store.Records, RecordsSince).
 func (h *Hub) Records(ctx context.Context, zone string, since time.Time) (*history.Records, error) {
