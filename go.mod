@@ -16,6 +16,8 @@ require (
 	periph.io/x/host/v3 v3.8.5
 )
 
+require github.com/golang/snappy v1.0.0 // indirect
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

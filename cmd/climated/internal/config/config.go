@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
@@ -66,6 +67,9 @@ type Config struct {
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 	Station   *station.Config   `yaml:"station"`    // a weather station that uploads to the hub (Ecowitt, Weather Underground)
 	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
+	// RemoteWrite pushes the readings to a Prometheus-compatible store
+	// (docs/prometheus.md, "Push instead of scrape").
+	RemoteWrite *remotewrite.Config `yaml:"remote_write"`
 	File      string            `yaml:"-"`          // the file it was read from, if any
 
 	// Who may call the hub. Listening on a non-loopback address requires
@@ -204,6 +208,11 @@ func (c *Config) validate() error {
 	}
 	if err := checkPublicURL(c.PublicURL); err != nil {
 		return err
+	}
+	if c.RemoteWrite != nil {
+		if err := c.RemoteWrite.Validate(); err != nil {
+			return err // a *field.Error at the key: remote_write.url
+		}
 	}
 	if c.Demo.Interval < time.Second {
 		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)

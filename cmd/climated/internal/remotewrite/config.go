@@ -1,0 +1,195 @@
+package remotewrite
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/climated/climated/sensors/field"
+)
+
+// Defaults of Config; fields left zero take these.
+const (
+	DefaultBatchSize  = 2000             // samples per request, as Prometheus' own sender
+	DefaultInterval   = time.Minute      // a look for new readings when no commit announced any
+	DefaultMaxRate    = 10_000           // samples a second while catching up
+	DefaultTimeout    = 30 * time.Second // of one request
+	DefaultMaxBackoff = time.Minute      // between tries while the store fails
+	// DefaultSettle is added to the history's commit interval for the
+	// default delay: a reading is sent once it is that old, by when
+	// it is committed.
+	DefaultSettle = 30 * time.Second
+	maxBatchSize  = 50_000
+)
+
+// Config is the remote_write: section of the configuration.
+type Config struct {
+	URL       string     `yaml:"url"`
+	BasicAuth *BasicAuth `yaml:"basic_auth"`
+	// BearerTokenFile holds the token sent as "Authorization: Bearer".
+	BearerTokenFile string    `yaml:"bearer_token_file"`
+	TLS             TLSConfig `yaml:"tls"`
+	// Labels are added to every series (job and instance by default, as a
+	// scrape would add them); a label set to "" is left out.
+	Labels    map[string]string `yaml:"labels"`
+	BatchSize int               `yaml:"batch_size"` // samples per request
+	// Interval is how often the history is looked at when no commit said
+	// there was something new.
+	Interval time.Duration `yaml:"interval"`
+	// Delay is how old a reading is before it is sent: readings that
+	// arrive later than that, stamped older (a station's backlog), are
+	// not sent. Zero is the commit interval and 30 s.
+	Delay time.Duration `yaml:"delay"`
+	// MaxRate bounds the samples sent a second, catching up after an
+	// outage.
+	MaxRate int           `yaml:"max_samples_per_second"`
+	Timeout time.Duration `yaml:"timeout"`
+	// MaxBackoff is the longest wait between tries while the store fails
+	// or refuses.
+	MaxBackoff time.Duration `yaml:"max_backoff"`
+}
+
+// BasicAuth is HTTP basic authentication, the password in a file.
+type BasicAuth struct {
+	Username     string `yaml:"username"`
+	PasswordFile string `yaml:"password_file"`
+}
+
+// TLSConfig is how the store's certificate is checked, and the hub's own
+// certificate for a store that asks for one.
+type TLSConfig struct {
+	CAFile             string `yaml:"ca_file"`   // the store's CA; empty: the system's
+	CertFile           string `yaml:"cert_file"` // a client certificate, with key_file
+	KeyFile            string `yaml:"key_file"`
+	ServerName         string `yaml:"server_name"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+}
+
+var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+
+// Validate reports what is wrong with c as a *field.Error at its key
+// (remote_write.basic_auth.password_file); files must be readable.
+func (c Config) Validate() error {
+	u, err := url.Parse(c.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return field.Errorf("remote_write.url", "remote_write.url: %q is not an http or https URL (VictoriaMetrics: http://HOST:8428/api/v1/write; Prometheus: http://HOST:9090/api/v1/write)", c.URL)
+	}
+	if u.User != nil {
+		return field.Errorf("remote_write.url", "remote_write.url: no user or password in the URL; use basic_auth with a password_file")
+	}
+	if c.BasicAuth != nil && c.BearerTokenFile != "" {
+		return field.Errorf("remote_write.bearer_token_file", "remote_write: basic_auth or bearer_token_file, not both")
+	}
+	if err := c.validateSecrets(); err != nil {
+		return err
+	}
+	if err := c.TLS.validate(); err != nil {
+		return err
+	}
+	for name := range c.Labels {
+		if !labelName.MatchString(name) || strings.HasPrefix(name, "__") || name == "zone" || name == "source" || name == "simulated" {
+			return field.Errorf("remote_write.labels."+name, "remote_write.labels: %q is not a label name of our own (letters, digits and _, not starting with __, not zone, source or simulated)", name)
+		}
+	}
+	return c.validateNumbers()
+}
+
+func (c Config) validateSecrets() error {
+	if a := c.BasicAuth; a != nil {
+		if a.Username == "" {
+			return field.Errorf("remote_write.basic_auth.username", "remote_write.basic_auth.username: missing")
+		}
+		if _, err := readSecret(a.PasswordFile); err != nil {
+			return field.Errorf("remote_write.basic_auth.password_file", "remote_write.basic_auth.password_file: %v", err)
+		}
+	}
+	if c.BearerTokenFile != "" {
+		if _, err := readSecret(c.BearerTokenFile); err != nil {
+			return field.Errorf("remote_write.bearer_token_file", "remote_write.bearer_token_file: %v", err)
+		}
+	}
+	return nil
+}
+
+func (t TLSConfig) validate() error {
+	if (t.CertFile == "") != (t.KeyFile == "") {
+		return field.Errorf("remote_write.tls.cert_file", "remote_write.tls: cert_file and key_file go together")
+	}
+	for key, f := range map[string]string{"ca_file": t.CAFile, "cert_file": t.CertFile, "key_file": t.KeyFile} {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Stat(f); err != nil {
+			return field.Errorf("remote_write.tls."+key, "remote_write.tls.%s: %v", key, err)
+		}
+	}
+	if _, err := t.config(); err != nil {
+		return field.Errorf("remote_write.tls", "remote_write.tls: %v", err)
+	}
+	return nil
+}
+
+func (c Config) validateNumbers() error {
+	checks := []struct {
+		key string
+		bad bool
+		why string
+	}{
+		{"batch_size", c.BatchSize < 0 || c.BatchSize > maxBatchSize, fmt.Sprintf("%d: want 1 to %d samples a request", c.BatchSize, maxBatchSize)},
+		{"interval", c.Interval < 0 || (c.Interval > 0 && c.Interval < time.Second), fmt.Sprintf("%s: want at least 1s", c.Interval)},
+		{"delay", c.Delay < 0, fmt.Sprintf("%s: want a duration of 0 or more", c.Delay)},
+		{"max_samples_per_second", c.MaxRate < 0, fmt.Sprintf("%d: want a positive number", c.MaxRate)},
+		{"max_backoff", c.MaxBackoff < 0 || (c.MaxBackoff > 0 && c.MaxBackoff < time.Second), fmt.Sprintf("%s: want at least 1s", c.MaxBackoff)},
+		{"timeout", c.Timeout < 0 || (c.Timeout > 0 && c.Timeout < time.Second), fmt.Sprintf("%s: want at least 1s", c.Timeout)},
+	}
+	for _, k := range checks {
+		if k.bad {
+			return field.Errorf("remote_write."+k.key, "remote_write.%s %s", k.key, k.why)
+		}
+	}
+	return nil
+}
+
+// withDefaults is c with zero fields set; commit is the history's commit
+// interval, from which the delay follows.
+func (c Config) withDefaults(commit time.Duration) Config {
+	if c.BatchSize == 0 {
+		c.BatchSize = DefaultBatchSize
+	}
+	if c.Interval == 0 {
+		c.Interval = DefaultInterval
+	}
+	if c.Delay == 0 {
+		c.Delay = commit + DefaultSettle
+	}
+	if c.MaxRate == 0 {
+		c.MaxRate = DefaultMaxRate
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxBackoff == 0 {
+		c.MaxBackoff = DefaultMaxBackoff
+	}
+	return c
+}
+
+// readSecret is a file's content without its surrounding white space; an
+// error says what is wrong, never what the file holds.
+func readSecret(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("missing: the path of a file that holds it")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", fmt.Errorf("%s is empty", path)
+	}
+	return s, nil
+}
