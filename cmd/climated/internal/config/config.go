@@ -70,7 +70,7 @@ type Config struct {
 	// RemoteWrite pushes the readings to a Prometheus-compatible store
 	// (docs/prometheus.md, "Push instead of scrape").
 	RemoteWrite *remotewrite.Config `yaml:"remote_write"`
-	File      string            `yaml:"-"`          // the file it was read from, if any
+	File        string              `yaml:"-"` // the file it was read from, if any
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
