@@ -46,10 +46,10 @@ type hubDeps struct {
 	grantRecheck time.Duration
 	// avahi is where the hub looks for Avahi (other places in tests).
 	avahi avahiSeams
-	// flush hears of the history's flushes; remote the remote write's
-	// sender, nil when there is none.
+	// flush hears of the history's flushes; remote are the remote
+	// write's senders.
 	flush  *flushHook
-	remote *remotewrite.Sender
+	remote remotewrite.Senders
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server
@@ -147,7 +147,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 		Metrics:  d.metrics.Handler(),
 		Card:     &front.Card{Version: buildVersion(), PublicURL: cfg.PublicURL, Versions: mcp.ProtocolVersions(), SSEVersions: mcp.SSEProtocolVersions()},
 	}
-	if d.remote != nil {
+	if len(d.remote) > 0 {
 		routes.Warnings = append(routes.Warnings, d.remote.Warnings)
 		routes.Details = map[string]func() any{"remote_write": d.remote.Health}
 	}

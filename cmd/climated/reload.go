@@ -37,7 +37,7 @@ var restartKeys = []restartKey{
 	// The sender and its cursor are made when the hub starts; the
 	// secrets' files are read for every request, so a new password
 	// needs no restart.
-	key("remote_write", func(c *config.Config) **remotewrite.Config { return &c.RemoteWrite }),
+	key("remote_write", func(c *config.Config) *[]remotewrite.Config { return &c.RemoteWrite }),
 	key("discovery", func(c *config.Config) **bool { return &c.Discovery }),
 	// The daily summaries' sun and degree days are set when the history
 	// opens.

@@ -19,28 +19,42 @@ func (h *flushHook) flushed() {
 	}
 }
 
-// startRemoteWrite makes the sender of the configuration's remote_write
-// (nil when there is none), with its metrics, and starts it as a part of
-// the hub, woken by every flush of the history.
-func startRemoteWrite(ctx context.Context, d hubDeps) (*remotewrite.Sender, error) {
-	if d.cfg.RemoteWrite == nil {
+// startRemoteWrite makes a sender for each store of the configuration's
+// remote_write (none when there is none), with their metrics, and starts
+// each as a part of the hub, woken by every flush of the history.
+func startRemoteWrite(ctx context.Context, d hubDeps) (remotewrite.Senders, error) {
+	var ss remotewrite.Senders
+	for _, c := range d.cfg.RemoteWrite {
+		s, err := remotewrite.New(ctx, d.hub, remotewrite.Options{Config: c,
+			CommitInterval: time.Duration(d.cfg.CommitInterval), Logger: d.log.With("component", "remote write", "url", c.URL)})
+		if err != nil {
+			for _, s := range ss {
+				s.Close()
+			}
+			return nil, err
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) == 0 {
 		return nil, nil
 	}
-	s, err := remotewrite.New(ctx, d.hub, remotewrite.Options{Config: *d.cfg.RemoteWrite,
-		CommitInterval: time.Duration(d.cfg.CommitInterval), Logger: d.log.With("component", "remote write")})
-	if err != nil {
+	if err := d.metrics.Register(ss); err != nil {
+		for _, s := range ss {
+			s.Close()
+		}
 		return nil, err
 	}
-	if err := d.metrics.Register(s); err != nil {
-		s.Close()
-		return nil, err
+	poke := func() {
+		for _, s := range ss {
+			s.Poke()
+		}
 	}
-	poke := s.Poke
 	d.flush.f.Store(&poke)
-	d.hub.Start("remote write", func(ctx context.Context) error {
-		defer s.Close()
-		return s.Run(ctx)
-	})
-	d.log.Info("remote write", "url", d.cfg.RemoteWrite.URL, "state", s.Status().State)
-	return s, nil
+	for _, s := range ss {
+		d.hub.Start("remote write", func(ctx context.Context) error {
+			defer s.Close()
+			return s.Run(ctx)
+		})
+	}
+	return ss, nil
 }

@@ -47,6 +47,11 @@ type Config struct {
 	// outage.
 	MaxRate int           `yaml:"max_samples_per_second"`
 	Timeout time.Duration `yaml:"timeout"`
+	// Backfill is how far back a new store's readings start: the first
+	// time the hub pushes to a store it sends the history of that long
+	// before (0: from now on). Prometheus takes old samples only within
+	// its out_of_order_time_window.
+	Backfill time.Duration `yaml:"backfill"`
 	// MaxBackoff is the longest wait between tries while the store fails
 	// or refuses.
 	MaxBackoff time.Duration `yaml:"max_backoff"`
@@ -71,17 +76,17 @@ type TLSConfig struct {
 var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 // Validate reports what is wrong with c as a *field.Error at its key
-// (remote_write.basic_auth.password_file); files must be readable.
+// within the entry (basic_auth.password_file); files must be readable.
 func (c Config) Validate() error {
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return field.Errorf("remote_write.url", "remote_write.url: %q is not an http or https URL (VictoriaMetrics: http://HOST:8428/api/v1/write; Prometheus: http://HOST:9090/api/v1/write)", c.URL)
+		return field.Errorf("url", "url: %q is not an http or https URL (VictoriaMetrics: http://HOST:8428/api/v1/write; Prometheus: http://HOST:9090/api/v1/write)", c.URL)
 	}
 	if u.User != nil {
-		return field.Errorf("remote_write.url", "remote_write.url: no user or password in the URL; use basic_auth with a password_file")
+		return field.Errorf("url", "url: no user or password in the URL; use basic_auth with a password_file")
 	}
 	if c.BasicAuth != nil && c.BearerTokenFile != "" {
-		return field.Errorf("remote_write.bearer_token_file", "remote_write: basic_auth or bearer_token_file, not both")
+		return field.Errorf("bearer_token_file", "bearer_token_file: basic_auth or bearer_token_file, not both")
 	}
 	if err := c.validateSecrets(); err != nil {
 		return err
@@ -91,7 +96,7 @@ func (c Config) Validate() error {
 	}
 	for name := range c.Labels {
 		if !labelName.MatchString(name) || strings.HasPrefix(name, "__") || name == "zone" || name == "source" || name == "simulated" {
-			return field.Errorf("remote_write.labels."+name, "remote_write.labels: %q is not a label name of our own (letters, digits and _, not starting with __, not zone, source or simulated)", name)
+			return field.Errorf("labels."+name, "labels: %q is not a label name of our own (letters, digits and _, not starting with __, not zone, source or simulated)", name)
 		}
 	}
 	return c.validateNumbers()
@@ -100,15 +105,15 @@ func (c Config) Validate() error {
 func (c Config) validateSecrets() error {
 	if a := c.BasicAuth; a != nil {
 		if a.Username == "" {
-			return field.Errorf("remote_write.basic_auth.username", "remote_write.basic_auth.username: missing")
+			return field.Errorf("basic_auth.username", "basic_auth.username: missing")
 		}
 		if _, err := readSecret(a.PasswordFile); err != nil {
-			return field.Errorf("remote_write.basic_auth.password_file", "remote_write.basic_auth.password_file: %v", err)
+			return field.Errorf("basic_auth.password_file", "basic_auth.password_file: %v", err)
 		}
 	}
 	if c.BearerTokenFile != "" {
 		if _, err := readSecret(c.BearerTokenFile); err != nil {
-			return field.Errorf("remote_write.bearer_token_file", "remote_write.bearer_token_file: %v", err)
+			return field.Errorf("bearer_token_file", "bearer_token_file: %v", err)
 		}
 	}
 	return nil
@@ -116,18 +121,18 @@ func (c Config) validateSecrets() error {
 
 func (t TLSConfig) validate() error {
 	if (t.CertFile == "") != (t.KeyFile == "") {
-		return field.Errorf("remote_write.tls.cert_file", "remote_write.tls: cert_file and key_file go together")
+		return field.Errorf("tls.cert_file", "tls: cert_file and key_file go together")
 	}
 	for key, f := range map[string]string{"ca_file": t.CAFile, "cert_file": t.CertFile, "key_file": t.KeyFile} {
 		if f == "" {
 			continue
 		}
 		if _, err := os.Stat(f); err != nil {
-			return field.Errorf("remote_write.tls."+key, "remote_write.tls.%s: %v", key, err)
+			return field.Errorf("tls."+key, "tls.%s: %v", key, err)
 		}
 	}
 	if _, err := t.config(); err != nil {
-		return field.Errorf("remote_write.tls", "remote_write.tls: %v", err)
+		return field.Errorf("tls", "tls: %v", err)
 	}
 	return nil
 }
@@ -140,6 +145,7 @@ func (c Config) validateNumbers() error {
 	}{
 		{"batch_size", c.BatchSize < 0 || c.BatchSize > maxBatchSize, fmt.Sprintf("%d: want 1 to %d samples a request", c.BatchSize, maxBatchSize)},
 		{"interval", c.Interval < 0 || (c.Interval > 0 && c.Interval < time.Second), fmt.Sprintf("%s: want at least 1s", c.Interval)},
+		{"backfill", c.Backfill < 0, fmt.Sprintf("%s: want a duration of 0 or more", c.Backfill)},
 		{"delay", c.Delay < 0, fmt.Sprintf("%s: want a duration of 0 or more", c.Delay)},
 		{"max_samples_per_second", c.MaxRate < 0, fmt.Sprintf("%d: want a positive number", c.MaxRate)},
 		{"max_backoff", c.MaxBackoff < 0 || (c.MaxBackoff > 0 && c.MaxBackoff < time.Second), fmt.Sprintf("%s: want at least 1s", c.MaxBackoff)},
@@ -147,7 +153,7 @@ func (c Config) validateNumbers() error {
 	}
 	for _, k := range checks {
 		if k.bad {
-			return field.Errorf("remote_write."+k.key, "remote_write.%s %s", k.key, k.why)
+			return field.Errorf(k.key, "%s %s", k.key, k.why)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"sort"
 	"sync"
@@ -59,6 +60,7 @@ type Sender struct {
 	now    func() time.Time
 	extra  []label
 	wake   chan struct{}
+	host   string // the store's host, which /healthz names
 
 	cur     cursor // owned by Run
 	window  int64
@@ -87,6 +89,9 @@ func New(ctx context.Context, h History, o Options) (*Sender, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if u, err := url.Parse(cfg.URL); err == nil {
+		s.host = u.Host
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -105,14 +110,14 @@ func (s *Sender) start(ctx context.Context) error {
 		return err
 	}
 	if !found {
-		cur.pos = history.End(s.upto())
+		cur.pos = history.End(s.upto() - int64(s.cfg.Backfill.Seconds()))
 		if cur.totals, err = s.hist.AmountTotals(ctx, cur.pos); err != nil {
 			return err
 		}
 		if err := s.db.save(ctx, cur, nil); err != nil {
 			return err
 		}
-		s.log.Info("remote write: a new store; readings from now on go to it", "url", s.cfg.URL)
+		s.log.Info("remote write: a new store; it gets the readings from here on", "from", time.Unix(cur.pos.T, 0).UTC().Format(time.RFC3339))
 	}
 	s.cur = cur
 	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed}
@@ -242,7 +247,7 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 			return
 		case Refused:
 			s.failed(r.err, Refused)
-			wait = max(wait, refusedBefore)
+			wait = max(wait, min(refusedBefore, s.cfg.MaxBackoff))
 		default:
 			s.failed(r.err, Retry)
 		}
@@ -274,7 +279,7 @@ func (s *Sender) advance(ctx context.Context, b batch, o Outcome) {
 	s.st.Sent, s.st.Failed = s.cur.sent, s.cur.failed
 	if o != Dropped {
 		if s.st.State == StateRetrying || s.st.State == StateRefused {
-			s.log.Info("remote write: the store takes readings again", "url", s.cfg.URL)
+			s.log.Info("remote write: the store takes readings again")
 		}
 		s.st.State, s.st.Error = StateCatchingUp, ""
 		s.st.LastSuccess = s.now()
@@ -311,6 +316,6 @@ func (s *Sender) failed(err error, o Outcome) {
 		key = fmt.Sprintf("%s %d", state, se.Code)
 	}
 	if ok, held := s.logs.Allow(key, s.now()); ok {
-		s.log.Warn("remote write: "+state, "url", s.cfg.URL, "err", err, "similar_since_last", held)
+		s.log.Warn("remote write: "+state, "err", err, "similar_since_last", held)
 	}
 }

@@ -93,7 +93,7 @@ func (s *Sender) Warnings() []string {
 	if st.State != StateRetrying && st.State != StateRefused {
 		return nil
 	}
-	return []string{fmt.Sprintf("remote write %s (%d readings behind): %s", st.State, st.Behind, st.Error)}
+	return []string{fmt.Sprintf("remote write to %s %s (%d readings behind): %s", s.host, st.State, st.Behind, st.Error)}
 }
 
 var (
@@ -113,14 +113,42 @@ var (
 		"Requests to the remote-write store that failed since the hub started, retried or not.", []string{"url"}, nil)
 )
 
-// Describe and Collect make the sender a collector of /metrics.
-func (s *Sender) Describe(ch chan<- *prometheus.Desc) {
+// Senders are the hub's senders, one per store: one collector of
+// /metrics for all, each series labelled with its store's URL.
+type Senders []*Sender
+
+func (ss Senders) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{sentDesc, failedDesc, behindDesc, behindSecDesc, lastDesc, upDesc, failuresDesc} {
 		ch <- d
 	}
 }
 
-func (s *Sender) Collect(ch chan<- prometheus.Metric) {
+func (ss Senders) Collect(ch chan<- prometheus.Metric) {
+	for _, s := range ss {
+		s.collect(ch)
+	}
+}
+
+// Health is the senders' part of /healthz, one object per store in the
+// order of the configuration.
+func (ss Senders) Health() any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s.Health()
+	}
+	return out
+}
+
+// Warnings are the senders' warnings of /healthz.
+func (ss Senders) Warnings() []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Warnings()...)
+	}
+	return out
+}
+
+func (s *Sender) collect(ch chan<- prometheus.Metric) {
 	st := s.Status()
 	up, last := 0.0, 0.0
 	if st.State == StateUpToDate || st.State == StateCatchingUp {
@@ -143,4 +171,4 @@ func (s *Sender) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-var _ prometheus.Collector = (*Sender)(nil)
+var _ prometheus.Collector = Senders(nil)
