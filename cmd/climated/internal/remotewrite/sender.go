@@ -252,6 +252,7 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 			s.failed(r.err, Retry)
 		}
 		wait = min(max(wait, r.retryAfter), s.cfg.MaxBackoff)
+		s.countBehind(ctx, false)
 		s.sleep(ctx, wait, nil)
 		wait *= 2
 	}
