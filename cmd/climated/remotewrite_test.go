@@ -201,4 +201,3 @@ func hubGetAny(t *testing.T, base, path string) []byte {
 	t.Helper()
 	return hubGet(t, base, path, "")
 }
-
