@@ -58,8 +58,8 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if version != len(ms) {
-		return fmt.Errorf("schema version %d, this climated reads %d: run climated serve (of this version) on it first", version, len(ms))
+	if version != latest(ms) {
+		return fmt.Errorf("schema version %d, this climated reads %d: run climated serve (of this version) on it first", version, latest(ms))
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"encoding/json"
 	"math"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/cmd/climated/internal/doctor"
 	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/sensors"
 )
@@ -182,6 +185,9 @@ func TestRemoteWriteWrongPassword(t *testing.T) {
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "401 Unauthorized (check remote_write's basic_auth") || strings.Contains(got.Warnings[0], "secret") {
 		t.Errorf("warnings %q: want the 401 and what to check, no password", got.Warnings)
 	}
+	if f := doctorRemoteWrite(t, cfg); f.Status != doctor.StatusFail || !strings.Contains(f.Detail, "401") {
+		t.Errorf("doctor: %+v; want a failure naming the 401", f)
+	}
 	time.Sleep(2 * time.Second) // a few refusals more
 	if kept, err := remotewrite.ReadKept(context.Background(), cfg.Database, store.URL); err != nil || kept != start {
 		t.Errorf("cursor after refusals: %+v, %v; want it unmoved, %+v", kept, err, start)
@@ -194,6 +200,28 @@ func TestRemoteWriteWrongPassword(t *testing.T) {
 	}
 	waitRW(t, h, "sent with the new password", upToDate(10))
 	checkMinutes(t, vm.export(`climated_temperature_celsius{zone="Cabin"}`), vm.export(`climated_rain_meters_total{zone="Cabin"}`), base, 5, 0)
+	if f := doctorRemoteWrite(t, cfg); f.Status != doctor.StatusOK || !strings.Contains(f.Detail, "10 samples sent, 0 given up, last request taken") {
+		t.Errorf("doctor: %+v", f)
+	}
+}
+
+// doctorRemoteWrite is climated doctor's finding of the remote write.
+func doctorRemoteWrite(t *testing.T, cfg config.Config) doctor.Finding {
+	t.Helper()
+	var out bytes.Buffer
+	env := doctor.Env{Run: func(context.Context, string, ...string) (string, error) { return "", errors.New("not here") }}
+	doctor.Run(context.Background(), cfg, env, true, &out)
+	var r struct{ Findings []doctor.Finding }
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("doctor: %v: %s", err, out.String())
+	}
+	for _, f := range r.Findings {
+		if f.Check == "remote write" {
+			return f
+		}
+	}
+	t.Fatalf("doctor has no remote write check: %s", out.String())
+	return doctor.Finding{}
 }
 
 // hubGetAny is hubGet without a token, for a hub on loopback.
