@@ -89,7 +89,7 @@ func TestSends(t *testing.T) {
 		t.Fatalf("series: %v", got)
 	}
 	for i := range 10 {
-		ms := base.Add(time.Duration(i)*time.Minute).UnixMilli()
+		ms := base.Add(time.Duration(i) * time.Minute).UnixMilli()
 		if temp[i].ms != ms || rain[i].ms != ms || math.Abs(temp[i].value-(20+float64(i)/10)) > 1e-9 || math.Abs(rain[i].value-float64(i+1)*0.0002) > 1e-12 {
 			t.Errorf("minute %d: %+v %+v", i, temp[i], rain[i])
 		}
