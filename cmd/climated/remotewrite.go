@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/diskwatch"
+	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 )
 
@@ -16,6 +18,18 @@ type flushHook struct{ f atomic.Pointer[func()] }
 func (h *flushHook) flushed() {
 	if f := h.f.Load(); f != nil {
 		(*f)()
+	}
+}
+
+// after is the history's OnFlush: the metrics and the disk watch hear of
+// every flush, the hook of one that committed readings.
+func (h *flushHook) after(m *metrics.Metrics, disk *diskwatch.Watch) func(time.Duration, int, error) {
+	return func(d time.Duration, n int, err error) {
+		m.OnFlush(d, n, err)
+		disk.Flushed(err)
+		if err == nil && n > 0 {
+			h.flushed()
+		}
 	}
 }
 

@@ -124,13 +124,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	m := metrics.New()
 	disk := diskwatch.New(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
 	flush := &flushHook{}
-	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
-		m.OnFlush(d, n, err)
-		disk.Flushed(err)
-		if err == nil && n > 0 {
-			flush.flushed()
-		}
-	}, log)
+	store, err := openHub(ctx, cfg, loc, flush.after(m, disk), log)
 	if err != nil {
 		return err
 	}
