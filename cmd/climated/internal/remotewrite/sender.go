@@ -175,7 +175,7 @@ func (s *Sender) Run(ctx context.Context) error {
 			s.sleep(ctx, s.cfg.MaxBackoff, nil)
 		case b == nil:
 			s.caughtUp(ctx)
-			s.sleep(ctx, s.cfg.Interval, s.wake)
+			s.sleep(ctx, s.untilNext(ctx), s.wake)
 		default:
 			s.deliver(ctx, *b)
 			s.countBehind(ctx, false)
@@ -207,8 +207,19 @@ func (s *Sender) next(ctx context.Context) (*batch, error) {
 		if err != nil || !ok || t > upto {
 			return nil, err
 		}
-		from, to = history.Position{T: t - 1, Series: 1<<63 - 1}, min(upto, t+s.window)
+		from, to = history.End(t-1), min(upto, t+s.window)
 	}
+}
+
+// untilNext is how long to wait, caught up: until the oldest committed
+// reading not yet sent is old enough, at most the interval.
+func (s *Sender) untilNext(ctx context.Context) time.Duration {
+	t, ok, err := s.hist.NextAfter(ctx, s.cur.pos)
+	if err != nil || !ok {
+		return s.cfg.Interval
+	}
+	d := time.Unix(t+1, 0).Add(s.cfg.Delay).Sub(s.now())
+	return min(max(d, time.Second), s.cfg.Interval)
 }
 
 // adapt sizes the window by how full the last read was.

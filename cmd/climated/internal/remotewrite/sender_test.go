@@ -122,3 +122,20 @@ func TestRetriesAndGivesUp(t *testing.T) {
 		t.Errorf("kept %+v, %v", kept, err)
 	}
 }
+
+// TestSendsOnceOldEnough: a reading committed (Poke, as the hub's flush
+// does) before it is delay old is sent once it is, with the interval far
+// off, and not before.
+func TestSendsOnceOldEnough(t *testing.T) {
+	st := openHistory(t)
+	r := newReceiver(t)
+	s := run(t, st, Config{URL: r.srv.URL, Delay: 2 * time.Second, Interval: time.Hour})
+	testutil.WaitFor(t, "up to date", func() bool { return s.Status().State == StateUpToDate })
+	at := time.Now()
+	record(t, st, minutes(at, 1)...)
+	s.Poke()
+	testutil.WaitFor(t, "the reading sent", func() bool { return s.Status().Sent == 2 })
+	if took := time.Since(at); took < 2*time.Second || took > 8*time.Second {
+		t.Errorf("sent %s after it was read, want once it was 2 s old", took)
+	}
+}
