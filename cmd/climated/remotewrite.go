@@ -10,25 +10,36 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 )
 
-// flushHook is what a history flush calls once the parts that want to
-// know are made: the remote write's Poke.
-type flushHook struct{ f atomic.Pointer[func()] }
-
-// flushed calls the hook, if there is one.
-func (h *flushHook) flushed() {
-	if f := h.f.Load(); f != nil {
-		(*f)()
-	}
+// flushHook tells the remote write's senders, once they are made, of
+// the history's flushes: one that committed readings wakes them; while
+// flushes fail (a full disk) the readings recorded since the last good
+// one are in memory only, and the senders hold at that flush so as not
+// to pass them by.
+type flushHook struct {
+	senders atomic.Pointer[remotewrite.Senders]
+	lastOK  atomic.Int64 // Unix seconds of the last flush that succeeded
 }
 
 // after is the history's OnFlush: the metrics and the disk watch hear of
-// every flush, the hook of one that committed readings.
+// every flush, the senders as above.
 func (h *flushHook) after(m *metrics.Metrics, disk *diskwatch.Watch) func(time.Duration, int, error) {
 	return func(d time.Duration, n int, err error) {
 		m.OnFlush(d, n, err)
 		disk.Flushed(err)
-		if err == nil && n > 0 {
-			h.flushed()
+		ss := h.senders.Load()
+		switch {
+		case err != nil:
+			if ss != nil {
+				ss.Hold(time.Unix(h.lastOK.Load(), 0))
+			}
+		default:
+			h.lastOK.Store(time.Now().Add(-d).Unix())
+			if ss != nil {
+				ss.Release()
+			}
+			if ss != nil && n > 0 {
+				ss.Poke()
+			}
 		}
 	}
 }
@@ -58,12 +69,7 @@ func startRemoteWrite(ctx context.Context, d hubDeps) (remotewrite.Senders, erro
 		}
 		return nil, err
 	}
-	poke := func() {
-		for _, s := range ss {
-			s.Poke()
-		}
-	}
-	d.flush.f.Store(&poke)
+	d.flush.senders.Store(&ss)
 	for _, s := range ss {
 		d.hub.Start("remote write", func(ctx context.Context) error {
 			defer s.Close()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -61,6 +62,10 @@ type Sender struct {
 	extra  []label
 	wake   chan struct{}
 	host   string // the store's host, which /healthz names
+
+	// held is the Unix second up to which the history is known to hold
+	// every reading, while its flushes fail; 0 when they do not.
+	held atomic.Int64
 
 	cur     cursor // owned by Run
 	window  int64
@@ -160,8 +165,23 @@ func (s *Sender) Poke() {
 }
 
 // upto is the last second whose readings are sent now: those older than
-// the delay.
-func (s *Sender) upto() int64 { return s.now().Add(-s.cfg.Delay).Unix() }
+// the delay, and while the history's flushes fail, those before its last
+// good one.
+func (s *Sender) upto() int64 {
+	u := s.now().Add(-s.cfg.Delay).Unix()
+	if h := s.held.Load(); h != 0 {
+		u = min(u, h-1)
+	}
+	return u
+}
+
+// Hold says the history's flushes fail since at: the readings recorded
+// after it may be in memory only, so none from at on is sent (the cursor
+// would pass them by) until Release.
+func (s *Sender) Hold(at time.Time) { s.held.CompareAndSwap(0, max(at.Unix(), 1)) }
+
+// Release says a flush succeeded: everything recorded is committed.
+func (s *Sender) Release() { s.held.Store(0) }
 
 // Run sends until ctx ends: a batch at a time while readings wait, each
 // retried until the store takes or refuses it for good, then waits for a

@@ -139,3 +139,29 @@ func TestSendsOnceOldEnough(t *testing.T) {
 		t.Errorf("sent %s after it was read, want once it was 2 s old", took)
 	}
 }
+
+// TestHoldsWhileFlushesFail: while the history's flushes fail (Hold), no
+// reading from the last good flush on is sent, so that the cursor cannot
+// pass readings held in memory; Release lets them go.
+func TestHoldsWhileFlushesFail(t *testing.T) {
+	st := openHistory(t)
+	base := time.Now().Add(-30 * time.Minute).Truncate(time.Minute)
+	record(t, st, minutes(base, 5)...)
+	r := newReceiver(t)
+	s, err := New(context.Background(), st, Options{Config: Config{URL: r.srv.URL, Backfill: time.Hour}, CommitInterval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Hold(base.Add(2 * time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.Run(ctx) }()
+	defer func() { cancel(); <-done; s.Close() }()
+	testutil.WaitFor(t, "up to the hold", func() bool { return s.Status().State == StateUpToDate })
+	if got := s.Status().Sent; got != 4 {
+		t.Fatalf("sent %d samples while held at the third minute, want the first two minutes' 4", got)
+	}
+	s.Release()
+	s.Poke()
+	testutil.WaitFor(t, "the rest sent", func() bool { return s.Status().Sent == 10 })
+}

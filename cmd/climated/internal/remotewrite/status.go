@@ -129,6 +129,25 @@ func (ss Senders) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
+// Poke, Hold and Release tell every sender (Sender.Poke …).
+func (ss Senders) Poke() {
+	for _, s := range ss {
+		s.Poke()
+	}
+}
+
+func (ss Senders) Hold(at time.Time) {
+	for _, s := range ss {
+		s.Hold(at)
+	}
+}
+
+func (ss Senders) Release() {
+	for _, s := range ss {
+		s.Release()
+	}
+}
+
 // Health is the senders' part of /healthz, one object per store in the
 // order of the configuration.
 func (ss Senders) Health() any {
