@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/diskwatch"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/remotewrite"
+	"github.com/climated/climated/sensors/field"
 )
 
 // flushHook tells the remote write's senders, once they are made, of
@@ -49,13 +51,15 @@ func (h *flushHook) after(m *metrics.Metrics, disk *diskwatch.Watch) func(time.D
 // each as a part of the hub, woken by every flush of the history.
 func startRemoteWrite(ctx context.Context, d hubDeps) (remotewrite.Senders, error) {
 	var ss remotewrite.Senders
-	for _, c := range d.cfg.RemoteWrite {
+	for i, c := range d.cfg.RemoteWrite {
+		if err := c.CheckFiles(); err != nil { // the hub's user reads them now
+			ss.Close()
+			return nil, field.Wrap(fmt.Sprintf("remote_write[%d]", i), ".", err)
+		}
 		s, err := remotewrite.New(ctx, d.hub, remotewrite.Options{Config: c,
 			CommitInterval: time.Duration(d.cfg.CommitInterval), Logger: d.log.With("component", "remote write", "url", c.URL)})
 		if err != nil {
-			for _, s := range ss {
-				s.Close()
-			}
+			ss.Close()
 			return nil, err
 		}
 		ss = append(ss, s)
@@ -64,9 +68,7 @@ func startRemoteWrite(ctx context.Context, d hubDeps) (remotewrite.Senders, erro
 		return nil, nil
 	}
 	if err := d.metrics.Register(ss); err != nil {
-		for _, s := range ss {
-			s.Close()
-		}
+		ss.Close()
 		return nil, err
 	}
 	d.flush.senders.Store(&ss)

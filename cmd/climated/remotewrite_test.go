@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -228,4 +229,17 @@ func doctorRemoteWrite(t *testing.T, cfg config.Config) doctor.Finding {
 func hubGetAny(t *testing.T, base, path string) []byte {
 	t.Helper()
 	return hubGet(t, base, path, "")
+}
+
+// TestRemoteWriteSecretMissing: a hub whose remote_write names a password
+// file it cannot read does not start, and says which key.
+func TestRemoteWriteSecretMissing(t *testing.T) {
+	t.Parallel()
+	cfg := rwConfig(t, remotewrite.Config{URL: "http://127.0.0.1:1/api/v1/write",
+		BasicAuth: &remotewrite.BasicAuth{Username: "hub", PasswordFile: filepath.Join(t.TempDir(), "none")}})
+	log := slog.New(slog.DiscardHandler)
+	err := serve(context.Background(), cfg, log, serveEnv{})
+	if err == nil || !strings.Contains(err.Error(), "remote_write[0].basic_auth.password_file: open ") {
+		t.Errorf("serve: %v; want the key of the file it cannot read", err)
+	}
 }

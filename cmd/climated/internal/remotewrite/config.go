@@ -76,7 +76,9 @@ type TLSConfig struct {
 var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 // Validate reports what is wrong with c as a *field.Error at its key
-// within the entry (basic_auth.password_file); files must be readable.
+// within the entry (basic_auth.username). It reads no file: the secrets
+// are the service's, which climated config check in a shell may not
+// read; the hub reads them when it starts (Config.CheckFiles).
 func (c Config) Validate() error {
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -88,11 +90,15 @@ func (c Config) Validate() error {
 	if c.BasicAuth != nil && c.BearerTokenFile != "" {
 		return field.Errorf("bearer_token_file", "bearer_token_file: basic_auth or bearer_token_file, not both")
 	}
-	if err := c.validateSecrets(); err != nil {
-		return err
+	if a := c.BasicAuth; a != nil && (a.Username == "" || a.PasswordFile == "") {
+		key := "username"
+		if a.Username != "" {
+			key = "password_file"
+		}
+		return field.Errorf("basic_auth."+key, "basic_auth.%s: missing", key)
 	}
-	if err := c.TLS.validate(); err != nil {
-		return err
+	if (c.TLS.CertFile == "") != (c.TLS.KeyFile == "") {
+		return field.Errorf("tls.cert_file", "tls: cert_file and key_file go together")
 	}
 	for name := range c.Labels {
 		if !labelName.MatchString(name) || strings.HasPrefix(name, "__") || name == "zone" || name == "source" || name == "simulated" {
@@ -102,11 +108,11 @@ func (c Config) Validate() error {
 	return c.validateNumbers()
 }
 
-func (c Config) validateSecrets() error {
+// CheckFiles reads the files c names (the secrets, the CA, the client
+// certificate) as a request will, and says which one fails, as a
+// *field.Error at its key within the entry, never with what it holds.
+func (c Config) CheckFiles() error {
 	if a := c.BasicAuth; a != nil {
-		if a.Username == "" {
-			return field.Errorf("basic_auth.username", "basic_auth.username: missing")
-		}
 		if _, err := readSecret(a.PasswordFile); err != nil {
 			return field.Errorf("basic_auth.password_file", "basic_auth.password_file: %v", err)
 		}
@@ -116,22 +122,7 @@ func (c Config) validateSecrets() error {
 			return field.Errorf("bearer_token_file", "bearer_token_file: %v", err)
 		}
 	}
-	return nil
-}
-
-func (t TLSConfig) validate() error {
-	if (t.CertFile == "") != (t.KeyFile == "") {
-		return field.Errorf("tls.cert_file", "tls: cert_file and key_file go together")
-	}
-	for key, f := range map[string]string{"ca_file": t.CAFile, "cert_file": t.CertFile, "key_file": t.KeyFile} {
-		if f == "" {
-			continue
-		}
-		if _, err := os.Stat(f); err != nil {
-			return field.Errorf("tls."+key, "tls.%s: %v", key, err)
-		}
-	}
-	if _, err := t.config(); err != nil {
+	if _, err := c.TLS.config(); err != nil {
 		return field.Errorf("tls", "tls: %v", err)
 	}
 	return nil

@@ -80,6 +80,9 @@ type Sender struct {
 // the readings from now on) and makes the sender; Run sends.
 func New(ctx context.Context, h History, o Options) (*Sender, error) {
 	cfg := o.Config.withDefaults(o.CommitInterval)
+	if err := cfg.CheckFiles(); err != nil {
+		return nil, fmt.Errorf("remote write to %s: %w", cfg.URL, err)
+	}
 	c, err := newClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("remote write: %w", err)

@@ -129,6 +129,14 @@ func (ss Senders) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
+// Close closes every sender's cursor (Sender.Close), for senders that
+// never ran.
+func (ss Senders) Close() {
+	for _, s := range ss {
+		s.Close()
+	}
+}
+
 // Poke, Hold and Release tell every sender (Sender.Poke …).
 func (ss Senders) Poke() {
 	for _, s := range ss {
