@@ -6,6 +6,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -62,14 +64,17 @@ func run(t *testing.T, st History, cfg Config) *Sender {
 	return s
 }
 
-// TestSends: the readings go in one request with the protocol's headers,
+// TestSends: the readings go in one request with the protocol's headers
+// and the token from its file,
 // as /metrics names them, at their own times; an amount as its counter.
 func TestSends(t *testing.T) {
 	st := openHistory(t)
 	base := time.Now().Add(-30 * time.Minute).Truncate(time.Minute)
 	record(t, st, minutes(base, 10)...)
 	r := newReceiver(t)
-	s := run(t, st, Config{URL: r.srv.URL + "/api/v1/write", Backfill: time.Hour, Labels: map[string]string{"house": "cabin", "job": ""}})
+	token := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(token, []byte("s3cret\n"), 0o600)
+	s := run(t, st, Config{URL: r.srv.URL + "/api/v1/write", Backfill: time.Hour, BearerTokenFile: token, Labels: map[string]string{"house": "cabin", "job": ""}})
 	testutil.WaitFor(t, "up to date", func() bool { return s.Status().State == StateUpToDate })
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -77,7 +82,7 @@ func TestSends(t *testing.T) {
 		t.Fatalf("%d requests taken, want 1", len(r.took))
 	}
 	h := r.headers[0]
-	for k, v := range map[string]string{"Content-Encoding": "snappy", "Content-Type": "application/x-protobuf", "X-Prometheus-Remote-Write-Version": "0.1.0"} {
+	for k, v := range map[string]string{"Authorization": "Bearer s3cret", "Content-Encoding": "snappy", "Content-Type": "application/x-protobuf", "X-Prometheus-Remote-Write-Version": "0.1.0"} {
 		if h.Get(k) != v {
 			t.Errorf("%s: %q, want %q", k, h.Get(k), v)
 		}
