@@ -52,6 +52,32 @@ func dashboardExprs(t *testing.T) []string {
 	return qs
 }
 
+// dashboardVariables are the dashboard's variables of label values: each
+// variable's name, selector and label (label_values(SELECTOR, LABEL)).
+func dashboardVariables(t *testing.T) map[string][2]string {
+	t.Helper()
+	data, err := os.ReadFile(grafanaDashboard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Templating struct {
+			List []struct{ Name, Definition string }
+		}
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][2]string{}
+	re := regexp.MustCompile(`^label_values\((.+), (\w+)\)$`)
+	for _, v := range d.Templating.List {
+		if m := re.FindStringSubmatch(v.Definition); m != nil {
+			out[v.Name] = [2]string{m[1], m[2]}
+		}
+	}
+	return out
+}
+
 // TestGrafanaDashboard: the dashboard is JSON Grafana can import (panels,
 // the hub and zone variables, a row repeated per zone), and every climated_
 // metric its queries name is one a running hub's /metrics has.

@@ -186,6 +186,7 @@ func TestPrometheusScrapesHubs(t *testing.T) {
 
 	// The Grafana dashboard's queries, for the Bedroom of every hub: each
 	// is PromQL Prometheus takes, and the temperature shows both hubs.
+	prom.checkDashboardLists(t, map[string]string{"zone": "Bedroom"})
 	vars := strings.NewReplacer("$job", ".*", "$hub", ".*", "$zone", "Bedroom", "$__interval", "1h")
 	for _, expr := range dashboardExprs(t) {
 		got := prom.query(t, vars.Replace(expr), "")

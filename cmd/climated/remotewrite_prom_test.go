@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +74,15 @@ func TestRemoteWritePrometheus(t *testing.T) {
 		checkSame(t, q, prom.rangeSamples(t, sel+"[2h]"), vm.export(sel))
 	}
 	checkMinutes(t, prom.rangeSamples(t, `climated_temperature_celsius{zone="Cabin"}[2h]`), prom.rangeSamples(t, `climated_rain_meters_total{zone="Cabin"}[2h]`), base, 20, 0)
+	prom.checkDashboardLists(t, map[string]string{"job": "climated", "hub": "cabin", "zone": "Cabin"})
+	// The dashboard's temperature, at the last reading's time.
+	vars := strings.NewReplacer("$job", ".*", "$hub", ".*", "$zone", "Cabin", "$__interval", "1h")
+	at := strconv.FormatInt(base.Add(19*time.Minute).Unix(), 10)
+	for _, expr := range dashboardExprs(t) {
+		if got := prom.query(t, vars.Replace(expr), at); strings.HasPrefix(expr, "climated_temperature_celsius") && (len(got) != 1 || got[0].Value != 21.9) {
+			t.Errorf("the dashboard's %s: %+v, want the Cabin's 21.9", expr, got)
+		}
+	}
 
 	// The second hub: five readings of each from five hours ago.
 	cfg := rwConfig(t, remotewrite.Config{URL: prom.base + "/api/v1/write"}, remotewrite.Config{URL: ooo.base + "/api/v1/write"})
@@ -88,6 +100,43 @@ func TestRemoteWritePrometheus(t *testing.T) {
 	}
 	if got := ooo.rangeSamples(t, `climated_temperature_celsius{zone="Cabin"}[6h]`); len(got) != 1 || len(got[0].Timestamps) != 25 {
 		t.Errorf("Prometheus with an out-of-order window: %+v; want the 20 recent and the 5 old readings", got)
+	}
+}
+
+// labelValues are the values of label among the series of selector, as
+// Grafana's label_values asks Prometheus for them.
+func (p promServer) labelValues(t *testing.T, label, selector string) []string {
+	t.Helper()
+	resp, err := http.Get(p.base + "/api/v1/label/" + label + "/values?" + url.Values{"match[]": {selector}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Status string
+		Data   []string
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(body, &r); err != nil || r.Status != "success" {
+		t.Fatalf("label values of %s in %s: %v %s", label, selector, err, body)
+	}
+	return r.Data
+}
+
+// checkDashboardLists: the Grafana dashboard's lists (job, hub, zone),
+// asked of p as Grafana asks, with every entry selected, hold want.
+func (p promServer) checkDashboardLists(t *testing.T, want map[string]string) {
+	t.Helper()
+	all := strings.NewReplacer("$job", ".*", "$hub", ".*")
+	vars := dashboardVariables(t)
+	for name, w := range want {
+		v, ok := vars[name]
+		if !ok {
+			t.Fatalf("the dashboard has no list %s: %v", name, vars)
+		}
+		if got := p.labelValues(t, v[1], all.Replace(v[0])); !slices.Contains(got, w) {
+			t.Errorf("the dashboard's list %s: %q, want %s among them", name, got, w)
+		}
 	}
 }
 
