@@ -21,13 +21,14 @@ since() { echo "$(($(date +%s) - $1))s"; }
 # Everything from apt in one go, before anything runs in parallel (apt
 # holds a lock): gcc for go test -race (cgo), mosquitto for the MQTT broker
 # tests, chromium for the dashboard, prometheus (with promtool) for the
-# tests of /metrics, qemu-user-static, lintian and systemd-nspawn for the
+# tests of /metrics and of pushing (with victoria-metrics), qemu-user-static, lintian and systemd-nspawn for the
 # scripts, iproute2 and dig for the mDNS tests.
 need=()
 command -v gcc >/dev/null || need+=(gcc)
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 command -v chromium >/dev/null || need+=(chromium) # the browser tests: the dashboard, OAuth consent
 command -v prometheus >/dev/null && command -v promtool >/dev/null || need+=(prometheus) # a real Prometheus scrapes hubs; promtool checks /metrics
+command -v victoria-metrics >/dev/null || need+=(victoria-metrics) # a real store the hubs push to (remote write)
 command -v qemu-aarch64-static >/dev/null && command -v qemu-arm-static >/dev/null || need+=(qemu-user-static)
 command -v lintian >/dev/null || need+=(lintian)
 command -v systemd-nspawn >/dev/null || need+=(systemd-container)

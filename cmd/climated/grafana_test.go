@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/internal/testutil"
 )
 
@@ -46,6 +50,32 @@ func dashboardExprs(t *testing.T) []string {
 	var qs []string
 	queries(all, "", map[string]bool{"expr": true}, &qs)
 	return qs
+}
+
+// dashboardVariables are the dashboard's variables of label values: each
+// variable's name, selector and label (label_values(SELECTOR, LABEL)).
+func dashboardVariables(t *testing.T) map[string][2]string {
+	t.Helper()
+	data, err := os.ReadFile(grafanaDashboard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Templating struct {
+			List []struct{ Name, Definition string }
+		}
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][2]string{}
+	re := regexp.MustCompile(`^label_values\((.+), (\w+)\)$`)
+	for _, v := range d.Templating.List {
+		if m := re.FindStringSubmatch(v.Definition); m != nil {
+			out[v.Name] = [2]string{m[1], m[2]}
+		}
+	}
+	return out
 }
 
 // TestGrafanaDashboard: the dashboard is JSON Grafana can import (panels,
@@ -120,6 +150,7 @@ func exportedFamilies(t *testing.T) map[string]bool {
 // is one the hub exports.
 func TestPrometheusDocNames(t *testing.T) {
 	exported := exportedFamilies(t)
+	maps.Copy(exported, remoteWriteFamilies())
 	names := regexp.MustCompile(`\bclimated_[a-z0-9_]+`).FindAllString(testutil.Doc(t, "docs/prometheus.md"), -1)
 	for _, name := range names {
 		if !exported[name] {
@@ -129,4 +160,20 @@ func TestPrometheusDocNames(t *testing.T) {
 	if len(names) < 20 {
 		t.Errorf("docs/prometheus.md names %d metrics, want its table of every measurement's", len(names))
 	}
+}
+
+// remoteWriteFamilies are the families of a hub that pushes (its
+// remote_write), which the hub of exportedFamilies does not.
+func remoteWriteFamilies() map[string]bool {
+	ch := make(chan *prometheus.Desc, 100)
+	remotewrite.Senders(nil).Describe(ch)
+	close(ch)
+	out := map[string]bool{}
+	name := regexp.MustCompile(`fqName: "([a-z0-9_]+)"`)
+	for d := range ch {
+		if m := name.FindStringSubmatch(d.String()); m != nil {
+			out[m[1]] = true
+		}
+	}
+	return out
 }

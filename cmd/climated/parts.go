@@ -16,6 +16,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/memtrim"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
 	"github.com/climated/climated/cmd/climated/internal/oauth"
+	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/stampguard"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
@@ -45,6 +46,10 @@ type hubDeps struct {
 	grantRecheck time.Duration
 	// avahi is where the hub looks for Avahi (other places in tests).
 	avahi avahiSeams
+	// flush hears of the history's flushes; remote are the remote
+	// write's senders.
+	flush  *flushHook
+	remote remotewrite.Senders
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server
@@ -72,6 +77,11 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 		return nil, nil, err
 	}
 	watchMQTT(d.metrics, run, set)
+	var err error
+	if d.remote, err = startRemoteWrite(ctx, d); err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
 	h.Start("disk watch", func(ctx context.Context) error { d.disk.Run(ctx, diskwatch.Every); return nil })
 	web, err := hubFront(d, srv, run)
 	if err != nil {
@@ -129,14 +139,19 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
-	f := front.New(front.Routes{
+	routes := front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
 		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
 		Card:     &front.Card{Version: buildVersion(), PublicURL: cfg.PublicURL, Versions: mcp.ProtocolVersions(), SSEVersions: mcp.SSEProtocolVersions()},
-	}, opts)
+	}
+	if len(d.remote) > 0 {
+		routes.Warnings = append(routes.Warnings, d.remote.Warnings)
+		routes.Details = map[string]func() any{"remote_write": d.remote.Health}
+	}
+	f := front.New(routes, opts)
 	for _, p := range dsh.Patterns() {
 		f.Mount(p, dsh)
 	}

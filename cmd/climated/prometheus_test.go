@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	tokenfile "github.com/climated/climated/cmd/climated/internal/token"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
@@ -185,6 +186,7 @@ func TestPrometheusScrapesHubs(t *testing.T) {
 
 	// The Grafana dashboard's queries, for the Bedroom of every hub: each
 	// is PromQL Prometheus takes, and the temperature shows both hubs.
+	prom.checkDashboardLists(t, map[string]string{"zone": "Bedroom"})
 	vars := strings.NewReplacer("$job", ".*", "$hub", ".*", "$zone", "Bedroom", "$__interval", "1h")
 	for _, expr := range dashboardExprs(t) {
 		got := prom.query(t, vars.Replace(expr), "")
@@ -196,7 +198,8 @@ func TestPrometheusScrapesHubs(t *testing.T) {
 
 // TestPrometheusDocConfigs: the Prometheus configurations
 // docs/prometheus.md shows are valid for promtool check config as
-// written, with their token files in place.
+// written, with their token files in place, and the hub's (a block that
+// starts with its file's name) for the hub.
 func TestPrometheusDocConfigs(t *testing.T) {
 	promtool := promBinary(t, "promtool")
 	dir := t.TempDir()
@@ -205,6 +208,10 @@ func TestPrometheusDocConfigs(t *testing.T) {
 	for i := 1; i < len(blocks); i += 2 {
 		yml, ok := strings.CutPrefix(blocks[i], "yaml\n")
 		if !ok {
+			continue
+		}
+		if strings.HasPrefix(yml, "# /etc/climated/climated.yaml") {
+			checkHubDocConfig(t, dir, yml)
 			continue
 		}
 		yml = strings.ReplaceAll(yml, "/etc/prometheus/", dir+"/")
@@ -220,5 +227,18 @@ func TestPrometheusDocConfigs(t *testing.T) {
 	}
 	if checked < 2 {
 		t.Errorf("checked %d configurations of docs/prometheus.md, want 2 (scrape, remote_write)", checked)
+	}
+}
+
+// checkHubDocConfig holds a hub configuration of the docs to what the
+// hub takes, with its secret files in place.
+func checkHubDocConfig(t *testing.T, dir, yml string) {
+	t.Helper()
+	yml = strings.ReplaceAll(yml, "/etc/climated/", dir+"/")
+	for _, m := range regexp.MustCompile(`(?:password|token)_file: (\S+)`).FindAllStringSubmatch(yml, -1) {
+		os.WriteFile(m[1], []byte("secret\n"), 0o600)
+	}
+	if _, err := config.Check("climated.yaml", []byte(yml)); err != nil {
+		t.Errorf("the hub's configuration in docs/prometheus.md\n%s\nis refused: %v", yml, err)
 	}
 }

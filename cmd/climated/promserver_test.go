@@ -60,9 +60,16 @@ type promServer struct{ base string }
 // until the test ends, and waits until it is ready.
 func startPrometheus(t *testing.T, bin string, jobs []scrapeJob) promServer {
 	t.Helper()
+	return startPrometheusWith(t, bin, scrapeConfig(jobs))
+}
+
+// startPrometheusWith is startPrometheus with a configuration of the
+// test's own and more flags.
+func startPrometheusWith(t *testing.T, bin, conf string, flags ...string) promServer {
+	t.Helper()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(config, []byte(scrapeConfig(jobs)), 0o600); err != nil {
+	if err := os.WriteFile(config, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -72,8 +79,8 @@ func startPrometheus(t *testing.T, bin string, jobs []scrapeJob) promServer {
 	addr := ln.Addr().String()
 	ln.Close()
 	var out testutil.Buffer
-	cmd := exec.Command(bin, "--config.file="+config, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
+	cmd := exec.Command(bin, append([]string{"--config.file=" + config, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr, "--log.level=warn"}, flags...)...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlives the test binary
 	if err := cmd.Start(); err != nil {

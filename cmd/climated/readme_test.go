@@ -196,7 +196,7 @@ func TestREADMEStartupLog(t *testing.T) {
 // TestREADMEConfigs: every configuration the README shows in a yaml block
 // passes `climated config check` as written, in a shell that has none of
 // the secrets it names (they are the service's, in its environment file);
-// the Prometheus scrape configuration is Prometheus's, and the tunnel's
+// the Prometheus configurations are Prometheus's, and the tunnel's
 // is cloudflared's, not climated's.
 func TestREADMEConfigs(t *testing.T) {
 	data := testutil.Docs(t)
@@ -204,7 +204,7 @@ func TestREADMEConfigs(t *testing.T) {
 	blocks := strings.Split(data, "```")
 	for i := 1; i < len(blocks); i += 2 {
 		yml, ok := strings.CutPrefix(blocks[i], "yaml\n")
-		if !ok || strings.HasPrefix(yml, "scrape_configs:") || strings.HasPrefix(yml, "tunnel:") {
+		if !ok || strings.HasPrefix(yml, "scrape_configs:") || strings.HasPrefix(yml, "storage:") || strings.HasPrefix(yml, "tunnel:") {
 			continue
 		}
 		file := filepath.Join(t.TempDir(), "climated.yaml")

@@ -12,6 +12,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/alerting"
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/metrics"
+	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/cmd/climated/internal/systemd"
 )
@@ -33,6 +34,10 @@ var restartKeys = []restartKey{
 	key("allowed_origins", func(c *config.Config) *[]string { return &c.AllowedOrigins }),
 	key("alerts", func(c *config.Config) *config.AlertsConfig { return &c.Alerts }),
 	key("public_url", func(c *config.Config) *string { return &c.PublicURL }),
+	// The sender and its cursor are made when the hub starts; the
+	// secrets' files are read for every request, so a new password
+	// needs no restart.
+	key("remote_write", func(c *config.Config) *[]remotewrite.Config { return &c.RemoteWrite }),
 	key("discovery", func(c *config.Config) **bool { return &c.Discovery }),
 	// The daily summaries' sun and degree days are set when the history
 	// opens.

@@ -123,10 +123,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	}
 	m := metrics.New()
 	disk := diskwatch.New(cfg.Database, doctor.DefaultMinFree, log.With("component", "history"))
-	store, err := openHub(ctx, cfg, loc, func(d time.Duration, n int, err error) {
-		m.OnFlush(d, n, err)
-		disk.Flushed(err)
-	}, log)
+	flush := &flushHook{}
+	store, err := openHub(ctx, cfg, loc, flush.after(m, disk), log)
 	if err != nil {
 		return err
 	}
@@ -144,7 +142,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, grantRecheck: env.grantRecheck, avahi: env.avahi}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, grantRecheck: env.grantRecheck, avahi: env.avahi, flush: flush}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()

@@ -102,3 +102,27 @@ func (h *Hub) ForgetSource(ctx context.Context, prefix string) (history.SourceRe
 	}
 	return rep, nil
 }
+
+// ReadingsAfter reads committed readings in time order after a position
+// (history.Store.ReadingsAfter): what a sender pushing them on reads.
+func (h *Hub) ReadingsAfter(ctx context.Context, from history.Position, to int64, limit int) ([]history.Stored, error) {
+	return h.store.ReadingsAfter(ctx, from, to, limit)
+}
+
+// NextAfter is the second of the first committed reading after a
+// position (history.Store.NextAfter).
+func (h *Hub) NextAfter(ctx context.Context, from history.Position) (int64, bool, error) {
+	return h.store.NextAfter(ctx, from)
+}
+
+// CountAfter counts the committed readings after a position
+// (history.Store.CountAfter).
+func (h *Hub) CountAfter(ctx context.Context, from history.Position, upto int64) (int64, error) {
+	return h.store.CountAfter(ctx, from, upto)
+}
+
+// AmountTotals are the amounts' totals per series up to a position
+// (history.Store.AmountTotals).
+func (h *Hub) AmountTotals(ctx context.Context, at history.Position) (map[int64]int64, error) {
+	return h.store.AmountTotals(ctx, at)
+}

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/climated/climated/cmd/climated/internal/front"
+	"github.com/climated/climated/cmd/climated/internal/remotewrite"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
@@ -66,7 +67,10 @@ type Config struct {
 	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 	Station   *station.Config   `yaml:"station"`    // a weather station that uploads to the hub (Ecowitt, Weather Underground)
 	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
-	File      string            `yaml:"-"`          // the file it was read from, if any
+	// RemoteWrite pushes the readings to Prometheus-compatible stores,
+	// one entry each (docs/prometheus.md, "Push instead of scrape").
+	RemoteWrite []remotewrite.Config `yaml:"remote_write"`
+	File        string               `yaml:"-"` // the file it was read from, if any
 
 	// Who may call the hub. Listening on a non-loopback address requires
 	// the bearer token kept in TokenFile.
@@ -205,10 +209,30 @@ func (c *Config) validate() error {
 	if err := checkPublicURL(c.PublicURL); err != nil {
 		return err
 	}
+	if err := c.validateRemoteWrite(); err != nil {
+		return err
+	}
 	if c.Demo.Interval < time.Second {
 		return field.Errorf("demo.interval", "demo.interval %s: must be at least 1s", c.Demo.Interval)
 	}
 	return c.Alerts.validate()
+}
+
+// validateRemoteWrite checks each store of remote_write, and that none
+// is there twice (a store's cursor is kept by its URL).
+func (c *Config) validateRemoteWrite() error {
+	seen := map[string]bool{}
+	for i, rw := range c.RemoteWrite {
+		at := fmt.Sprintf("remote_write[%d]", i)
+		if err := rw.Validate(); err != nil {
+			return field.Wrap(at, ".", err) // remote_write[0].url
+		}
+		if seen[rw.URL] {
+			return field.Errorf(at+".url", "%s.url: %s is in remote_write twice", at, rw.URL)
+		}
+		seen[rw.URL] = true
+	}
+	return nil
 }
 
 // validateHistory checks the history's retention and commit interval.

@@ -60,7 +60,7 @@ const DefaultMinFree = 64 << 20
 type check func(ctx context.Context, cfg config.Config, env Env) []Finding
 
 // checks runs in this order, the order a hub is usually set up in.
-var checks = []check{checkI2C, checkSensors, checkGPIO, checkBroker, checkStation, checkDatabase, checkClock, checkService, checkToken, checkListen, checkPublicURL}
+var checks = []check{checkI2C, checkSensors, checkGPIO, checkBroker, checkStation, checkDatabase, checkClock, checkService, checkToken, checkListen, checkPublicURL, checkRemoteWrite}
 
 // ErrUnhealthy: at least one check failed (its findings say which).
 var ErrUnhealthy = errors.New("doctor")

@@ -17,7 +17,7 @@ func climate(snapshot func() []byte) http.Handler {
 // health answers 200 when every check passes, else 503 with every failing
 // part named, one per entry of "problems"; either way with "warnings"
 // when there are any.
-func health(checks []func() error, warnings []func() []string) http.Handler {
+func health(checks []func() error, warnings []func() []string, details map[string]func() any) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
@@ -36,6 +36,9 @@ func health(checks []func() error, warnings []func() []string) http.Handler {
 		}
 		if len(warned) > 0 {
 			body["warnings"] = warned
+		}
+		for k, d := range details {
+			body[k] = d()
 		}
 		w.WriteHeader(code)
 		json.NewEncoder(w).Encode(body)

@@ -39,6 +39,9 @@ type Routes struct {
 	// Warnings are what /healthz adds to a 200 without failing it: a
 	// condition that will become a problem (a disk almost full).
 	Warnings []func() []string
+	// Details are parts of the hub that /healthz describes under their
+	// key, without failing it (the remote write's state).
+	Details map[string]func() any
 	// Metrics is served at /metrics; nil: none.
 	Metrics http.Handler
 	// Card, when set, is served as the MCP Server Card at
@@ -73,7 +76,7 @@ func New(r Routes, opts *Options) *Front {
 	if r.Metrics != nil {
 		f.Handle("GET /metrics", r.Metrics)
 	}
-	f.mux.Handle("GET /healthz", health(r.Health, r.Warnings))
+	f.mux.Handle("GET /healthz", health(r.Health, r.Warnings, r.Details))
 	if r.Card != nil {
 		f.mux.Handle("GET "+PathServerCard, f.guard.serverCardHandler(*r.Card))
 	}

@@ -1,0 +1,178 @@
+package remotewrite
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Outcome is what became of one request.
+type Outcome int
+
+const (
+	// Sent: the store took the samples (2xx).
+	Sent Outcome = iota
+	// Retry: the store or the way to it failed for now (a network error,
+	// 5xx, 429); the same request goes again after a back-off.
+	Retry
+	// Refused: the store will not take anything from the hub as it is set
+	// up (401, 403, 404, 405): the cursor stays until the configuration or
+	// the store is mended, and the request is tried again now and then.
+	Refused
+	// Dropped: the store refused these samples for good (another 4xx,
+	// such as Prometheus' 400 for samples older than it takes); the
+	// protocol says not to send them again, so the cursor moves past them.
+	Dropped
+)
+
+// client sends requests to one store.
+type client struct {
+	cfg  Config
+	http *http.Client
+}
+
+func newClient(cfg Config) (*client, error) {
+	tc, err := cfg.TLS.config()
+	if err != nil {
+		return nil, err
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tc
+	return &client{cfg: cfg, http: &http.Client{Transport: tr, Timeout: cfg.Timeout}}, nil
+}
+
+// config is the TLS configuration t describes.
+func (t TLSConfig) config() (*tls.Config, error) {
+	tc := &tls.Config{ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify, MinVersion: tls.VersionTLS12}
+	if t.CAFile != "" {
+		pem, err := os.ReadFile(t.CAFile)
+		if err != nil {
+			return nil, err
+		}
+		tc.RootCAs = x509.NewCertPool()
+		if !tc.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("ca_file %s holds no PEM certificate", t.CAFile)
+		}
+	}
+	if t.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("cert_file and key_file: %w", err)
+		}
+		tc.Certificates = []tls.Certificate{cert}
+	}
+	return tc, nil
+}
+
+// result is a request's outcome, with what the store said and, for a
+// 429 or 503, how long it asked to be left alone.
+type result struct {
+	outcome    Outcome
+	err        error
+	retryAfter time.Duration
+}
+
+// send posts one compressed WriteRequest. The secrets are read from their
+// files for every request, so that a new password or token is used
+// without a restart.
+func (c *client) send(ctx context.Context, body []byte) result {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.URL, bytes.NewReader(body))
+	if err != nil {
+		return result{outcome: Refused, err: err}
+	}
+	req.Header.Set("Content-Encoding", "snappy")
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.Header.Set("User-Agent", "climated")
+	req.Header.Set("X-Prometheus-Remote-Write-Version", "0.1.0")
+	if err := c.authorize(req); err != nil {
+		return result{outcome: Refused, err: err}
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return result{outcome: Retry, err: fmt.Errorf("no answer: %w", stripURL(err))}
+	}
+	defer resp.Body.Close()
+	said, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	code := resp.StatusCode
+	if code/100 == 2 {
+		return result{outcome: Sent}
+	}
+	err = &StatusError{Code: code, Said: strings.TrimSpace(string(said))}
+	switch {
+	case code == http.StatusTooManyRequests || code/100 == 5:
+		return result{outcome: Retry, err: err, retryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+	case code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
+		return result{outcome: Refused, err: err}
+	}
+	return result{outcome: Dropped, err: err}
+}
+
+// authorize adds the credentials of the configuration to req.
+func (c *client) authorize(req *http.Request) error {
+	if a := c.cfg.BasicAuth; a != nil {
+		pw, err := readSecret(a.PasswordFile)
+		if err != nil {
+			return fmt.Errorf("remote_write.basic_auth.password_file: %w", err)
+		}
+		req.SetBasicAuth(a.Username, pw)
+	}
+	if c.cfg.BearerTokenFile != "" {
+		tok, err := readSecret(c.cfg.BearerTokenFile)
+		if err != nil {
+			return fmt.Errorf("remote_write.bearer_token_file: %w", err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	return nil
+}
+
+// StatusError is a store's answer other than 2xx, with the start of what
+// it said.
+type StatusError struct {
+	Code int
+	Said string
+}
+
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("the store answered %d %s", e.Code, http.StatusText(e.Code))
+	switch e.Code {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		s += " (check remote_write's basic_auth or bearer_token_file)"
+	case http.StatusNotFound, http.StatusMethodNotAllowed:
+		s += " (check remote_write.url: VictoriaMetrics takes /api/v1/write, Prometheus /api/v1/write with --web.enable-remote-write-receiver)"
+	}
+	if e.Said != "" {
+		s += ": " + e.Said
+	}
+	return s
+}
+
+// retryAfter reads a Retry-After in seconds; 0 when it is absent or a
+// date.
+func retryAfter(h string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(h))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return time.Duration(n) * time.Second
+}
+
+// stripURL is err without the URL the HTTP client puts in it: the log
+// names the store once, and /healthz, which anyone may read, not at all.
+func stripURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,147 @@
+package remotewrite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/climated/climated/history"
+)
+
+// cursor is what the store has taken, as kept in the history's database
+// (migration 013_remote_write): the position of the last reading sent,
+// and the amounts' counters up to there.
+type cursor struct {
+	pos    history.Position
+	sentAt int64 // Unix seconds of the last request the store took; 0 for none
+	sent   int64 // samples the store took, all told
+	failed int64 // samples it refused for good, all told
+	totals map[int64]int64
+}
+
+// cursorDB keeps one store's cursor, on a connection of its own (as the
+// alerts keep theirs): a few rows a request, waiting for the history's
+// writer as another process would.
+type cursorDB struct {
+	db  *sql.DB
+	url string
+}
+
+// ErrNoSchema says the database lacks the remote-write tables: the
+// history (history.Open) migrates it and must open it first.
+var ErrNoSchema = errors.New("the database has no remote_write table: open the history first (history.Open migrates it)")
+
+func openCursor(ctx context.Context, path, store string, readOnly bool) (*cursorDB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"_busy_timeout": {"5000"}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
+	if readOnly {
+		q = url.Values{"_busy_timeout": {"5000"}, "mode": {"ro"}, "_query_only": {"1"}}
+	}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}
+	db, err := history.OpenSQLite(u.String())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'remote_write'").Scan(&n); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n != 1 {
+		db.Close()
+		return nil, ErrNoSchema
+	}
+	return &cursorDB{db: db, url: store}, nil
+}
+
+func (c *cursorDB) Close() error { return c.db.Close() }
+
+// load reads the cursor; false when the store has none yet.
+func (c *cursorDB) load(ctx context.Context) (cursor, bool, error) {
+	cur := cursor{totals: map[int64]int64{}}
+	err := c.db.QueryRowContext(ctx, "SELECT t, series, sent_at, sent, failed FROM remote_write WHERE url = ?", c.url).
+		Scan(&cur.pos.T, &cur.pos.Series, &cur.sentAt, &cur.sent, &cur.failed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return cur, false, nil
+	}
+	if err != nil {
+		return cur, false, fmt.Errorf("read remote-write cursor: %w", err)
+	}
+	rows, err := c.db.QueryContext(ctx, "SELECT series, total FROM remote_write_totals WHERE url = ?", c.url)
+	if err != nil {
+		return cur, false, fmt.Errorf("read remote-write totals: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, total int64
+		if err := rows.Scan(&id, &total); err != nil {
+			return cur, false, fmt.Errorf("read remote-write totals: %w", err)
+		}
+		cur.totals[id] = total
+	}
+	return cur, true, rows.Err()
+}
+
+// save writes cur in one transaction, with the totals of the series in
+// changed (all of cur.totals when changed is nil).
+func (c *cursorDB) save(ctx context.Context, cur cursor, changed map[int64]bool) error {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save remote-write cursor: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO remote_write (url, t, series, sent_at, sent, failed) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (url) DO UPDATE SET t = excluded.t, series = excluded.series, sent_at = excluded.sent_at, sent = excluded.sent, failed = excluded.failed`,
+		c.url, cur.pos.T, cur.pos.Series, cur.sentAt, cur.sent, cur.failed); err != nil {
+		return fmt.Errorf("save remote-write cursor: %w", err)
+	}
+	for id, total := range cur.totals {
+		if changed != nil && !changed[id] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO remote_write_totals (url, series, total) VALUES (?, ?, ?)
+			ON CONFLICT (url, series) DO UPDATE SET total = excluded.total`, c.url, id, total); err != nil {
+			return fmt.Errorf("save remote-write totals: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save remote-write cursor: %w", err)
+	}
+	return nil
+}
+
+// Kept is a store's cursor as the database has it, for climated doctor.
+type Kept struct {
+	Found    bool // false: nothing was ever sent to this store
+	Position history.Position
+	SentAt   time.Time // the last request the store took; zero for none
+	Sent     int64
+	Failed   int64
+}
+
+// ReadKept reads the cursor of the store at storeURL from the history
+// database at path, read-only, beside a running hub.
+func ReadKept(ctx context.Context, path, storeURL string) (Kept, error) {
+	c, err := openCursor(ctx, path, storeURL, true)
+	if err != nil {
+		return Kept{}, err
+	}
+	defer c.Close()
+	cur, found, err := c.load(ctx)
+	if err != nil || !found {
+		return Kept{}, err
+	}
+	k := Kept{Found: true, Position: cur.pos, Sent: cur.sent, Failed: cur.failed}
+	if cur.sentAt > 0 {
+		k.SentAt = time.Unix(cur.sentAt, 0)
+	}
+	return k, nil
+}

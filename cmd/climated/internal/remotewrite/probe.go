@@ -1,0 +1,56 @@
+package remotewrite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/climated/climated/history"
+)
+
+// Probe sends cfg's store an empty WriteRequest, as the hub would send
+// readings (its credentials, its TLS): nil when the store takes it.
+// Refused says the store will take nothing until the configuration or
+// the store changes; otherwise it may come back by itself.
+func Probe(ctx context.Context, cfg Config) (refused bool, err error) {
+	c, err := newClient(cfg.withDefaults(0))
+	if err != nil {
+		return true, err
+	}
+	body, _ := encode(nil, nil)
+	r := c.send(ctx, body)
+	return r.outcome == Refused, r.err
+}
+
+// Standing is how a store stands for climated doctor: what its cursor
+// kept and how many readings wait.
+type Standing struct {
+	Kept
+	Behind int64 // readings old enough to be sent (at the default delay) that wait
+}
+
+// ReadStanding reads, beside a running hub, the cursor of cfg's store in
+// the history at path and counts the readings after it that are old
+// enough to be sent; commit is the history's commit interval.
+func ReadStanding(ctx context.Context, path string, cfg Config, commit time.Duration, now time.Time) (Standing, error) {
+	k, err := ReadKept(ctx, path, cfg.URL)
+	if err != nil || !k.Found {
+		return Standing{Kept: k}, err
+	}
+	st, err := history.OpenReadOnly(ctx, path, nil)
+	if err != nil {
+		return Standing{Kept: k}, err
+	}
+	defer st.Close(ctx)
+	upto := now.Add(-cfg.withDefaults(commit).Delay).Unix()
+	n, err := st.CountAfter(ctx, k.Position, upto)
+	if err != nil {
+		return Standing{Kept: k}, fmt.Errorf("count the readings behind: %w", err)
+	}
+	return Standing{Kept: k, Behind: n}, nil
+}
+
+// IsNoSchema reports whether err says the database has no remote-write
+// tables yet (a history from before them, or none).
+func IsNoSchema(err error) bool { return errors.Is(err, ErrNoSchema) }
