@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,12 @@ const (
 	// The weather report's digest is worked out on the hub: a line a
 	// zone, whatever the period (TestWeatherPrompt measures a station's).
 	budgetWeatherReport = 1200
+	// A month's days of a zone, and a year of it per month; the reports
+	// over a month (its days) and over a year (its months).
+	budgetDaily31d    = 12000
+	budgetMonths      = 5000
+	budgetReportMonth = 16000
+	budgetReportYear  = 8000
 )
 
 // tokens is the measure of every budget: (bytes + 3) / 4 of the text,
@@ -129,6 +136,21 @@ func TestContextBudget(t *testing.T) {
 	report := promptContent(t, cs, "climate_report", map[string]string{"period": "last_7_days"})
 	air := promptContent(t, cs, "air_quality_report", nil)
 	weather := promptContent(t, cs, "weather_report", map[string]string{"period": "last_7_days"})
+	read := func(uri string) string {
+		t.Helper()
+		res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("read %s: %v", uri, err)
+		}
+		return res.Contents[0].Text
+	}
+	daily := read("climate://daily/Indoor?from=30d")
+	months := read("climate://months/Indoor?year=" + strconv.Itoa(time.Now().In(loc).AddDate(0, -6, 0).Year()))
+	month := promptContent(t, cs, "climate_report", map[string]string{"period": "last_30_days"})
+	year := promptContent(t, cs, "climate_report", map[string]string{"period": "this_year"})
+	if !strings.Contains(year, "climate://months/Indoor?") || strings.Contains(year, "climate://daily/") {
+		t.Errorf("the year's report reads %.300s…; want the months resource, not the days", year)
+	}
 	for _, k := range []string{`"PM25":`, `"VOCIndex":`, `"NOxIndex":`} {
 		if !strings.Contains(climate, k) || !strings.Contains(air, k) {
 			t.Errorf("the year of demo history has no %s: get_climate %s", k, climate)
@@ -144,6 +166,10 @@ func TestContextBudget(t *testing.T) {
 		{"climate_report, whole house, last_7_days", report, budgetReport7d},
 		{"air_quality_report, whole house, last_24h", air, budgetAirReport},
 		{"weather_report, whole house, last_7_days", weather, budgetWeatherReport},
+		{"climate://daily/Indoor, 30 days", daily, budgetDaily31d},
+		{"climate://months/Indoor, a year", months, budgetMonths},
+		{"climate_report, whole house, last_30_days", month, budgetReportMonth},
+		{"climate_report, whole house, this_year", year, budgetReportYear},
 	} {
 		n := tokens(c.text)
 		t.Logf("%s: %d tokens (%d characters), budget %d", c.what, n, len(c.text), c.budget)

@@ -5,23 +5,44 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // period is a named time range of the report prompts; step is the width of
 // the temperature curve's points (24 of them), none where the daily
 // summaries are curve enough: so a report's data stays within its context
-// budget (TestContextBudget).
-type period struct{ name, from, to, about, step string }
+// budget (TestContextBudget). A calendar period's from and to are worked
+// out when it is asked for (bounds); months says it is read from the
+// months resource (a year of days is too long for a report), year which.
+type period struct {
+	name, from, to, about, step string
+	bounds                      func(now time.Time) (from, to time.Time)
+	months                      bool
+	year                        int
+}
 
 var periods = []period{
-	{"today", "today", "now", "today (since local midnight)", "1h"},
-	{"yesterday", "yesterday", "today", "yesterday (the previous local day)", "1h"},
-	{"last_24h", "24h", "now", "the last 24 hours", "1h"},
-	{"last_7_days", "7d", "now", "the last 7 days", ""}, // the daily summaries are the curve
+	{name: "today", from: "today", to: "now", about: "today (since local midnight)", step: "1h"},
+	{name: "yesterday", from: "yesterday", to: "today", about: "yesterday (the previous local day)", step: "1h"},
+	{name: "last_24h", from: "24h", to: "now", about: "the last 24 hours", step: "1h"},
+	{name: "last_7_days", from: "7d", to: "now", about: "the last 7 days"}, // the daily summaries are the curve
+	{name: "last_30_days", from: "30d", to: "now", about: "the last 30 days"},
+	{name: "this_month", about: "this month (since the 1st)", bounds: func(now time.Time) (time.Time, time.Time) {
+		return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location()), now
+	}},
+	{name: "last_month", about: "last month", bounds: func(now time.Time) (time.Time, time.Time) {
+		this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
+		return this.AddDate(0, -1, 0), this
+	}},
+	{name: "this_year", about: "this year (since 1 January), month by month", months: true, bounds: func(now time.Time) (time.Time, time.Time) {
+		return time.Date(now.Year(), time.January, 1, 0, 0, 0, 0, now.Location()), now
+	}},
 }
 
 func periodNames() []string {
@@ -32,16 +53,37 @@ func periodNames() []string {
 	return names
 }
 
-func findPeriod(name, def string) (period, error) {
+// findPeriod is the period called name (def when name is empty), its
+// calendar bounds worked out at now, in the hub's time zone.
+func findPeriod(name, def string, now time.Time) (period, error) {
 	if name == "" {
 		name = def
 	}
 	for _, p := range periods {
-		if p.name == name {
-			return p, nil
+		if p.name != name {
+			continue
 		}
+		if p.bounds != nil {
+			from, to := p.bounds(now)
+			p.from, p.to, p.year = from.Format(time.RFC3339), to.Format(time.RFC3339), from.Year()
+		}
+		return p, nil
 	}
 	return period{}, fmt.Errorf("period %q: want one of %s", name, strings.Join(periodNames(), ", "))
+}
+
+// summaries is the resource of zone's summaries over p: its days, only
+// measurements kept when it is not empty, or for a year its months.
+func summaries(zone string, p period, measurements string) string {
+	q := url.Values{"from": {p.from}, "to": {p.to}}
+	uri := DailyURI
+	if p.months {
+		q, uri = url.Values{"year": {strconv.Itoa(p.year)}}, MonthsURI
+	}
+	if measurements != "" {
+		q.Set("measurements", measurements)
+	}
+	return uri(zone, q)
 }
 
 // promptSpec is one climate-report template.
@@ -82,13 +124,13 @@ var (
 	zoneArg = &sdk.PromptArgument{Name: "zone", Title: "Zone",
 		Description: "one zone (Indoor, Bedroom …); leave out for the whole house"}
 	periodArg = &sdk.PromptArgument{Name: "period", Title: "Period",
-		Description: "today, yesterday, last_24h or last_7_days"}
+		Description: "today, yesterday, last_24h, last_7_days, last_30_days, this_month, last_month or this_year"}
 )
 
 var promptSpecs = []promptSpec{
 	{
 		name: "climate_report", title: "Climate report", defaultPeriod: "today",
-		description: "A report on the climate of the house or one zone over a period (today, yesterday, last_24h, last_7_days).",
+		description: "A report on the climate of the house or one zone over a period (today, yesterday, last_24h, last_7_days, last_30_days, this_month, last_month, this_year).",
 		args:        []*sdk.PromptArgument{zoneArg, periodArg},
 		instructions: "Write a short climate report for %s over %s. Start with the current conditions, then the period's " +
 			"extremes (with the times they happened, in local time), trends, rain and anything unusual. Use the data below; " +
@@ -96,7 +138,7 @@ var promptSpecs = []promptSpec{
 		material: func(s *Server, zones []string, p period) []string {
 			var uris []string
 			for _, z := range zones {
-				uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}, "measurements": {s.climateMeasurements(z)}}))
+				uris = append(uris, ZoneURI(z), summaries(z, p, s.climateMeasurements(z)))
 				if p.step != "" && s.has(z, sensors.Temperature) {
 					uris = append(uris, HistoryURI(z, sensors.Temperature, url.Values{"from": {p.from}, "to": {p.to}, "step": {p.step}}))
 				}
@@ -155,7 +197,7 @@ var promptSpecs = []promptSpec{
 			var uris []string
 			for _, z := range zones {
 				if s.has(z, sensors.Rain) || s.has(z, sensors.Pressure) {
-					uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}}))
+					uris = append(uris, ZoneURI(z), summaries(z, p, ""))
 				}
 			}
 			return uris
@@ -228,7 +270,7 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 	}
 	per := period{about: "the current state"}
 	if p.defaultPeriod != "" {
-		if per, err = findPeriod(args["period"], p.defaultPeriod); err != nil {
+		if per, err = findPeriod(args["period"], p.defaultPeriod, s.opts.Now().In(s.opts.Location)); err != nil {
 			return "", nil, err
 		}
 	}

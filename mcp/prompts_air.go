@@ -3,8 +3,9 @@ package mcp
 import (
 	"net/url"
 
-	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/sensors"
 )
 
 // airQuality are the air-quality measurements a report reads: the particle
@@ -46,7 +47,7 @@ var airQualityPrompt = promptSpec{
 	material: func(s *Server, zones []string, p period) []string {
 		var uris []string
 		for _, z := range zones {
-			uris = append(uris, ZoneURI(z), DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}, "measurements": {s.airMeasurements(z)}}))
+			uris = append(uris, ZoneURI(z), summaries(z, p, s.airMeasurements(z)))
 			for _, m := range airCurves {
 				if p.step != "" && s.has(z, m) {
 					uris = append(uris, HistoryURI(z, m, url.Values{"from": {p.from}, "to": {p.to}, "step": {p.step}}))

@@ -154,7 +154,7 @@ func TestAirQualityCompletion(t *testing.T) {
 	}{
 		{"air_quality_report", "zone", "", []string{"Indoor"}},
 		{"air_quality_report", "zone", "b", []string{}},
-		{"air_quality_report", "period", "l", []string{"last_24h", "last_7_days"}},
+		{"air_quality_report", "period", "l", []string{"last_24h", "last_7_days", "last_30_days", "last_month"}},
 		{"climate_report", "zone", "b", []string{"Balcony", "Bedroom"}},
 	} {
 		res, err := cs.Complete(context.Background(), &sdk.CompleteParams{

@@ -105,7 +105,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{&sdk.CompleteReference{Type: "ref/prompt", Name: "climate_report"}, "zone", "in", nil, []string{"Indoor"}},
 		{&sdk.CompleteReference{Type: "ref/prompt", Name: "climate_report"}, "zone", "", nil, []string{"Indoor", "Rain"}},
-		{&sdk.CompleteReference{Type: "ref/prompt", Name: "climate_report"}, "period", "last", nil, []string{"last_24h", "last_7_days"}},
+		{&sdk.CompleteReference{Type: "ref/prompt", Name: "climate_report"}, "period", "last", nil, []string{"last_24h", "last_7_days", "last_30_days", "last_month"}},
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIHistoryTemplate}, "measurement", "", map[string]string{"zone": "Indoor"}, []string{"CO2", "Temperature"}},
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIHistoryTemplate}, "measurement", "", map[string]string{"zone": "Rain"}, []string{"Rain"}},
 		{&sdk.CompleteReference{Type: "ref/resource", URI: URIHistoryTemplate}, "step", "1", nil, []string{"1m", "15m", "1h", "1d"}},

@@ -1,12 +1,12 @@
 package mcp
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/sensors"
 )
 
 // weatherDaily are the measurements whose daily summaries a weather
@@ -33,7 +33,7 @@ var weatherPrompt = promptSpec{
 		for _, z := range zones {
 			uris = append(uris, ZoneURI(z))
 			if keep := s.present(z, weatherDaily); p.step == "" && keep != "" {
-				uris = append(uris, DailyURI(z, url.Values{"from": {p.from}, "to": {p.to}, "measurements": {keep}}))
+				uris = append(uris, summaries(z, p, keep))
 			}
 		}
 		return uris

@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/climated/climated/history"
-	"github.com/climated/climated/sensors"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
 )
 
 // Resource URIs. Zone names are path-escaped (url.PathEscape).
@@ -84,7 +86,8 @@ func (s *Server) addResources() {
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
 		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone; " +
 			"outdoor zones also hdd/cdd (heating/cooling degree days of the day's mean temperature) and, where the hub's location " +
-			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 366 days. measurements: a " +
+			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 31 days (for longer spans: " +
+			"climate://months). measurements: a " +
 			"comma-separated list to keep (default all).",
 	}, s.readDaily)
 	s.addRecordsResource()
@@ -183,8 +186,8 @@ func parseURI(uri, kind string, nseg int) (parsedURI, error) {
 		p.segments = append(p.segments, seg)
 	}
 	for k := range p.query {
-		if k != "from" && k != "to" && k != "step" && k != "measurements" && k != "since" {
-			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are from, to, step, measurements, since", uri, k)
+		if !slices.Contains(uriParams, k) {
+			return parsedURI{}, invalidParams("URI %q: unknown parameter %q; known are %s", uri, k, strings.Join(uriParams, ", "))
 		}
 	}
 	return p, nil
@@ -261,10 +264,20 @@ func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) 
 	return jsonResult(req.Params.URI, res)
 }
 
+// maxDailySpan is the longest span climate://daily answers: a month of a
+// weather station's days is about 7,000 tokens (docs/mcp.md), a year of
+// them 80,000, more than an assistant should read at once; a year is
+// read per month (climate://months).
+const maxDailySpan = 31*24*time.Hour + time.Hour // a month, and a day of 25 hours in it
+
 func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Day, error) {
 	f, t, err := s.timeRange(from, to, defaultDailyFrom)
 	if err != nil {
 		return nil, err
+	}
+	if t.Sub(f) > maxDailySpan {
+		return nil, fmt.Errorf("daily summaries of at most 31 days (a month) at once, not %d: for a longer span read %s month by month, or ask for a month with from and to",
+			int(t.Sub(f).Hours()/24+0.5), MonthsURI(zone, url.Values{"year": {strconv.Itoa(t.In(s.opts.Location).Year())}}))
 	}
 	days, err := s.hub.Daily(ctx, zone, f, t)
 	if err != nil {
@@ -288,14 +301,23 @@ func (s *Server) readDaily(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	if only := p.query.Get("measurements"); only != "" {
 		keep := strings.Split(only, ",")
 		for _, d := range days {
-			for m := range d.Measurements {
-				if !slices.Contains(keep, m) {
-					delete(d.Measurements, m)
-				}
-			}
+			keepOnly(d.Measurements, keep)
 		}
 	}
 	return jsonResult(req.Params.URI, map[string]any{"zone": p.segments[0], "days": days})
+}
+
+// uriParams are the query parameters of the climate:// resources; each
+// resource refuses those it does not take.
+var uriParams = []string{"from", "to", "step", "measurements", "since", "year"}
+
+// keepOnly deletes from ms what keep does not name.
+func keepOnly[V any](ms map[string]V, keep []string) {
+	for m := range ms {
+		if !slices.Contains(keep, m) {
+			delete(ms, m)
+		}
+	}
 }
 
 // read serves a resource to the server itself (prompts embed resources).

@@ -106,7 +106,10 @@ func TestReadResourceErrors(t *testing.T) {
 		{"climate://history/Indoor/Temperature?step=0s", `step "0s": want a duration of at least 1s`},
 		{"climate://history/Indoor/Temperature?step=-5m", `step "-5m"`},
 		{"climate://history/Indoor/Temperature?colour=red", `unknown parameter "colour"`},
-		{"climate://daily/Indoor?from=800d", "more than 366 days"},
+		{"climate://daily/Indoor?from=800d", "at most 31 days"},
+		{"climate://daily/Indoor?from=32d", "climate://months/Indoor?year="},
+		{"climate://months/Indoor?year=12", "want a year"},
+		{"climate://months/Indoor?from=7d", "not from"},
 		{"climate://daily/Indoor?step=1h", "not step"},
 	}
 	for _, c := range cases {
