@@ -42,7 +42,7 @@ type writer struct {
 	pace         compactPace // the size of the next compaction step
 	compacting   bool        // a compaction has steps to take (compactDue)
 	days         dayKeeper   // the kept daily summaries (daykeep_writer.go)
-	daysKept     bool        // every day that can be kept is (until a write or a new day)
+	daysKept     bool        // every day that can be kept is (until days.stale or a new day); the writer's goroutine's
 
 	// What Store.Health reads from other goroutines: the error of the
 	// latest flush while writes fail (nil once one succeeds), how many
@@ -283,7 +283,7 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 	}
 	tw.sources[id] = r.Source
 	if c == taken {
-		w.daysKept = false
+		w.days.stale.Store(true)
 	}
 	return id, c, nil
 }
@@ -353,7 +353,9 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 	if err := days.unkeep(ctx, tx); err != nil {
 		return err
 	}
-	w.daysKept = w.daysKept && len(days) == 0
+	if len(days) > 0 {
+		w.days.stale.Store(true) // compaction, and imports from other goroutines
+	}
 	if err := rolls.write(ctx, w.rollupStmts(tx)); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestTypeScriptClient(t *testing.T) {
 			cmd.Dir = mcpClients
 			cmd.Env = append(os.Environ(), "CLIMATED_RUN_MAIN=1")
 			out, err := cmd.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "18 passed, 0 failed") {
+			if err != nil || !strings.Contains(string(out), "19 passed, 0 failed") {
 				t.Fatalf("ts-client %s: %v\n%s", c.mode, err, out)
 			}
 		})

@@ -64,7 +64,9 @@ check(bad.isError && bad.content[0].text.includes("the zones are"), "get_history
 const resources = (await client.listResources()).resources.map((r) => r.uri);
 check(resources.includes("climate://zones") && resources.includes("climate://zone/Indoor"), "resources/list", resources);
 const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-check(templates.length === 5 && templates.some((u) => u.startsWith("climate://alerts/history")) && templates.some((u) => u.startsWith("climate://records/")), "resources/templates/list", templates);
+check(templates.length === 6 && templates.some((u) => u.startsWith("climate://alerts/history")) && templates.some((u) => u.startsWith("climate://records/")) && templates.some((u) => u.startsWith("climate://months/")), "resources/templates/list", templates);
+const months = JSON.parse((await client.readResource({ uri: "climate://months/Indoor?measurements=Temperature" })).contents[0].text);
+check(months.months.length >= 1 && months.year.days >= 1 && Object.keys(months.year.measurements).join() === "Temperature", "resources/read months template", months.year);
 const zones = JSON.parse((await client.readResource({ uri: "climate://zones" })).contents[0].text);
 check(zones.zones.length === 4, "resources/read climate://zones", zones.zones.map((z) => z.name));
 const from = encodeURIComponent(new Date(Date.now() - 3 * 3600e3).toISOString().replace(/\.\d+Z$/, "Z"));
