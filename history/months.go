@@ -72,6 +72,24 @@ func (s *Store) YearOf(ctx context.Context, zone string, year int) (Year, error)
 	return out, nil
 }
 
+// SpanOf is days (of one zone, in order) as one Span called period.
+func SpanOf(period string, days []Day) Span {
+	sp := newSpanner(period)
+	for _, d := range days {
+		sp.add(d)
+	}
+	return sp.span()
+}
+
+// Summary is s as the Summary of its span: its mean, extremes and sum.
+func (s SpanSummary) Summary() Summary {
+	st := Summary{Count: 1, Mean: s.Mean, MinTime: s.MinTime, MaxTime: s.MaxTime, Sum: s.Sum}
+	if s.Min != nil {
+		st.Min, st.Max = *s.Min, *s.Max
+	}
+	return st
+}
+
 // spanner gathers days into a Span.
 type spanner struct {
 	period   string

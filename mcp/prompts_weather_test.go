@@ -79,6 +79,16 @@ func TestWeatherPrompt(t *testing.T) {
 	if strings.Contains(text, "Indoor") {
 		t.Errorf("the weather report is about an indoor zone:\n%s", text)
 	}
+	// Over a month the facts come from the daily summaries, the same ones.
+	month, _ := promptText(t, cs, "weather_report", map[string]string{"period": "last_30_days"})
+	for _, w := range []string{
+		"wind from N (0°", "strongest gust 61 km/h at " + gust.UTC().Format("Mon 2 Jan 15:04"), "UV index up to 9 at ",
+		"heaviest rain 12.6 mm/h", "rain 3.6 mm",
+	} {
+		if !strings.Contains(month, w) {
+			t.Errorf("the weather report over 30 days lacks %q:\n%s", w, month)
+		}
+	}
 	if got := slices.Sorted(maps.Keys(embedded)); !slices.Equal(got, []string{"climate://zone/Station"}) {
 		t.Errorf("embeds %v", got)
 	}

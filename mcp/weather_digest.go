@@ -95,29 +95,39 @@ func (s *Server) localClock(from, to time.Time) func(int64) string {
 	return func(t int64) string { return time.Unix(t, 0).In(s.opts.Location).Format(layout) }
 }
 
+// spanFromDays is the longest period whose digest reads the history's
+// tiers; a longer one (a month, a year) reads its daily summaries, which
+// the hub keeps, so that a year's digest is as quick as a week's.
+const spanFromDays = 8 * 24 * time.Hour
+
 // zoneWeather lists the facts of zone over [from, to).
 func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Time, at func(int64) string) ([]string, error) {
+	days, err := s.hub.Daily(ctx, zone, from, to)
+	if err != nil {
+		return nil, s.hubError(err, "weather digest")
+	}
+	var span *history.Span
+	if to.Sub(from) > spanFromDays {
+		sp := history.SpanOf("", days)
+		span = &sp
+	}
 	var facts []string
 	for _, f := range weatherFacts {
 		if !s.has(zone, f.m) {
 			continue
 		}
-		res, err := s.hub.Range(ctx, history.Query{Zone: zone, Measurement: f.m, From: from, To: to, Step: max(to.Sub(from), time.Second)})
+		st, ok, err := s.factSummary(ctx, zone, f.m, from, to, span)
 		if err != nil {
-			return nil, s.hubError(err, "weather digest")
+			return nil, err
 		}
-		if res.Summary == nil {
+		if !ok {
 			continue
 		}
-		if fact := f.say(*res.Summary, at); fact != "" {
+		if fact := f.say(st, at); fact != "" {
 			facts = append(facts, fact)
 		}
 	}
 	facts = append(facts, s.feelsLike(zone)...)
-	days, err := s.hub.Daily(ctx, zone, from, to)
-	if err != nil {
-		return nil, s.hubError(err, "weather digest")
-	}
 	facts = append(facts, dayFacts(days)...)
 	recs, err := s.hub.Records(ctx, zone, from)
 	if err != nil {
@@ -125,6 +135,23 @@ func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Tim
 	}
 	facts = append(facts, s.brokenFact(recs.Broken, at))
 	return facts, nil
+}
+
+// factSummary is m's summary over [from, to): from span when there is
+// one (its days'), else from the history's tiers.
+func (s *Server) factSummary(ctx context.Context, zone string, m sensors.Measurement, from, to time.Time, span *history.Span) (history.Summary, bool, error) {
+	if span != nil {
+		st, ok := span.Measurements[string(m)]
+		return st.Summary(), ok, nil
+	}
+	res, err := s.hub.Range(ctx, history.Query{Zone: zone, Measurement: m, From: from, To: to, Step: max(to.Sub(from), time.Second)})
+	if err != nil {
+		return history.Summary{}, false, s.hubError(err, "weather digest")
+	}
+	if res.Summary == nil {
+		return history.Summary{}, false, nil
+	}
+	return *res.Summary, true, nil
 }
 
 // feelsLike is what the live structure derives of the air now.
