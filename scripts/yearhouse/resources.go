@@ -46,15 +46,17 @@ func (p *plan) addResources(ctx context.Context) {
 
 // spans are the instances measured of the templates whose answers grow
 // with the span, by the template's path: the daily summaries over a
-// week, 30 days, 90 days and a year; the records; a history of each kind
-// of measurement over a year. Nil for other templates.
+// week and over 31 days (the longest the hub answers); the months of the
+// year, of the station and of a room; the records; a history of each
+// kind of measurement over a year. Nil for other templates.
 func (p *plan) spans(template string) []map[string]string {
 	main, room := p.h.main, p.h.room
 	path, _, _ := strings.Cut(template, "{?")
 	switch path {
 	case "climate://daily/{zone}":
-		return []map[string]string{{"zone": main, "from": "7d"}, {"zone": main, "from": "30d"},
-			{"zone": main, "from": "90d"}, {"zone": main, "from": year}, {"zone": room, "from": year}}
+		return []map[string]string{{"zone": main, "from": "7d"}, {"zone": main, "from": "30d"}, {"zone": room, "from": "30d"}}
+	case "climate://months/{zone}":
+		return []map[string]string{{"zone": main}, {"zone": room}}
 	case "climate://records/{zone}":
 		return []map[string]string{{"zone": main}, {"zone": room}}
 	case "climate://history/{zone}/{measurement}":

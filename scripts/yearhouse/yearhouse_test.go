@@ -46,7 +46,7 @@ func TestYearHouseSmall(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"get_climate", "get_history Garden/WindAngle a year", "climate://records/Garden",
-		"climate://daily/Garden?from=7d", "climate://daily/Garden?from=365d", "climate://daily/Living?from=365d",
+		"climate://daily/Garden?from=7d", "climate://daily/Living?from=30d", "climate://months/Garden", "climate://months/Living",
 		"write_climate_report weather_report last_7_days", "write_climate_report climate_report last_7_days",
 		"/dash/history Garden/Temperature 1y", "/dash/history Living/CO2 30d"} {
 		if !hasRow(rep, want) {
@@ -78,7 +78,7 @@ func TestYearHouseSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	table := out.String()
-	for _, want := range []string{"| answer | median of 1 | bytes | ~tokens | ≤ 50 ms |", "| get_climate | ", "| climate://daily/Garden?from=365d | ", " answers, "} {
+	for _, want := range []string{"| answer | median of 1 | bytes | ~tokens | ≤ 50 ms |", "| get_climate | ", "| climate://months/Garden | ", " answers, "} {
 		if !strings.Contains(table, want) {
 			t.Errorf("the table lacks %q:\n%s", want, table)
 		}
