@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/weather"
 )
@@ -96,8 +97,10 @@ func (s *Server) localClock(from, to time.Time) func(int64) string {
 }
 
 // spanFromDays is the longest period whose digest reads the history's
-// tiers; a longer one (a month, a year) reads its daily summaries, which
-// the hub keeps, so that a year's digest is as quick as a week's.
+// tiers unless it begins at a local midnight; a longer one, or one of
+// whole local days (today, yesterday, this month, this year), reads its
+// daily summaries, which the hub keeps, so that a year's digest is as
+// quick as a day's.
 const spanFromDays = 8 * 24 * time.Hour
 
 // zoneWeather lists the facts of zone over [from, to).
@@ -107,7 +110,7 @@ func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Tim
 		return nil, s.hubError(err, "weather digest")
 	}
 	var span *history.Span
-	if to.Sub(from) > spanFromDays {
+	if to.Sub(from) > spanFromDays || from.Equal(climate.LocalMidnight(from, s.opts.Location)) {
 		sp := history.SpanOf("", days)
 		span = &sp
 	}
