@@ -79,14 +79,25 @@ func TestWeatherPrompt(t *testing.T) {
 	if strings.Contains(text, "Indoor") {
 		t.Errorf("the weather report is about an indoor zone:\n%s", text)
 	}
-	// Over a month the facts come from the daily summaries, the same ones.
-	month, _ := promptText(t, cs, "weather_report", map[string]string{"period": "last_30_days"})
-	for _, w := range []string{
-		"wind from N (0°", "strongest gust 61 km/h at " + gust.UTC().Format("Mon 2 Jan 15:04"), "UV index up to 9 at ",
-		"heaviest rain 12.6 mm/h", "rain 3.6 mm",
+	// Over a week or a month the facts come from the daily summaries
+	// (the first day's hours before the period from the tiers): the same,
+	// with a gust a minute before the last 7 days in the last 30 only.
+	early := gust.Add(90*time.Minute).AddDate(0, 0, -7).Add(-time.Minute)
+	if err := h.store.Record(context.Background(), []sensors.Reading{{Zone: "Station", Measurement: sensors.GustStrength, Value: 99, Time: early, Source: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for period, strongest := range map[string]string{
+		"last_7_days":  "strongest gust 61 km/h at " + gust.UTC().Format("Mon 2 Jan 15:04"),
+		"last_30_days": "strongest gust 99 km/h at " + early.UTC().Format("Mon 2 Jan 15:04"),
 	} {
-		if !strings.Contains(month, w) {
-			t.Errorf("the weather report over 30 days lacks %q:\n%s", w, month)
+		text, _ := promptText(t, cs, "weather_report", map[string]string{"period": period})
+		for _, w := range []string{"wind from N (0°", strongest, "UV index up to 9 at ", "heaviest rain 12.6 mm/h", "rain 3.6 mm"} {
+			if !strings.Contains(text, w) {
+				t.Errorf("the weather report over %s lacks %q:\n%s", period, w, text)
+			}
 		}
 	}
 	if got := slices.Sorted(maps.Keys(embedded)); !slices.Equal(got, []string{"climate://zone/Station"}) {

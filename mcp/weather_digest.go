@@ -96,12 +96,13 @@ func (s *Server) localClock(from, to time.Time) func(int64) string {
 	return func(t int64) string { return time.Unix(t, 0).In(s.opts.Location).Format(layout) }
 }
 
-// spanFromDays is the longest period whose digest reads the history's
-// tiers unless it begins at a local midnight; a longer one, or one of
-// whole local days (today, yesterday, this month, this year), reads its
-// daily summaries, which the hub keeps, so that a year's digest is as
-// quick as a day's.
-const spanFromDays = 8 * 24 * time.Hour
+// headFromDays is the shortest period whose digest reads the daily
+// summaries the hub keeps, so that a week's or a year's digest is as quick
+// as a day's: the whole local days of the period as kept (today's worked
+// out), and the hours before its first local midnight from the tiers (a
+// period that starts at a midnight has none). A shorter one (the last 24
+// hours) reads the tiers alone.
+const headFromDays = 2 * 24 * time.Hour
 
 // zoneWeather lists the facts of zone over [from, to).
 func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Time, at func(int64) string) ([]string, error) {
@@ -109,10 +110,9 @@ func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Tim
 	if err != nil {
 		return nil, s.hubError(err, "weather digest")
 	}
-	var span *history.Span
-	if to.Sub(from) > spanFromDays || from.Equal(climate.LocalMidnight(from, s.opts.Location)) {
-		sp := history.SpanOf("", days)
-		span = &sp
+	span, err := s.daysSpan(ctx, zone, from, to, days)
+	if err != nil {
+		return nil, err
 	}
 	var facts []string
 	for _, f := range weatherFacts {
@@ -138,6 +138,36 @@ func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Tim
 	}
 	facts = append(facts, s.brokenFact(recs.Broken, at))
 	return facts, nil
+}
+
+// daysSpan is [from, to) of zone as one span of days (nil when the
+// period is read from the tiers): days, the period's local days, with the
+// first one's hours before from left out, its hours from from on read
+// from the tiers in its place.
+func (s *Server) daysSpan(ctx context.Context, zone string, from, to time.Time, days []history.Day) (*history.Span, error) {
+	first := climate.LocalMidnight(from, s.opts.Location)
+	if to.Sub(from) < headFromDays && !from.Equal(first) {
+		return nil, nil
+	}
+	if !from.Equal(first) && len(days) > 0 && days[0].Date == first.Format(time.DateOnly) {
+		head := history.Day{Date: days[0].Date, Measurements: map[string]history.Summary{}}
+		next := first.AddDate(0, 0, 1)
+		for _, f := range weatherFacts {
+			if !s.has(zone, f.m) {
+				continue
+			}
+			st, ok, err := s.factSummary(ctx, zone, f.m, from, next, nil)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				head.Measurements[string(f.m)] = st
+			}
+		}
+		days = append([]history.Day{head}, days[1:]...)
+	}
+	sp := history.SpanOf("", days)
+	return &sp, nil
 }
 
 // factSummary is m's summary over [from, to): from span when there is
