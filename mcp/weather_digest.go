@@ -114,20 +114,16 @@ func (s *Server) zoneWeather(ctx context.Context, zone string, from, to time.Tim
 	if err != nil {
 		return nil, err
 	}
+	sums, err := s.factSummaries(ctx, zone, from, to, span)
+	if err != nil {
+		return nil, err
+	}
 	var facts []string
 	for _, f := range weatherFacts {
-		if !s.has(zone, f.m) {
-			continue
-		}
-		st, ok, err := s.factSummary(ctx, zone, f.m, from, to, span)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if fact := f.say(st, at); fact != "" {
-			facts = append(facts, fact)
+		if st, ok := sums[string(f.m)]; ok {
+			if fact := f.say(st, at); fact != "" {
+				facts = append(facts, fact)
+			}
 		}
 	}
 	facts = append(facts, s.feelsLike(zone)...)
@@ -150,24 +146,33 @@ func (s *Server) daysSpan(ctx context.Context, zone string, from, to time.Time, 
 		return nil, nil
 	}
 	if !from.Equal(first) && len(days) > 0 && days[0].Date == first.Format(time.DateOnly) {
-		head := history.Day{Date: days[0].Date, Measurements: map[string]history.Summary{}}
-		next := first.AddDate(0, 0, 1)
-		for _, f := range weatherFacts {
-			if !s.has(zone, f.m) {
-				continue
-			}
-			st, ok, err := s.factSummary(ctx, zone, f.m, from, next, nil)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				head.Measurements[string(f.m)] = st
-			}
+		head, err := s.factSummaries(ctx, zone, from, first.AddDate(0, 0, 1), nil)
+		if err != nil {
+			return nil, err
 		}
-		days = append([]history.Day{head}, days[1:]...)
+		days = append([]history.Day{{Date: days[0].Date, Measurements: head}}, days[1:]...)
 	}
 	sp := history.SpanOf("", days)
 	return &sp, nil
+}
+
+// factSummaries are the summaries over [from, to) of the measurements of
+// zone the facts are about, by name (factSummary).
+func (s *Server) factSummaries(ctx context.Context, zone string, from, to time.Time, span *history.Span) (map[string]history.Summary, error) {
+	out := map[string]history.Summary{}
+	for _, f := range weatherFacts {
+		if !s.has(zone, f.m) {
+			continue
+		}
+		st, ok, err := s.factSummary(ctx, zone, f.m, from, to, span)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[string(f.m)] = st
+		}
+	}
+	return out, nil
 }
 
 // factSummary is m's summary over [from, to): from span when there is
