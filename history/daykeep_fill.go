@@ -78,17 +78,22 @@ func (s *Store) missingDays(ctx context.Context, zone string) ([]time.Time, erro
 }
 
 // keepRun summarises zone's days that start at starts and keeps them,
-// those without readings too (as {}), in one transaction.
+// those without readings too (as {}), in one transaction. The
+// transaction begins first: it holds the write lock while the days are
+// read (on the readers' connections, whose snapshots then hold every
+// commit), so that no write from another goroutine (an import beside the
+// running hub, forget) can commit a reading for a day between its
+// summary and its row, which would keep it stale for ever.
 func (s *Store) keepRun(ctx context.Context, db *sql.DB, z zoneSeries, starts []time.Time) error {
-	days, err := s.liveDays(ctx, z, starts)
-	if err != nil {
-		return wrapKeep(z.Name, err)
-	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return wrapKeep(z.Name, err)
 	}
 	defer tx.Rollback()
+	days, err := s.liveDays(ctx, z, starts)
+	if err != nil {
+		return wrapKeep(z.Name, err)
+	}
 	st, err := tx.PrepareContext(ctx, "INSERT INTO day_summary (zone, day, summary) VALUES (?, ?, ?) ON CONFLICT (zone, day) DO UPDATE SET summary = excluded.summary")
 	if err != nil {
 		return wrapKeep(z.Name, err)
