@@ -38,6 +38,13 @@ func TestInFlightLimit(t *testing.T) {
 	session := resp.Header.Get("Mcp-Session-Id")
 	// Two requests whose bodies have not finished arriving are in flight.
 	var writers []*io.PipeWriter
+	// Should a check fail, the bodies end before the server closes (the
+	// cleanups run last first), or its Close would wait for them for ever.
+	t.Cleanup(func() {
+		for _, pw := range writers {
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+		}
+	})
 	for range 2 {
 		pr, pw := io.Pipe()
 		writers = append(writers, pw)
