@@ -15,11 +15,7 @@ const URIMonthsTemplate = "climate://months/{zone}{?year,measurements}"
 
 // MonthsURI is the months resource of a zone.
 func MonthsURI(zone string, q url.Values) string {
-	u := "climate://months/" + url.PathEscape(zone)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
+	return zoneURI("months", zone, q)
 }
 
 func (s *Server) addMonthsResource() {

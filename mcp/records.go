@@ -15,11 +15,7 @@ const URIRecordsTemplate = "climate://records/{zone}{?since}"
 
 // RecordsURI is the records resource of a zone.
 func RecordsURI(zone string, q url.Values) string {
-	u := "climate://records/" + url.PathEscape(zone)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
+	return zoneURI("records", zone, q)
 }
 
 func (s *Server) addRecordsResource() {

@@ -45,7 +45,12 @@ func HistoryURI(zone string, m sensors.Measurement, q url.Values) string {
 
 // DailyURI is the daily summary resource of a zone.
 func DailyURI(zone string, q url.Values) string {
-	u := "climate://daily/" + url.PathEscape(zone)
+	return zoneURI("daily", zone, q)
+}
+
+// zoneURI is the climate://KIND/ZONE resource, with q as its query.
+func zoneURI(kind, zone string, q url.Values) string {
+	u := "climate://" + kind + "/" + url.PathEscape(zone)
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
