@@ -43,17 +43,42 @@ func Path(t testing.TB) string {
 
 // Browser starts one headless chromium for the whole test, stopped when
 // the test ends; tabs open in it (chromedp.NewContext of the context).
+// A chromium that exits before it listens is started again, up to
+// startTries times in all, each failure logged with what it printed:
+// under the race run's load a launch has once died with no word
+// (chromedp's "chrome failed to start" with only crashpad's warnings).
 func Browser(t testing.TB) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(Path(t)), chromedp.NoSandbox,
+	path := Path(t)
+	var err error
+	for try := 1; try <= startTries; try++ {
+		var ctx context.Context
+		if ctx, err = start(t, path); err == nil {
+			return ctx
+		}
+		t.Logf("start chromium (try %d of %d): %v", try, startTries, err)
+	}
+	t.Fatalf("start chromium: %d tries failed; the last: %v", startTries, err)
+	return nil
+}
+
+// startTries is how many launches Browser makes before it fails.
+const startTries = 3
+
+// start launches one chromium at path; it is stopped when the test ends,
+// or at once when it fails to start.
+func start(t testing.TB, path string) (context.Context, error) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1440, 900))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		cancel()
+		cancelAlloc()
+		return nil, err
 	}
-	return ctx
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	return ctx, nil
 }
 
 // Artifacts is where a test keeps its screenshots and figures:
