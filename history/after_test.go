@@ -18,7 +18,7 @@ func TestReadingsAfter(t *testing.T) {
 	base := time.Now().Add(-3 * time.Hour).Truncate(time.Hour)
 	rain := every("Rain", sensors.Rain, base, 180, time.Minute, func(int) float64 { return 0.2 })
 	temp := every("Indoor", sensors.Temperature, base, 180, time.Minute, func(i int) float64 { return 20 + float64(i%10)/10 })
-	if err := s.Record(ctx, append(rain, temp...)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: append(rain, temp...)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s) // the first two hours to raw, the rest stays in recent

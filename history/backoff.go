@@ -1,6 +1,10 @@
 package history
 
-import "time"
+import (
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
 
 // DefaultMaxRetryInterval caps the writer's back-off: after a failed
 // flush it retries FlushInterval later (at most DefaultFlushInterval: a
@@ -22,11 +26,11 @@ func (w *writer) backoff() time.Duration {
 // hold queues what a Record call handed over for the next flush, noting
 // when the writer began to hold unwritten readings (for Health), and keeps
 // the queue bounded.
-func (w *writer) hold(q *queue, it recordItem) {
+func (w *writer) hold(q *queue, b sensors.Batch) {
 	if len(q.rs) == 0 {
 		w.waitingSince.Store(time.Now().UnixNano())
 	}
-	q.add(it)
+	q.add(b)
 	// Some slack over the bound, so that a long outage drops readings in
 	// chunks rather than copying the whole queue on every arrival.
 	if len(q.rs) > DefaultMaxPending+DefaultMaxPending/8 {

@@ -133,7 +133,7 @@ func BenchmarkIngest(b *testing.B) {
 				cp[i] = r
 			}
 			shift++
-			if err := s.Record(ctx, cp); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: cp}); err != nil {
 				b.Fatal(err)
 			}
 		}

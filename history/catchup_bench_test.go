@@ -62,7 +62,7 @@ func BenchmarkYearBacklog(b *testing.B) {
 		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(end), Location: time.UTC, FlushInterval: 24 * time.Hour})
 		ctx := context.Background()
 		for c := range slices.Chunk(rs, DefaultBatchSize) {
-			if err := s.Record(ctx, c); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: c}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -49,7 +49,7 @@ func setPace(s *Store, rows int) {
 func recordAll(t *testing.T, s *Store, rs []sensors.Reading) {
 	t.Helper()
 	ctx := context.Background()
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

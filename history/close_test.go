@@ -35,7 +35,7 @@ func TestCloseTimeoutClosesDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().Truncate(time.Minute)
-	if err := s.Record(context.Background(), every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })); err != nil {
+	if err := s.Record(context.Background(), sensors.Batch{Readings: every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

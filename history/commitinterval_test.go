@@ -63,7 +63,7 @@ func TestCommitIntervalBoundsTheLoss(t *testing.T) {
 		lostMost := 0
 		for i := range 60 { // ten minutes
 			r := sensors.Reading{Zone: "Hall", Measurement: sensors.Temperature, Value: 20 + float64(i%10)/10, Time: time.Now(), Source: "test"}
-			if err := s.Record(ctx, []sensors.Reading{r}); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 				t.Fatal(err)
 			}
 			recorded = append(recorded, r.Time)
@@ -114,7 +114,7 @@ func TestCommitIntervalCountsFromTheLatestCommit(t *testing.T) {
 		ctx := context.Background()
 		record := func() {
 			r := sensors.Reading{Zone: "Hall", Measurement: sensors.Temperature, Value: 20, Time: time.Now(), Source: "test"}
-			if err := s.Record(ctx, []sensors.Reading{r}); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 				t.Fatal(err)
 			}
 		}

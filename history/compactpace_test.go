@@ -101,7 +101,7 @@ func TestFlushWritesInBatches(t *testing.T) {
 		if i == 400 {
 			n = 250
 		}
-		if err := s.Record(ctx, rs[i:i+n]); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs[i : i+n]}); err != nil {
 			t.Fatal(err)
 		}
 		i += n

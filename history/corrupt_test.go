@@ -21,7 +21,7 @@ func TestCorruptDatabaseIsMovedAside(t *testing.T) {
 	path := filepath.Join(dir, "h.db")
 	s := openTest(t, path, nil)
 	now := time.Now()
-	if err := s.Record(context.Background(), every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })); err != nil {
+	if err := s.Record(context.Background(), sensors.Batch{Readings: every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(context.Background()); err != nil {
@@ -50,7 +50,7 @@ func TestCorruptDatabaseIsMovedAside(t *testing.T) {
 	if !strings.Contains(logs.String(), "moved_to="+matches[0]) {
 		t.Errorf("the log does not say where the old database is:\n%s", logs.String())
 	}
-	if err := s2.Record(context.Background(), every("Indoor", sensors.Temperature, now, 1, time.Minute, func(int) float64 { return 21 })); err != nil {
+	if err := s2.Record(context.Background(), sensors.Batch{Readings: every("Indoor", sensors.Temperature, now, 1, time.Minute, func(int) float64 { return 21 })}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s2.Flush(context.Background()); err != nil {

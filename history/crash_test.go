@@ -56,7 +56,7 @@ func crashChild(path string, base int64) {
 			rs[i] = sensors.Reading{Zone: fmt.Sprintf("Z%d", seq%crashZones), Measurement: sensors.Temperature,
 				Value: float64(seq%500) / 10, Time: time.Unix(base+seq/crashZones, 0), Source: "crash"}
 		}
-		if err := s.Record(sensors.WithMark(ctx, crashMark(base, n)), rs); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs, Mark: crashMark(base, n)}); err != nil {
 			fmt.Println("record:", err)
 			os.Exit(1)
 		}

@@ -103,7 +103,7 @@ func TestBackupWhileWriting(t *testing.T) {
 		defer close(done)
 		start := time.Now().Add(-24 * time.Hour)
 		for i := 0; ctx.Err() == nil; i++ {
-			s.Record(ctx, every("Indoor", sensors.Temperature, start.Add(time.Duration(i)*time.Hour), 60, time.Minute, func(int) float64 { return 20 }))
+			s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Temperature, start.Add(time.Duration(i)*time.Hour), 60, time.Minute, func(int) float64 { return 20 })})
 		}
 	}()
 	// Back up while the writing goes on, once some of it is on disk.

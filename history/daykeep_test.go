@@ -73,7 +73,7 @@ func TestKeptDaysAnswerAsSummarised(t *testing.T) {
 	o := &Options{Now: testutil.FixedClock(now), Location: berlin, FlushInterval: 10 * time.Millisecond}
 	s := openTest(t, path, o)
 	s.w.days.keep = nil // not yet: first what the tiers say
-	if err := s.Record(context.Background(), keepHouse(start)); err != nil {
+	if err := s.Record(context.Background(), sensors.Batch{Readings: keepHouse(start)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
@@ -113,7 +113,7 @@ func TestKeptDayChangedByALateReading(t *testing.T) {
 	}
 	day2 := start.Add(24 * time.Hour)
 	late := sensors.Reading{Zone: "Living", Measurement: sensors.Temperature, Value: 35, Time: day2.Add(13*time.Hour + 5*time.Minute), Source: "station/test"}
-	if err := s.Record(ctx, []sensors.Reading{late}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{late}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -151,7 +151,7 @@ func TestKeptDaysFollowTheTimeZone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	ctx := context.Background()
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	if err := s.Record(ctx, keepHouse(start)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

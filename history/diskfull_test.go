@@ -118,7 +118,7 @@ func TestHealthOnFullDiskSaysSo(t *testing.T) {
 			r.Time = r.Time.AddDate(0, 0, day)
 			batch[i] = r
 		}
-		if err := s.Record(ctx, batch); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: batch}); err != nil {
 			t.Fatal(err)
 		}
 		fctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)

@@ -43,7 +43,7 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Minute)
 	first := every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 60, time.Minute, func(int) float64 { return 20 })
-	if err := s.Record(ctx, first); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: first}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -54,7 +54,7 @@ func faultRun(t *testing.T, path string, opts *Options, fault, lift func()) {
 	// already has, so a few readings would still fit on a full disk.
 	const n = 40_000
 	second := every("Indoor", sensors.Temperature, now.Add(-n*time.Second), n, time.Second, func(i int) float64 { return 20 + float64(i%60)/10 })
-	if err := s.Record(ctx, second); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: second}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d readings not written", n)) {

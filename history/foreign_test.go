@@ -51,7 +51,7 @@ func TestForeignSeriesIsAdopted(t *testing.T) {
 	s := openTest(t, path, &Options{FlushInterval: time.Hour})
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Second)
-	if err := s.Record(ctx, []sensors.Reading{reading("Indoor", sensors.Temperature, 21, now.Add(-time.Minute))}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Indoor", sensors.Temperature, 21, now.Add(-time.Minute))}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -63,7 +63,7 @@ func TestForeignSeriesIsAdopted(t *testing.T) {
 	}
 	for i := range 3 {
 		at := now.Add(time.Duration(i) * time.Second)
-		if err := s.Record(ctx, []sensors.Reading{reading("Attic", sensors.Temperature, 15, at), reading("Indoor", sensors.Temperature, 21, at)}); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Attic", sensors.Temperature, 15, at), reading("Indoor", sensors.Temperature, 21, at)}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Flush(ctx); err != nil {
@@ -116,7 +116,7 @@ func TestBadRowDoesNotBlockOthers(t *testing.T) {
 	s := openTest(t, path, &Options{FlushInterval: time.Hour, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Second)
-	if err := s.Record(ctx, []sensors.Reading{reading("Good", sensors.Temperature, 20, now.Add(-time.Minute)), reading("Bad", sensors.Temperature, 20, now.Add(-time.Minute))}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Good", sensors.Temperature, 20, now.Add(-time.Minute)), reading("Bad", sensors.Temperature, 20, now.Add(-time.Minute))}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -142,13 +142,13 @@ func TestBadRowDoesNotBlockOthers(t *testing.T) {
 		reading("Late", sensors.Humidity, 51, now.Add(time.Second)),
 		reading("Good", sensors.Temperature, 22, now.Add(time.Second)),
 	}
-	if err := s.Record(ctx, batch); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: batch}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
 		t.Fatalf("flush of a batch with refused readings: %v\n%s", err, logs.String())
 	}
-	if err := s.Record(ctx, []sensors.Reading{reading("Good", sensors.Temperature, 23, now.Add(2*time.Second))}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Good", sensors.Temperature, 23, now.Add(2*time.Second))}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -192,7 +192,7 @@ func TestCompactionAdoptsForeignSeries(t *testing.T) {
 	s := openTest(t, path, &Options{FlushInterval: time.Hour, Now: testutil.FixedClock(now), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ctx := context.Background()
 	old := now.Add(-2 * time.Hour)
-	if err := s.Record(ctx, []sensors.Reading{reading("Indoor", sensors.Temperature, 21, old)}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Indoor", sensors.Temperature, 21, old)}}); err != nil {
 		t.Fatal(err)
 	}
 	other := otherProcess(t, path)

@@ -28,7 +28,7 @@ func TestForgetSource(t *testing.T) {
 			sensors.Reading{Zone: "Balcony", Measurement: sensors.Temperature, Value: 10, Time: at, Source: "demo/Balcony"},
 			sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 20, Time: at, Source: "station/gw2000a"})
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.ForgetSource(ctx, "demo%"); err == nil {
@@ -60,7 +60,7 @@ func TestForgetSource(t *testing.T) {
 	if kept < 180 {
 		t.Errorf("the station's series keeps %d rows over the tiers, want its 180 readings at least", kept)
 	}
-	if err := s.Record(ctx, []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.CO2, Value: 700, Time: time.Now(), Source: "station/gw2000a"}}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.CO2, Value: 700, Time: time.Now(), Source: "station/gw2000a"}}}); err != nil {
 		t.Fatalf("a forgotten series takes no new readings: %v", err)
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -120,7 +120,7 @@ func TestSeriesNeverMixSimulatedAndMeasured(t *testing.T) {
 	for i := range 90 {
 		rs = append(rs, temp("Bedroom", 20, i, "station/gw2000a"), temp("Cellar", 11, i, "demo/Cellar"))
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	// The demo writes last in Bedroom; the station comes to the Cellar.
@@ -128,7 +128,7 @@ func TestSeriesNeverMixSimulatedAndMeasured(t *testing.T) {
 	for i := 91; i < 120; i++ {
 		rs = append(rs, temp("Bedroom", 20, i, "station/gw2000a"), temp("Cellar", 13, i, "demo/Cellar"))
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

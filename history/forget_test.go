@@ -96,7 +96,7 @@ func TestForgetAfter(t *testing.T) {
 	s := openTest(t, path, &o)
 	past := every("Indoor", sensors.Temperature, base.Add(-3*time.Hour), 211, time.Minute, temp) // to base+30m
 	past = append(past, every("Garden", sensors.Rain, base.Add(-3*time.Hour), 43, 5*time.Minute, rain)...)
-	if err := s.Record(ctx, append(past, every("Indoor", sensors.Temperature, ahead, 7, 10*time.Minute, temp)...)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: append(past, every("Indoor", sensors.Temperature, ahead, 7, 10*time.Minute, temp)...)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
@@ -105,8 +105,8 @@ func TestForgetAfter(t *testing.T) {
 	// ahead wait in recent.
 	o.Now = testutil.FixedClock(base)
 	s = openTest(t, path, &o)
-	if err := s.Record(ctx, append(every("Indoor", sensors.Humidity, base.Add(5*time.Minute), 36, time.Minute, temp),
-		reading("Indoor", sensors.Temperature, 20, ahead.Add(5*time.Hour)))); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: append(every("Indoor", sensors.Humidity, base.Add(5*time.Minute), 36, time.Minute, temp),
+		reading("Indoor", sensors.Temperature, 20, ahead.Add(5*time.Hour)))}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
@@ -221,7 +221,7 @@ func TestForgetKeepsWhatItCannotSplit(t *testing.T) {
 	base := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)
 	path := filepath.Join(t.TempDir(), "h.db")
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(base), RawRetention: time.Hour})
-	if err := s.Record(ctx, every("Indoor", sensors.Temperature, base.Add(-3*time.Hour), 180, time.Minute, func(i int) float64 { return float64(i) / 10 })); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Temperature, base.Add(-3*time.Hour), 180, time.Minute, func(i int) float64 { return float64(i) / 10 })}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

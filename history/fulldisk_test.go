@@ -31,7 +31,7 @@ func recordedThenFull(t *testing.T, size string) (path, filler string, past []se
 	}
 	now := time.Now().Truncate(time.Minute)
 	past = every("Indoor", sensors.Temperature, now.Add(-3*time.Hour), 180, time.Minute, func(i int) float64 { return 20 + float64(i%10)/10 })
-	if err := s.Record(ctx, past); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: past}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(ctx); err != nil {
@@ -96,7 +96,7 @@ func TestFullDiskOpensExistingDatabase(t *testing.T) {
 	const n = 40_000
 	now := past[len(past)-1].Time.Add(time.Minute)
 	fresh := every("Indoor", sensors.Humidity, now.Add(-n*time.Second), n, time.Second, func(i int) float64 { return 40 + float64(i%20) })
-	if err := s.Record(ctx, fresh); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: fresh}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d readings not written", n)) {
@@ -133,7 +133,7 @@ func TestFullDiskPendingBound(t *testing.T) {
 	const n = DefaultMaxPending + DefaultMaxPending/8 + 1
 	now := past[len(past)-1].Time.Add(time.Minute)
 	fresh := every("Indoor", sensors.Humidity, now.Add(-n*time.Second), n, time.Second, func(i int) float64 { return float64(10 + i%80) })
-	if err := s.Record(ctx, fresh); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: fresh}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d readings not written", DefaultMaxPending)) {
@@ -183,7 +183,7 @@ func TestFullDiskFlushAnswersAtOnceAndResumes(t *testing.T) {
 	now := past[len(past)-1].Time.Add(time.Minute)
 	for i := range 3 {
 		fresh := every("Indoor", sensors.Humidity, now.Add(time.Duration(i)*time.Minute), 1, time.Second, func(int) float64 { return 50 })
-		if err := s.Record(ctx, fresh); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: fresh}); err != nil {
 			t.Fatal(err)
 		}
 		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -215,7 +215,7 @@ func TestFullDiskTickResumes(t *testing.T) {
 	ctx := context.Background()
 	s, logs := openFull(t, path) // ticks every 50 ms; retries after 50, 100, 200 … ms
 	now := past[len(past)-1].Time.Add(time.Minute)
-	if err := s.Record(ctx, every("Indoor", sensors.Humidity, now, 1, time.Second, func(int) float64 { return 50 })); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Humidity, now, 1, time.Second, func(int) float64 { return 50 })}); err != nil {
 		t.Fatal(err)
 	}
 	// Retries at 0.05, 0.15, 0.35, 0.75, 1.55, 3.15 and 6.35 s.

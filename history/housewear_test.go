@@ -37,7 +37,7 @@ func BenchmarkHouseWrites(b *testing.B) {
 				rs = append(rs, sensors.Reading{Zone: fmt.Sprintf("Room %02d", z), Measurement: m, Value: v, Time: t.Add(time.Duration(z*3) * time.Second), Source: "bench"})
 			}
 		}
-		if err := s.Record(ctx, rs); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Flush(ctx); err != nil {

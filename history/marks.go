@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// keepMarks is how many marks (sensors.WithMark) the history keeps, the
+// keepMarks is how many marks (sensors.Batch's Mark) the history keeps, the
 // newest: a source asks about those of its last moments before a crash.
 // The MQTT ingest marks at most one batch per message, and its journal
 // keeps the latest 2048 to 4096 messages.
@@ -30,7 +30,7 @@ func (w *writer) writeNotes(ctx context.Context, tx *sql.Tx, n notes) error {
 	return nil
 }
 
-// SourceState is the committed state of key (sensors.WithState); false
+// SourceState is the committed state of key (sensors.Batch's States); false
 // when none was written.
 func (s *Store) SourceState(ctx context.Context, key string) (string, bool, error) {
 	var v string
@@ -52,7 +52,7 @@ func (w *writer) pruneMarks(ctx context.Context) error {
 }
 
 // Marked says which of names the history holds: the marks of Record calls
-// (sensors.WithMark) whose readings are committed. Only the newest
+// (sensors.Batch's Mark) whose readings are committed. Only the newest
 // keepMarks are kept.
 func (s *Store) Marked(ctx context.Context, names []string) (map[string]bool, error) {
 	found := make(map[string]bool, len(names))

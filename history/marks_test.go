@@ -23,10 +23,10 @@ func TestMarked(t *testing.T) {
 	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
 	good := []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 21, Time: t0, Source: "t"}}
 	bad := []sensors.Reading{{Zone: "", Measurement: sensors.Temperature, Value: 21, Time: t0, Source: "t"}}
-	if err := s.Record(sensors.WithMark(ctx, "good"), good); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: good, Mark: "good"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Record(sensors.WithMark(ctx, "bad"), bad); err == nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: bad, Mark: "bad"}); err == nil {
 		t.Fatal("an empty zone was taken")
 	}
 	if err := s.Flush(ctx); err != nil {
@@ -41,7 +41,7 @@ func TestMarked(t *testing.T) {
 	for i := range keepMarks + 50 {
 		r := good[0]
 		r.Time = t0.Add(time.Duration(i+1) * time.Second)
-		if err := s.Record(sensors.WithMark(ctx, fmt.Sprint("m", i)), []sensors.Reading{r}); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}, Mark: fmt.Sprint("m", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -35,7 +35,7 @@ func TestDailyOutdoors(t *testing.T) {
 	rs = append(rs, every("Mast", sensors.WindStrength, d1, 48, time.Hour, func(int) float64 { return 10 })...)
 	path := filepath.Join(t.TempDir(), "h.db")
 	seed := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: pst})
-	if err := seed.Record(context.Background(), rs); err != nil {
+	if err := seed.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, seed)

@@ -47,7 +47,7 @@ func TestRetriesArePacedUnderAStorm(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		if err := s.Record(ctx, every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Temperature, now.Add(-time.Hour), 60, time.Minute, func(int) float64 { return 20 })}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Flush(ctx); err != nil {
@@ -57,7 +57,7 @@ func TestRetriesArePacedUnderAStorm(t *testing.T) {
 		// More than BatchSize, and more than the room the WAL already
 		// has (see faultRun), so the write fails.
 		const backlog = 5_000
-		if err := s.Record(ctx, every("Indoor", sensors.Humidity, now.Add(-backlog*time.Second), backlog, time.Second, func(i int) float64 { return 40 + float64(i%20) })); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Humidity, now.Add(-backlog*time.Second), backlog, time.Second, func(i int) float64 { return 40 + float64(i%20) })}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -88,7 +88,7 @@ func TestRetriesArePacedUnderAStorm(t *testing.T) {
 		sent := 0
 		for i := range rate * seconds {
 			r := sensors.Reading{Zone: "Balcony", Measurement: sensors.Temperature, Value: 10, Time: now.Add(time.Duration(i) * time.Second / rate), Source: "storm"}
-			if err := s.Record(ctx, []sensors.Reading{r}); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 				t.Fatal(err)
 			}
 			sent++
@@ -143,7 +143,7 @@ func TestHealthReportsAStuckWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 		hang.Store(true)
-		if err := s.Record(ctx, []sensors.Reading{reading("Indoor", sensors.Temperature, 20, time.Now())}); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading("Indoor", sensors.Temperature, 20, time.Now())}}); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(DefaultFlushInterval + DefaultStuckAfter/2)

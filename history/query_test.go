@@ -19,7 +19,7 @@ func storeWith(t *testing.T, loc *time.Location, now time.Time, rs []sensors.Rea
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Record(context.Background(), rs); err != nil {
+	if err := s.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

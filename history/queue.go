@@ -2,14 +2,6 @@ package history
 
 import "github.com/climated/climated/sensors"
 
-// recordItem is what one Record call hands the writer: its valid readings
-// and the mark and states of its context (zero when none).
-type recordItem struct {
-	rs     []sensors.Reading
-	mark   string
-	states []sensors.State
-}
-
 // notes are the marks and states of a transaction's calls, written with
 // its readings.
 type notes struct {
@@ -33,9 +25,10 @@ type call struct {
 	states []sensors.State
 }
 
-func (q *queue) add(it recordItem) {
-	q.rs = append(q.rs, it.rs...)
-	q.calls = append(q.calls, call{len(q.rs), it.mark, it.states})
+// add queues one Record call's batch (its readings valid).
+func (q *queue) add(b sensors.Batch) {
+	q.rs = append(q.rs, b.Readings...)
+	q.calls = append(q.calls, call{len(q.rs), b.Mark, b.States})
 }
 
 // txFrom is the transaction that starts at call ci: whole calls, as many

@@ -22,7 +22,7 @@ func TestQueueTransactions(t *testing.T) {
 		if i != 1 {
 			mark = fmt.Sprintf("m%d", i)
 		}
-		q.add(recordItem{readingsN(n), mark, nil})
+		q.add(sensors.Batch{Readings: readingsN(n), Mark: mark})
 	}
 	type tx struct {
 		end   int

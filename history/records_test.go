@@ -42,7 +42,7 @@ func recordsHistory(t *testing.T, extra ...sensors.Reading) *Store {
 	rs = append(rs, extra...)
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(recordsNow), Location: time.UTC})
 	ctx := context.Background()
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

@@ -24,7 +24,7 @@ func fillSeries(tb testing.TB, path string, n int, end time.Time) {
 	for i := range n {
 		zone, m := fmt.Sprintf("Zone %d", i/len(ms)), ms[i%len(ms)]
 		info, _ := sensors.Lookup(m)
-		if err := s.Record(ctx, every(zone, m, end.Add(-time.Hour), 60, time.Minute, func(j int) float64 { return info.Min + float64(j%10) })); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: every(zone, m, end.Add(-time.Hour), 60, time.Minute, func(j int) float64 { return info.Min + float64(j%10) })}); err != nil {
 			tb.Fatal(err)
 		}
 	}

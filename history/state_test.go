@@ -24,15 +24,14 @@ func TestSourceStateWithItsReadings(t *testing.T) {
 	}
 	now := time.Now().Truncate(time.Second)
 	for i, v := range []string{`{"mm":800.4}`, `{"mm":800.9}`} {
-		rctx := sensors.WithState(ctx, "station k tipping", v)
 		r := sensors.Reading{Zone: "Garden", Measurement: sensors.Rain, Value: 0.5, Time: now.Add(time.Duration(i) * time.Minute), Source: "test"}
-		if err := s.Record(rctx, []sensors.Reading{r}); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}, States: []sensors.State{{Key: "station k tipping", Value: v}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A call whose readings are all refused writes no state.
-	bad := sensors.WithState(ctx, "station k tipping", `{"mm":0}`)
-	s.Record(bad, []sensors.Reading{{Zone: "Garden", Measurement: sensors.Rain, Value: -1, Time: now, Source: "test"}})
+	s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Garden", Measurement: sensors.Rain, Value: -1, Time: now, Source: "test"}},
+		States: []sensors.State{{Key: "station k tipping", Value: `{"mm":0}`}}})
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}

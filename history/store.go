@@ -65,7 +65,7 @@ type Store struct {
 
 	// Shutdown: quit releases blocked Records, closing (under recMu) keeps
 	// new ones out, then in is closed and the writer drains it.
-	in         chan recordItem
+	in         chan sensors.Batch
 	quit       chan struct{}
 	recMu      sync.RWMutex
 	closing    bool
@@ -148,7 +148,7 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		s.log.Info("daily summaries: the time zone changed, they are summarised again in the new one", "was", was, "now", dayZoneKey(s.opts.Location))
 	}
 	w.days.keep = s.keepDays
-	s.in = make(chan recordItem, 64)
+	s.in = make(chan sensors.Batch, 64)
 	s.flushReq = make(chan chan error)
 	s.pingReq = make(chan chan error)
 	go s.w.loop(s.in, s.flushReq, s.pingReq, s.writerDone)
@@ -255,26 +255,28 @@ func explainOpen(err error) error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Record validates readings and queues the valid ones for the writer,
-// which commits them in one transaction, with the mark and the state ctx
-// carries (sensors.WithMark, sensors.WithState; see Marked, SourceState). It blocks while the writer's queue is
-// full, returns ctx.Err() if ctx ends first and ErrStopped after Close. An
-// error names every invalid reading; the valid ones are kept all the same.
-func (s *Store) Record(ctx context.Context, readings []sensors.Reading) error {
-	valid, invalid := Prepare(readings)
-	if err := s.RecordPrepared(ctx, valid); err != nil {
+// Record validates the batch's readings and queues the valid ones for
+// the writer, which commits them in one transaction with the batch's mark
+// and states (see Marked, SourceState). It blocks while the writer's
+// queue is full, returns ctx.Err() if ctx ends first and ErrStopped after
+// Close. An error names every invalid reading; the valid ones are kept
+// all the same.
+func (s *Store) Record(ctx context.Context, b sensors.Batch) error {
+	valid, invalid := Prepare(b.Readings)
+	b.Readings = valid
+	if err := s.RecordPrepared(ctx, b); err != nil {
 		return err
 	}
 	return invalid
 }
 
-// RecordPrepared is Record for readings Prepare returned as valid: the
-// hub validates once, and hands the store what passed.
-func (s *Store) RecordPrepared(ctx context.Context, valid []sensors.Reading) error {
-	if len(valid) == 0 {
+// RecordPrepared is Record for a batch whose readings Prepare returned as
+// valid: the hub validates once, and hands the store what passed.
+func (s *Store) RecordPrepared(ctx context.Context, b sensors.Batch) error {
+	if len(b.Readings) == 0 {
 		return nil
 	}
-	return s.enqueue(ctx, recordItem{valid, sensors.MarkOf(ctx), sensors.StatesOf(ctx)})
+	return s.enqueue(ctx, b)
 }
 
 // Prepare splits readings into the valid ones, at the store's resolution
@@ -293,7 +295,7 @@ func Prepare(readings []sensors.Reading) (valid []sensors.Reading, invalid error
 	return valid, errors.Join(errs...)
 }
 
-func (s *Store) enqueue(ctx context.Context, it recordItem) error {
+func (s *Store) enqueue(ctx context.Context, b sensors.Batch) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
@@ -303,13 +305,13 @@ func (s *Store) enqueue(ctx context.Context, it recordItem) error {
 		return sensors.ErrStopped
 	}
 	select {
-	case s.in <- it:
+	case s.in <- b:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.quit:
 		return sensors.ErrStopped
 	}
-	s.noteSeries(it.rs)
+	s.noteSeries(b.Readings)
 	return nil
 }
 

@@ -78,10 +78,11 @@ func TestFlushWithoutClose(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	s := openTest(t, path, &Options{FlushInterval: 20 * time.Millisecond})
 	now := time.Now()
-	err := s.Record(context.Background(), []sensors.Reading{
+	err := s.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: now, Source: "t"},
 		{Zone: "Indoor", Measurement: sensors.Humidity, Value: 40, Time: now, Source: "t"},
-	})
+	}})
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +99,13 @@ func TestRecordRejectsInvalidKeepsValid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	now := time.Unix(1_800_000_000, 0)
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now)})
-	err := s.Record(context.Background(), []sensors.Reading{
+	err := s.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.04, Time: now, Source: "a"},
 		{Zone: "Indoor", Measurement: sensors.Humidity, Value: 140, Time: now, Source: "b"},
 		{Zone: "", Measurement: sensors.CO2, Value: 500, Time: now, Source: "c"},
 		{Zone: "Indoor", Measurement: "Radiance", Value: 1, Time: now, Source: "d"},
-	})
+	}})
+
 	if err == nil {
 		t.Fatal("no error for invalid readings")
 	}
@@ -133,10 +135,10 @@ func TestAmountsAddUpGaugesReplace(t *testing.T) {
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now)})
 	ctx := context.Background()
 	for _, v := range []float64{0.2, 0.3} {
-		if err := s.Record(ctx, []sensors.Reading{
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{
 			{Zone: "Rain", Measurement: sensors.Rain, Value: v, Time: now, Source: "gauge"},
 			{Zone: "Rain", Measurement: sensors.BatteryPercent, Value: v * 100, Time: now, Source: "gauge"},
-		}); err != nil {
+		}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +197,7 @@ func TestOpenBadPaths(t *testing.T) {
 func TestRecordAfterClose(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), nil)
 	s.Close(context.Background())
-	err := s.Record(context.Background(), []sensors.Reading{{Zone: "Z", Measurement: sensors.Temperature, Value: 1, Time: time.Now()}})
+	err := s.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Z", Measurement: sensors.Temperature, Value: 1, Time: time.Now()}}})
 	if err != sensors.ErrStopped {
 		t.Errorf("Record after Close = %v, want ErrStopped", err)
 	}
@@ -207,7 +209,7 @@ func TestRecordAfterClose(t *testing.T) {
 func TestCloseOnTimeoutStillClosesTheDatabase(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{FlushInterval: time.Hour, BatchSize: 1 << 30})
 	now := time.Now().Truncate(time.Minute)
-	if err := s.Record(context.Background(), every("Indoor", sensors.Temperature, now.Add(-50_000*time.Second), 50_000, time.Second, func(i int) float64 { return 20 + float64(i%50)/10 })); err != nil {
+	if err := s.Record(context.Background(), sensors.Batch{Readings: every("Indoor", sensors.Temperature, now.Add(-50_000*time.Second), 50_000, time.Second, func(i int) float64 { return 20 + float64(i%50)/10 })}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

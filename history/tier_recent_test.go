@@ -28,7 +28,7 @@ func TestRollupTiersSeeRecent(t *testing.T) {
 			rain += 0.2
 		}
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

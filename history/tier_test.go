@@ -23,7 +23,7 @@ func TestRollupsFollowRaw(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(t0.Add(3 * time.Hour))})
 	ctx := context.Background()
 	for i := 0; i < len(rs); i += 37 { // uneven batches
-		if err := s.Record(ctx, rs[i:min(i+37, len(rs))]); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs[i:min(i+37, len(rs))]}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Flush(ctx); err != nil {
@@ -97,7 +97,7 @@ func TestRetention(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), RawRetention: 6 * time.Hour})
 	ctx := context.Background()
-	if err := s.Record(ctx, every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 24*60, time.Minute, func(int) float64 { return 21 })); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Indoor", sensors.Temperature, now.Add(-24*time.Hour), 24*60, time.Minute, func(int) float64 { return 21 })}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

@@ -22,7 +22,7 @@ func TestTotals(t *testing.T) {
 	late := every("Garden", sensors.Rain, t0.Add(24*time.Hour), 3, 5*time.Minute, func(int) float64 { return 0.2794 })
 	late = append(late, sensors.Reading{Zone: "Shed", Measurement: sensors.Rain, Value: 1.5, Time: now, Source: "test"},
 		sensors.Reading{Zone: "Shed", Measurement: sensors.Temperature, Value: 12, Time: now, Source: "test"})
-	if err := s.Record(ctx, late); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: late}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkSteadyWrites(b *testing.B) {
 	ctx := context.Background()
 	// Warm up a day, so the tables and the WAL are at their steady size.
 	minute := func() {
-		s.Record(ctx, h.At(t))
+		s.Record(ctx, sensors.Batch{Readings: h.At(t)})
 		s.Flush(ctx)
 		t = t.Add(time.Minute)
 		if t.Minute() == 0 { // the writer compacts once an hour

@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/climated/climated/sensors"
 )
 
 // loop batches what arrives on in and flushes it every FlushInterval or as
@@ -15,7 +17,7 @@ import (
 // While writes fail it retries on the retry timer alone, backing off
 // (backoff): arrivals only join the queue, however many there are, so a
 // full disk does not turn every message into a failing commit.
-func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan chan error, done chan<- struct{}) {
+func (w *writer) loop(in <-chan sensors.Batch, flush <-chan chan error, ping <-chan chan error, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.opts.FlushInterval)
 	defer tick.Stop()
@@ -59,7 +61,7 @@ func (w *writer) loop(in <-chan recordItem, flush <-chan chan error, ping <-chan
 // loopState is what the writer's loop carries from one event to the next.
 type loopState struct {
 	w       *writer
-	in      <-chan recordItem
+	in      <-chan sensors.Batch
 	retry   *time.Timer
 	pending queue
 	// waiters are the Flush calls to answer after the next attempt; their
@@ -129,20 +131,20 @@ func (ls *loopState) retryIfRoom() {
 func (ls *loopState) drain() {
 	for {
 		select {
-		case it, ok := <-ls.in:
+		case b, ok := <-ls.in:
 			if !ok {
 				return
 			}
-			ls.w.hold(&ls.pending, it)
+			ls.w.hold(&ls.pending, b)
 		default:
 			return
 		}
 	}
 }
 
-// arrived holds it and flushes once a batch is full, unless writes fail.
-func (ls *loopState) arrived(it recordItem) {
-	ls.w.hold(&ls.pending, it)
+// arrived holds b and flushes once a batch is full, unless writes fail.
+func (ls *loopState) arrived(b sensors.Batch) {
+	ls.w.hold(&ls.pending, b)
 	if ls.w.failures == 0 && len(ls.pending.rs) >= ls.w.opts.BatchSize {
 		ls.flushNow()
 	}

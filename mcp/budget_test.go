@@ -56,7 +56,7 @@ func yearOfDemo(t *testing.T, loc *time.Location) *testHub {
 	now := time.Now().Truncate(5 * time.Minute)
 	var batch []sensors.Reading
 	flush := func() {
-		if err := store.Record(ctx, batch); err != nil {
+		if err := store.Record(ctx, sensors.Batch{Readings: batch}); err != nil {
 			t.Fatal(err)
 		}
 		batch = batch[:0]

@@ -79,7 +79,7 @@ func catalogueHub(t *testing.T) *testHub {
 			rs = append(rs, sensors.Reading{Zone: "Hall", Measurement: info.Name, Value: v, Time: now.Add(time.Duration(i-3) * 10 * time.Second), Source: "test"})
 		}
 	}
-	if err := store.Record(ctx, rs); err != nil {
+	if err := store.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Flush(ctx); err != nil {

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // testHub is a real history store on a temporary SQLite file behind a real
@@ -50,12 +51,12 @@ func openTestStore(t testing.TB, path string) *hub.Hub {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	if err := store.Record(context.Background(), []sensors.Reading{
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: now.Add(-time.Minute), Source: "test"},
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.7, Time: now, Source: "test"},
 		{Zone: "Indoor", Measurement: sensors.CO2, Value: 612, Time: now, Source: "test"},
 		{Zone: "Rain", Measurement: sensors.Rain, Value: 0.3, Time: now, Source: "test"},
-	}); err != nil {
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Flush(context.Background()); err != nil {

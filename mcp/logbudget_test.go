@@ -36,7 +36,7 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
 	ctx := context.Background()
 	rec := func(zone string, v float64) {
-		if err := store.Record(ctx, []sensors.Reading{reading(zone, sensors.Temperature, v, time.Now())}); err != nil {
+		if err := store.Record(ctx, sensors.Batch{Readings: []sensors.Reading{reading(zone, sensors.Temperature, v, time.Now())}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -53,7 +53,7 @@ func (b *inbox) snapshot() ([]string, int, []string) {
 
 func record(t *testing.T, h *testHub, rs ...sensors.Reading) {
 	t.Helper()
-	if err := h.store.Record(context.Background(), rs); err != nil {
+	if err := h.store.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -237,7 +237,7 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	srv, _ := hubWith(t, Options{GoneAfter: time.Hour, Now: clock})
 	store := srv.hub.(interface {
-		Record(context.Context, []sensors.Reading) error
+		Record(context.Context, sensors.Batch) error
 	})
 	var box inbox
 	st, ct := sdk.NewInMemoryTransports()
@@ -257,7 +257,7 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 		return uris
 	}
 	rec := func(zone string) {
-		if err := store.Record(context.Background(), []sensors.Reading{reading(zone, sensors.Temperature, 18, clock())}); err != nil {
+		if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{reading(zone, sensors.Temperature, 18, clock())}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // stationHub is a hub with a weather station's zone, Station (its name
@@ -44,7 +45,7 @@ func stationHub(t *testing.T) (*testHub, time.Time) {
 			r("Indoor", sensors.Temperature, at, 21))
 	}
 	rs = append(rs, r("Station", sensors.GustStrength, gust.Add(time.Second), 61), r("Station", sensors.Temperature, now.Add(-time.Hour+time.Second), 33.5))
-	if err := store.Record(ctx, rs); err != nil {
+	if err := store.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Flush(ctx); err != nil {
@@ -83,7 +84,7 @@ func TestWeatherPrompt(t *testing.T) {
 	// (the first day's hours before the period from the tiers): the same,
 	// with a gust a minute before the last 7 days in the last 30 only.
 	early := gust.Add(90*time.Minute).AddDate(0, 0, -7).Add(-time.Minute)
-	if err := h.store.Record(context.Background(), []sensors.Reading{{Zone: "Station", Measurement: sensors.GustStrength, Value: 99, Time: early, Source: "test"}}); err != nil {
+	if err := h.store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Station", Measurement: sensors.GustStrength, Value: 99, Time: early, Source: "test"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.store.Flush(context.Background()); err != nil {
@@ -159,7 +160,7 @@ func TestWeatherPromptWithoutOutdoors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Record(ctx, []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}}); err != nil {
+	if err := store.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}}}); err != nil {
 		t.Fatal(err)
 	}
 	srv := New(t.Context(), store, &Options{Zones: []string{"Indoor"}, Version: "test"})

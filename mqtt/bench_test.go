@@ -14,9 +14,9 @@ import (
 
 type discardSink struct{}
 
-func (discardSink) Record(context.Context, []sensors.Reading) error { return nil }
-func (discardSink) Report(sensors.Status)                           {}
-func (discardSink) Flush(context.Context) error                     { return nil }
+func (discardSink) Record(context.Context, sensors.Batch) error { return nil }
+func (discardSink) Report(sensors.Status)                       {}
+func (discardSink) Flush(context.Context) error                 { return nil }
 
 // zigbeeMessages are n messages of 20 devices, like an Aqara sensor's.
 func zigbeeMessages(n int) []Message {

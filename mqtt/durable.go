@@ -132,7 +132,7 @@ func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) erro
 	d := in.durable
 	if d == nil { // a drain outside Run (tests): at once
 		if len(w.readings) > 0 {
-			if _, err := in.record(ctx, sink, w.readings); err != nil {
+			if _, err := in.record(ctx, sink, sensors.Batch{Readings: w.readings}); err != nil {
 				return err
 			}
 		}
@@ -201,15 +201,15 @@ func (in *Ingest) recordHeld(ctx context.Context, sink sensors.Sink) (taken bool
 	if len(d.readings) == 0 {
 		return true, nil
 	}
-	rctx := ctx
+	batch := sensors.Batch{Readings: d.readings}
 	if in.journal != nil && len(d.keys) > 0 {
 		b, err := in.journal.begin(d.keys)
 		if err != nil {
 			in.logLimited("session", "mqtt: cannot journal messages; a redelivery after a crash may be recorded twice", err)
 		}
-		rctx = sensors.WithMark(ctx, in.journal.markName(b))
+		batch.Mark = in.journal.markName(b)
 	}
-	taken, err = in.record(rctx, sink, d.readings)
+	taken, err = in.record(ctx, sink, batch)
 	if err != nil || !taken {
 		return taken, err
 	}
@@ -276,13 +276,13 @@ func (in *Ingest) stop(ctx context.Context, sink sensors.Sink) {
 	}
 }
 
-// record hands readings to the sink and reports whether it took them;
+// record hands a batch to the sink and reports whether it took it;
 // only a stopped sink is an error.
-func (in *Ingest) record(ctx context.Context, sink sensors.Sink, rs []sensors.Reading) (bool, error) {
-	err := sink.Record(ctx, rs)
+func (in *Ingest) record(ctx context.Context, sink sensors.Sink, b sensors.Batch) (bool, error) {
+	err := sink.Record(ctx, b)
 	switch {
 	case err == nil:
-		in.stats.readings.Add(uint64(len(rs)))
+		in.stats.readings.Add(uint64(len(b.Readings)))
 	case ctx.Err() != nil:
 		return false, nil
 	case errors.Is(err, sensors.ErrStopped):

@@ -68,7 +68,7 @@ func startRun(t *testing.T, name string, run func(context.Context) error) (stop 
 
 func (h *peer) record(t *testing.T, rs ...sensors.Reading) {
 	t.Helper()
-	if err := h.store.Record(context.Background(), rs); err != nil {
+	if err := h.store.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -45,7 +45,7 @@ type IngestOptions struct {
 	// that rain this hub recorded before a restart is not recorded twice.
 	// Nil: nothing recorded before this run.
 	Recorded func(zone string, m sensors.Measurement, from int64) []climate.Point `yaml:"-"`
-	// Marked says which marks (sensors.WithMark) the history holds: the
+	// Marked says which marks (sensors.Batch's Mark) the history holds: the
 	// ingest marks each batch of QoS 1 messages it records, and asks
 	// about the batches the previous run had not seen committed when the
 	// broker delivers their messages again, so that one recorded before a

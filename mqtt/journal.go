@@ -190,7 +190,7 @@ func (s *journal) begin(ks []deliveryKey) (uint64, error) {
 	return s.batch, s.append(buf.Bytes())
 }
 
-// markName is the history's mark (sensors.WithMark) of batch: the
+// markName is the history's mark (sensors.Batch's Mark) of batch: the
 // history commits it with the batch's readings.
 func (s *journal) markName(batch uint64) string {
 	return fmt.Sprintf("mqtt %s %d", s.clientID, batch)

@@ -22,7 +22,8 @@ type recSink struct {
 	statuses map[string]sensors.Status
 }
 
-func (s *recSink) Record(ctx context.Context, rs []sensors.Reading) error {
+func (s *recSink) Record(ctx context.Context, b sensors.Batch) error {
+	rs := b.Readings
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var errs []error

@@ -54,10 +54,11 @@ func openStoreAt(path string) (*storeSink, error) {
 }
 
 // Record implements sensors.Sink as hub.Hub does.
-func (s *storeSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	valid, invalid := history.Prepare(rs)
+func (s *storeSink) Record(ctx context.Context, b sensors.Batch) error {
+	valid, invalid := history.Prepare(b.Readings)
 	if len(valid) > 0 {
-		if err := s.Store.Record(ctx, valid); err != nil {
+		b.Readings = valid
+		if err := s.Store.Record(ctx, b); err != nil {
 			return err
 		}
 		s.live.Add(valid)

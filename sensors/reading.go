@@ -42,8 +42,10 @@ type Status struct {
 	ErrTime  time.Time // when Err happened
 }
 
-// Sink receives what sources produce. Record may block while the sink is
-// busy; it returns ctx.Err() when ctx ends first, and an error naming the
+// Sink receives what sources produce: history/hub.Hub is the one the
+// hub's sources record into. Record takes a batch (readings, and the mark
+// and states committed with them); it may block while the sink is busy,
+// returns ctx.Err() when ctx ends first, and an error naming the
 // offending reading when a reading is invalid (the valid ones are kept).
 // Flush returns once what Record took is committed (on disk, for the
 // history): the MQTT ingest acknowledges a QoS 1 message only then. A
@@ -51,7 +53,7 @@ type Status struct {
 // no wrapper can forget it (one that did would turn QoS 1 into
 // acknowledge-on-receipt without a word).
 type Sink interface {
-	Record(ctx context.Context, readings []Reading) error
+	Record(ctx context.Context, b Batch) error
 	Report(status Status)
 	Flush(ctx context.Context) error
 }

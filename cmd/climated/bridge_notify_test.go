@@ -42,7 +42,7 @@ func TestBridgeForwardsNotifications(t *testing.T) {
 		}
 	}
 	attic := sensors.Reading{Zone: "Attic", Measurement: sensors.Temperature, Value: 12.5, Time: time.Now().Add(-20 * time.Minute), Source: "test/attic"}
-	if err := h.Hub.Record(ctx, []sensors.Reading{attic}); err != nil {
+	if err := h.Hub.Record(ctx, sensors.Batch{Readings: []sensors.Reading{attic}}); err != nil {
 		t.Fatal(err)
 	}
 	gotList, gotLog := false, false

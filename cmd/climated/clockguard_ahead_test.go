@@ -44,7 +44,7 @@ func aheadHistory(t *testing.T, ranOn time.Duration) (db, conf string, wrong tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Record(t.Context(), aheadHour(wrong, 35)); err != nil {
+	if err := s.Record(t.Context(), sensors.Batch{Readings: aheadHour(wrong, 35)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := errors.Join(s.Flush(t.Context()), s.Compact(t.Context()), s.Close(context.Background())); err != nil {

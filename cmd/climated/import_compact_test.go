@@ -33,7 +33,7 @@ func TestImportLeavesDatabaseCompacted(t *testing.T) {
 	for i := range 120 {
 		rs = append(rs, sensors.Reading{Zone: "Cellar", Measurement: sensors.Temperature, Value: 10 + float64(i%7), Time: from.Add(time.Duration(i) * time.Minute), Source: "test"})
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(ctx); err != nil {

@@ -57,7 +57,9 @@ type hubDeps struct {
 // runner and the HTTP server's end.
 func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan error, error) {
 	h, set, log := d.hub, d.sources, d.log
-	run := sources.NewRunning(log, stampguard.NewGuard(ctx, d.metrics.Counting(h), log, h), set)
+	h.Admit(stampguard.NewGuard(ctx, log, h).Admit)
+	d.metrics.Count(h)
+	run := sources.NewRunning(log, h, set)
 	srv := mcp.New(ctx, h, &mcp.Options{
 		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
 		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(), GrantRecheck: d.grantRecheck,

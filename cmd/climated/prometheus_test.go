@@ -66,7 +66,7 @@ func everyFamily(t *testing.T) string {
 	for _, info := range sensors.Catalogue() {
 		every = append(every, sensors.Reading{Zone: "Everything", Measurement: info.Name, Value: (info.Min + info.Max) / 2, Time: time.Now(), Source: "test/all"})
 	}
-	if err := h.Hub.Record(context.Background(), every); err != nil {
+	if err := h.Hub.Record(context.Background(), sensors.Batch{Readings: every}); err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + h.Addr.String()
@@ -128,7 +128,7 @@ func TestPrometheusScrapesHubs(t *testing.T) {
 	shed := func(h served, mm float64) {
 		t.Helper()
 		r := sensors.Reading{Zone: "Shed", Measurement: sensors.Rain, Value: mm, Time: time.Now(), Source: "test/gauge"}
-		if err := h.Hub.Record(context.Background(), []sensors.Reading{r}); err != nil {
+		if err := h.Hub.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -44,7 +44,7 @@ func recordMinutes(t *testing.T, h served, base time.Time, from, to int) {
 		rs = append(rs, sensors.Reading{Zone: "Cabin", Measurement: sensors.Temperature, Value: 20 + float64(i)/10, Time: at, Source: "test/rw"},
 			sensors.Reading{Zone: "Cabin", Measurement: sensors.Rain, Value: 0.2, Time: at, Source: "test/rw"})
 	}
-	if err := h.Hub.Record(context.Background(), rs); err != nil {
+	if err := h.Hub.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 }

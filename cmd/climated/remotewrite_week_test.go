@@ -47,7 +47,7 @@ func weekOfHouse(t *testing.T, path string, end time.Time) int {
 				}
 			}
 		}
-		if err := st.Record(ctx, rs); err != nil {
+		if err := st.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Flush(ctx); err != nil {

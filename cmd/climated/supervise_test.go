@@ -104,7 +104,7 @@ func TestSystemdNotifyAndWatchdog(t *testing.T) {
 	if _, err := tx.Exec("UPDATE series SET source = source"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Hub.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.CO2, Value: 700, Time: time.Now(), Source: "test"}}); err != nil {
+	if err := h.Hub.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.CO2, Value: 700, Time: time.Now(), Source: "test"}}}); err != nil {
 		t.Fatal(err)
 	}
 	stopped := false

@@ -12,9 +12,9 @@ import (
 // liveSink records into a Live, as the hub does.
 type liveSink struct{ l *Live }
 
-func (s liveSink) Record(_ context.Context, rs []sensors.Reading) error { s.l.Add(rs); return nil }
-func (liveSink) Flush(context.Context) error                            { return nil }
-func (liveSink) Report(sensors.Status)                                  {}
+func (s liveSink) Record(_ context.Context, b sensors.Batch) error { s.l.Add(b.Readings); return nil }
+func (liveSink) Flush(context.Context) error                       { return nil }
+func (liveSink) Report(sensors.Status)                             {}
 
 // BenchmarkSnapshotRebuild shapes the structure of the demo house with a
 // day of history, as happens once per new reading.

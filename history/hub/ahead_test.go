@@ -65,7 +65,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Record(ctx, lastHour(wrong)); err != nil {
+	if err := w.Record(ctx, sensors.Batch{Readings: lastHour(wrong)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(ctx); err != nil {
@@ -76,7 +76,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 	if c := h.Snapshot().Climate; len(c) != 0 {
 		t.Errorf("after the restart, before any real reading: %v, want nothing current", c)
 	}
-	if err := h.Record(ctx, lastHour(aheadNow)); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: lastHour(aheadNow)}); err != nil {
 		t.Fatal(err)
 	}
 	wantPresent(t, h, aheadNow)
@@ -99,7 +99,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 	}
 	defer r.Close(ctx)
 	wantPresent(t, r, aheadNow)
-	h.Record(ctx, []sensors.Reading{indoor(aheadNow.Add(time.Minute), 21.3)})
+	h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{indoor(aheadNow.Add(time.Minute), 21.3)}})
 	h.Flush(ctx)
 	if !testutil.Eventually(func() bool { return r.Snapshot().Climate["Indoor"]["Temperature"] == 21.3 }) {
 		t.Fatalf("the reader did not follow the real reading: %v", r.Snapshot().Climate["Indoor"])
@@ -112,7 +112,7 @@ func TestClockAheadThenCorrected(t *testing.T) {
 func TestImportedRowAheadOfTheClock(t *testing.T) {
 	ctx := context.Background()
 	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(aheadNow), Location: time.UTC})
-	if err := h.Record(ctx, lastHour(aheadNow)); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: lastHour(aheadNow)}); err != nil {
 		t.Fatal(err)
 	}
 	h.Flush(ctx)

@@ -82,12 +82,17 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 	return ws, nil
 }
 
-// Record validates readings and keeps the valid ones in the live structure
-// and the store; listeners hear of them. See sensors.Sink.
-func (h *Hub) Record(ctx context.Context, readings []sensors.Reading) error {
-	valid, invalid := history.Prepare(readings) // the one validation of a reading on its way in
-	if len(valid) > 0 {
-		if err := h.store.RecordPrepared(ctx, valid); err != nil {
+// Record takes a source's batch: it validates the readings (the one
+// validation of a reading on its way in), drops those Admit's functions
+// refuse, and keeps the rest in the store, with the batch's mark and
+// states, and in the live structure; OnRecord's and OnUpdate's
+// subscribers hear of them. A batch with no reading left records nothing,
+// its mark and states neither. See sensors.Sink.
+func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
+	valid, invalid := history.Prepare(b.Readings)
+	if valid = h.subs.admitted(valid); len(valid) > 0 {
+		b.Readings = valid
+		if err := h.store.RecordPrepared(ctx, b); err != nil {
 			return err
 		}
 		h.add(valid)

@@ -34,13 +34,13 @@ func TestSnapshotRainWindows(t *testing.T) {
 	rain := func(ago time.Duration, mm float64) sensors.Reading {
 		return sensors.Reading{Zone: "Rain", Measurement: sensors.Rain, Value: mm, Time: now.Add(-ago), Source: "gauge"}
 	}
-	if err := s.Record(context.Background(), []sensors.Reading{
-		rain(24*time.Hour, 100), // just outside the day
+	if err := s.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{
+		rain(24*time.Hour, 100),
 		rain(24*time.Hour-time.Second, 1),
-		rain(time.Hour, 10), // just outside the hour
+		rain(time.Hour, 10),
 		rain(time.Hour-time.Second, 0.2),
 		rain(0, 0.4),
-	}); err != nil {
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	z := s.Snapshot().Climate["Rain"]
@@ -57,7 +57,7 @@ func TestReadOnlyFollowsTheWriter(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Second)
 	w := openTest(t, path, nil)
-	if err := w.Record(ctx, []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 20, Time: now.Add(-time.Minute), Source: "t"}}); err != nil {
+	if err := w.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 20, Time: now.Add(-time.Minute), Source: "t"}}}); err != nil {
 		t.Fatal(err)
 	}
 	w.Flush(ctx)
@@ -78,10 +78,11 @@ func TestReadOnlyFollowsTheWriter(t *testing.T) {
 		mu.Unlock()
 	})
 
-	w.Record(ctx, []sensors.Reading{
+	w.Record(ctx, sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: now, Source: "t"},
 		{Zone: "Attic", Measurement: sensors.Humidity, Value: 55, Time: now, Source: "t"},
-	})
+	}})
+
 	w.Flush(ctx)
 	if !testutil.Eventually(func() bool {
 		return r.Snapshot().Climate["Attic"] != nil && r.Snapshot().Climate["Indoor"]["Temperature"] == 21.0
@@ -96,7 +97,7 @@ func TestReadOnlyFollowsTheWriter(t *testing.T) {
 	if _, err := r.Range(ctx, history.Query{Zone: "Indoor", Measurement: sensors.Temperature, From: now.Add(-time.Hour), To: now.Add(time.Second)}); err != nil {
 		t.Errorf("range on read-only: %v", err)
 	}
-	if err := r.Record(ctx, []sensors.Reading{{Zone: "X", Measurement: sensors.Temperature, Value: 1, Time: now}}); !errors.Is(err, history.ErrReadOnly) {
+	if err := r.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "X", Measurement: sensors.Temperature, Value: 1, Time: now}}}); !errors.Is(err, history.ErrReadOnly) {
 		t.Errorf("Record on read-only = %v", err)
 	}
 }

@@ -22,7 +22,7 @@ func TestCloseStopsPartsInReverseThenTheStore(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Second)
 	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), nil)
-	if err := h.Record(ctx, []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 20, Time: now, Source: "t"}}); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 20, Time: now, Source: "t"}}}); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -80,7 +80,7 @@ func TestStartReportsTheResult(t *testing.T) {
 func TestLiveAnswersBeforeTheDisk(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	h := openTest(t, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(now), FlushInterval: time.Hour, BatchSize: 1 << 20})
-	if err := h.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.04, Time: now, Source: "t"}}); err != nil {
+	if err := h.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.04, Time: now, Source: "t"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.Snapshot().Climate["Indoor"]["Temperature"]; got != 21.0 {

@@ -2,16 +2,42 @@ package hub
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/climated/climated/sensors"
 )
 
-// subscribers are the functions OnUpdate registered.
+// subscribers are the functions Admit, OnRecord, OnReport and OnUpdate
+// registered.
 type subscribers struct {
-	mu  sync.Mutex
-	fs  []func(zones []string, added bool)
-	rec []func(ctx context.Context, rs []sensors.Reading)
+	mu    sync.Mutex
+	fs    []func(zones []string, added bool)
+	rec   []func(ctx context.Context, rs []sensors.Reading)
+	rep   []func(st sensors.Status)
+	admit []func(r sensors.Reading) bool
+}
+
+// Admit registers f to judge every valid reading Record is handed, before
+// the store sees it: one that f refuses is dropped without an error (f
+// says why, as the clock guard logs readings stamped before the clock
+// was set). Register it before the sources run.
+func (h *Hub) Admit(f func(r sensors.Reading) bool) {
+	h.subs.mu.Lock()
+	defer h.subs.mu.Unlock()
+	h.subs.admit = append(h.subs.admit, f)
+}
+
+// admitted drops from valid, in place, the readings a function of Admit
+// refuses.
+func (s *subscribers) admitted(valid []sensors.Reading) []sensors.Reading {
+	s.mu.Lock()
+	fs := s.admit
+	s.mu.Unlock()
+	for _, f := range fs {
+		valid = slices.DeleteFunc(valid, func(r sensors.Reading) bool { return !f(r) })
+	}
+	return valid
 }
 
 // OnRecord registers f to be called with every batch of valid readings
@@ -30,6 +56,23 @@ func (s *subscribers) recorded(ctx context.Context, rs []sensors.Reading) {
 	s.mu.Unlock()
 	for _, f := range fs {
 		f(ctx, rs)
+	}
+}
+
+// OnReport registers f to be called with every status a source reports
+// (Report), on the reporting goroutine: it must return at once.
+func (h *Hub) OnReport(f func(st sensors.Status)) {
+	h.subs.mu.Lock()
+	defer h.subs.mu.Unlock()
+	h.subs.rep = append(h.subs.rep, f)
+}
+
+func (s *subscribers) reported(st sensors.Status) {
+	s.mu.Lock()
+	fs := s.rep
+	s.mu.Unlock()
+	for _, f := range fs {
+		f(st)
 	}
 }
 

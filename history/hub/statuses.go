@@ -12,7 +12,8 @@ type statuses struct {
 	m  map[string]sensors.Status
 }
 
-// Report records the latest status of a source. See sensors.Sink. A status
+// Report records the latest status of a source and tells OnReport's
+// subscribers. See sensors.Sink. A status
 // that changes what the source says of its zones' health (a fault, its
 // end, offline) is an update of those zones: OnUpdate's subscribers learn
 // of it at once, as of a reading, rather than at their next look.
@@ -21,6 +22,7 @@ func (h *Hub) Report(st sensors.Status) {
 	old, had := h.statuses.m[st.Source]
 	h.statuses.m[st.Source] = st
 	h.statuses.mu.Unlock()
+	h.subs.reported(st)
 	if had && !sensors.SameHealth(old, st) || !had && st.Err != nil {
 		h.subs.changed(st.Zones)
 	}

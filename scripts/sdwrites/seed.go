@@ -57,7 +57,7 @@ func record(s *history.Store, zones int, from, to time.Time) (int, error) {
 		for z := range zones {
 			rs = append(rs, readings(z, t)...)
 		}
-		if err := s.Record(context.Background(), rs); err != nil {
+		if err := s.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 			return n, err
 		}
 		n += len(rs)

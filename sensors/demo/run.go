@@ -159,7 +159,7 @@ func (r *runner) step(t time.Time) []sensors.Reading {
 // record hands rs, the readings up to at, to the sink and reports the zones'
 // status. It says to stop when ctx ended or the sink stopped.
 func (r *runner) record(ctx context.Context, rs []sensors.Reading, at time.Time) (stop bool, err error) {
-	err = r.sink.Record(ctx, rs)
+	err = r.sink.Record(ctx, sensors.Batch{Readings: rs})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return true, nil

@@ -27,7 +27,8 @@ type sink struct {
 	recordErr func(ctx context.Context, call int) error
 }
 
-func (s *sink) Record(ctx context.Context, rs []sensors.Reading) error {
+func (s *sink) Record(ctx context.Context, b sensors.Batch) error {
+	rs := b.Readings
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = append(s.calls, rs)

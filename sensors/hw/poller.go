@@ -86,7 +86,7 @@ func (p *poller) poll(ctx context.Context, sink sensors.Sink) (time.Time, error)
 	}
 	var rerr error
 	if len(rs) > 0 {
-		rerr = sink.Record(ctx, rs)
+		rerr = sink.Record(ctx, sensors.Batch{Readings: rs})
 	}
 	switch {
 	case rerr != nil && ctx.Err() != nil:

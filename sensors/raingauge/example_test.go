@@ -15,7 +15,8 @@ import (
 // history (history/hub.Hub is a sensors.Sink).
 type printSink struct{}
 
-func (printSink) Record(_ context.Context, rs []sensors.Reading) error {
+func (printSink) Record(_ context.Context, b sensors.Batch) error {
+	rs := b.Readings
 	for _, r := range rs {
 		fmt.Println(r.Time.Format("15:04"), r.Zone, r.Measurement, r.Value)
 	}

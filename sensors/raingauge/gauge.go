@@ -275,7 +275,7 @@ func (g *Gauge) record(ctx context.Context, sink sensors.Sink, t time.Time, boun
 	}
 	mm, rest := amount(n, g.cfg.MMPerTip, carry)
 	r := sensors.Reading{Zone: g.cfg.Zone, Measurement: sensors.Rain, Value: mm, Time: t, Source: g.name}
-	err := sink.Record(ctx, []sensors.Reading{r})
+	err := sink.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}})
 	if err == nil {
 		g.mu.Lock()
 		g.carry = rest

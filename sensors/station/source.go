@@ -203,15 +203,14 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := s.uploadTime(u)
-	rs := s.readings(u, at)
-	rctx, err := s.rain(ctx, t, u, at, &rs)
-	if err != nil {
+	b := sensors.Batch{Readings: s.readings(u, at)}
+	if err := s.rain(ctx, t, u, at, &b); err != nil {
 		return err
 	}
 	s.logProblems(u)
-	err = sink.Record(rctx, rs)
+	err = sink.Record(ctx, b)
 	if first && !errors.Is(err, sensors.ErrStopped) {
-		s.logFirst(u, rs)
+		s.logFirst(u, b.Readings)
 	}
 	if err != nil && !errors.Is(err, sensors.ErrStopped) && ctx.Err() == nil {
 		// Readings the history refused for their own sake (a value outside
@@ -272,44 +271,44 @@ func (s *Source) readings(u *Upload, at time.Time) []sensors.Reading {
 }
 
 // rain counts the rain of the station's gauge (the tipping bucket, else
-// the piezo gauge) and its lightning strikes into rs, and returns ctx
-// carrying the gauges' new states, which the history commits with rs. The
-// distance of the latest strike is kept only from an upload that counted
-// strikes: the station repeats it until the next.
-func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, rs *[]sensors.Reading) (context.Context, error) {
+// the piezo gauge) and its lightning strikes into b's readings, and adds
+// the gauges' new states to b's, which the history commits with the
+// readings. The distance of the latest strike is kept only from an upload
+// that counted strikes: the station repeats it until the next.
+func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, b *sensors.Batch) error {
 	tipping, piezo, strikes := Gauges(u.Counters)
 	name, counters := "tipping", tipping
 	if len(tipping) == 0 {
 		name, counters = "piezo", piezo
 	}
-	ctx, mm, counted, err := s.count(ctx, t, u, name, counters, at)
+	mm, counted, err := s.count(ctx, t, u, name, counters, at, b)
 	if err != nil {
-		return ctx, err
+		return err
 	}
 	if counted {
-		*rs = append(*rs, rainReadings(s.zone("outdoor"), "station/"+name, mm, t.rainSince, at)...)
+		b.Readings = append(b.Readings, rainReadings(s.zone("outdoor"), "station/"+name, mm, t.rainSince, at)...)
 	}
-	ctx, n, counted, err := s.count(ctx, t, u, "lightning", strikes, at)
+	n, counted, err := s.count(ctx, t, u, "lightning", strikes, at, b)
 	if counted {
-		*rs = append(*rs, sensors.Reading{Zone: s.zone("lightning"), Measurement: sensors.Lightning, Value: n, Time: at, Source: "station/lightning"})
+		b.Readings = append(b.Readings, sensors.Reading{Zone: s.zone("lightning"), Measurement: sensors.Lightning, Value: n, Time: at, Source: "station/lightning"})
 	}
 	if !counted || n == 0 {
-		*rs = slices.DeleteFunc(*rs, func(r sensors.Reading) bool { return r.Measurement == sensors.LightningDistance })
+		b.Readings = slices.DeleteFunc(b.Readings, func(r sensors.Reading) bool { return r.Measurement == sensors.LightningDistance })
 	}
-	return ctx, err
+	return err
 }
 
 // count adds counters, one gauge's, to the station's gauge of that name
-// and returns ctx carrying its new state; counted is false when the
-// upload says nothing new (see RainGauge.Add).
-func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, counters []Counter, at time.Time) (context.Context, float64, bool, error) {
+// and adds its new state to b's; counted is false when the upload says
+// nothing new (see RainGauge.Add).
+func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, counters []Counter, at time.Time, b *sensors.Batch) (float64, bool, error) {
 	if len(counters) == 0 {
-		return ctx, 0, false, nil
+		return 0, false, nil
 	}
 	key := "station " + stationID(u.Station) + " " + name
 	g, err := s.gauge(ctx, t, key)
 	if err != nil {
-		return ctx, 0, false, err
+		return 0, false, err
 	}
 	before, _ := g.State()
 	t.rainSince = before.Time
@@ -317,12 +316,11 @@ func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, 
 	if err != nil {
 		s.logRain(u, name, err)
 	}
-	st, have := g.State()
-	if !have {
-		return ctx, v, counted, nil
+	if st, have := g.State(); have {
+		js, _ := json.Marshal(st)
+		b.States = append(b.States, sensors.State{Key: key, Value: string(js)})
 	}
-	js, _ := json.Marshal(st)
-	return sensors.WithState(ctx, key, string(js)), v, counted, nil
+	return v, counted, nil
 }
 
 // gauge is the station's gauge of key, restored from the history's state

@@ -25,11 +25,11 @@ type memSink struct {
 	states map[string]string
 }
 
-func (m *memSink) Record(ctx context.Context, rs []sensors.Reading) error {
+func (m *memSink) Record(_ context.Context, b sensors.Batch) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.rs = append(m.rs, rs...)
-	for _, st := range sensors.StatesOf(ctx) {
+	m.rs = append(m.rs, b.Readings...)
+	for _, st := range b.States {
 		m.states[st.Key] = st.Value
 	}
 	return nil

@@ -26,7 +26,8 @@ func (s *Sink) Flush(context.Context) error { return nil }
 
 // Record implements sensors.Sink; it rejects the batch if one reading is
 // invalid, as the history would that reading.
-func (s *Sink) Record(ctx context.Context, rs []sensors.Reading) error {
+func (s *Sink) Record(ctx context.Context, b sensors.Batch) error {
+	rs := b.Readings
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++

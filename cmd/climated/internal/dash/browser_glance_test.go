@@ -76,7 +76,7 @@ func thresholdCue(t *testing.T, tb *tab, store *hub.Hub, feed *feeder) {
 		{Zone: "Indoor", Measurement: sensors.CO2, Value: 650, Time: now, Source: "test"},
 		{Zone: "Balcony", Measurement: sensors.Humidity, Value: 95, Time: now, Source: "test"},
 	}
-	if err := store.Record(context.Background(), rs); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	co2 := `.card[data-zone="Bedroom"] .value:has([data-key="CO2"])`

@@ -66,7 +66,7 @@ func TestBrowserStation(t *testing.T) {
 	t.Run("turns", func(t *testing.T) {
 		views[1].apply(t, tb)
 		r := sensors.Reading{Zone: garden, Measurement: sensors.WindAngle, Value: 200, Time: time.Now(), Source: "test"}
-		if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+		if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, tb, `document.querySelector('.card[data-zone="Garden"] [data-key="WindAngle"]').dataset.value === '200'`, 10*time.Second)
@@ -111,7 +111,7 @@ func recordStation(t *testing.T, store *hub.Hub, now time.Time) {
 	add(latest, sensors.WindAngle, 350)
 	add(latest, sensors.GustAngle, 200)
 	rs = append(rs, sensors.Reading{Zone: cellar, Measurement: sensors.Leak, Value: 1, Time: latest, Source: "station/ecowitt"})
-	if err := store.Record(context.Background(), rs); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Flush(context.Background()); err != nil {

@@ -216,7 +216,7 @@ func live(t *testing.T, tb *tab, store storeRecorder, feed *feeder) {
 	before := eval[int](t, tb, `+document.querySelector('`+firstChart+`').dataset.points`)
 	feed.silence("Indoor")
 	r := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 42.4, Time: time.Now(), Source: "test"}
-	if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, tb, `document.querySelector('.card[data-zone="Indoor"] .value [data-key="Temperature"]').textContent === '42.4'`, 5*time.Second)
@@ -227,7 +227,7 @@ func live(t *testing.T, tb *tab, store storeRecorder, feed *feeder) {
 }
 
 type storeRecorder interface {
-	Record(context.Context, []sensors.Reading) error
+	Record(context.Context, sensors.Batch) error
 }
 
 // alertsShown: an alert that fires appears above the cards with the next
@@ -254,7 +254,7 @@ func reconnect(t *testing.T, tb *tab, src dash.Source, store storeRecorder, feed
 	drop()
 	feed.silence("Indoor")
 	r := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 43.1, Time: time.Now(), Source: "test"}
-	if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, tb, `document.querySelector('.card[data-zone="Indoor"] .value [data-key="Temperature"]').textContent === '43.1' && document.getElementById('live').textContent === 'live'`, 20*time.Second)

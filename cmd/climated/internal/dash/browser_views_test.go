@@ -27,7 +27,7 @@ func screenshots(t *testing.T, tb *tab, base, dir string, store storeRecorder, f
 	feed.pause(true)
 	defer feed.pause(false)
 	stuffy := sensors.Reading{Zone: "Bedroom", Measurement: sensors.CO2, Value: 1480, Time: time.Now(), Source: "test"}
-	if err := store.Record(context.Background(), []sensors.Reading{stuffy}); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{stuffy}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, tb, `document.querySelector('.card[data-zone="Bedroom"] .value.past') !== null`, 10*time.Second)

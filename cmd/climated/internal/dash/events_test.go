@@ -55,7 +55,7 @@ func TestLiveEvent(t *testing.T) {
 		t.Fatalf("first event: %.200s", first)
 	}
 	r := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 42.4, Time: time.Now(), Source: "test"}
-	if err := store.Record(context.Background(), []sensors.Reading{r}); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 		t.Fatal(err)
 	}
 	if next := nextData(t, br); !strings.Contains(next, `"Temperature":42.4`) {

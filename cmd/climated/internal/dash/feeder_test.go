@@ -55,7 +55,7 @@ func (f *feeder) step(ctx context.Context) {
 			rs = append(rs, r)
 		}
 	}
-	f.store.Record(ctx, rs) // a Record cut short by the end of the test is no failure
+	f.store.Record(ctx, sensors.Batch{Readings: rs}) // a Record cut short by the end of the test is no failure
 }
 
 func (f *feeder) pause(p bool) {

@@ -44,7 +44,7 @@ func demoStore(t testing.TB, span time.Duration) (*hub.Hub, *demo.House) {
 	for at := day; !at.After(now); at = at.Add(5 * time.Minute) {
 		batch = append(batch, house.At(at)...)
 	}
-	if err := store.Record(ctx, batch); err != nil {
+	if err := store.Record(ctx, sensors.Batch{Readings: batch}); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Flush(ctx); err != nil {

@@ -124,7 +124,7 @@ func TestDoctor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Record(t.Context(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}})
+			s.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "test"}}})
 			s.Close(context.Background())
 			env.Now = func() time.Time { return time.Now().Add(-time.Hour) }
 		}, "clock", []string{"1 reading in the history is stamped ahead of the clock", "timedatectl set-ntp true", "climated forget --ahead"}},

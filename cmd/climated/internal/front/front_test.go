@@ -30,7 +30,7 @@ func hubWith(t *testing.T, opts Options, checks ...func() error) *httptest.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: time.Now(), Source: "test"}}); err != nil {
+	if err := store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: time.Now(), Source: "test"}}}); err != nil {
 		t.Fatal(err)
 	}
 	srv := mcp.New(t.Context(), store, &mcp.Options{Version: "test"})

@@ -27,7 +27,7 @@ func oauthHub(t *testing.T, token string) (*httptest.Server, *oauth.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store.Record(context.Background(), []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: time.Now(), Source: "test"}})
+	store.Record(context.Background(), sensors.Batch{Readings: []sensors.Reading{{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.5, Time: time.Now(), Source: "test"}}})
 	ts := httptest.NewUnstartedServer(nil)
 	base := "http://" + ts.Listener.Addr().String()
 	as, err := oauth.Open(context.Background(), path, oauth.Options{Issuer: base, Resource: base + "/mcp"})

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -181,36 +180,20 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// Counting is sink, counting the readings sources hand it and the
-// errors they report.
-func (m *Metrics) Counting(sink sensors.Sink) CountingSink { return CountingSink{sink, m} }
-
-// CountingSink counts what sources hand the history.
-type CountingSink struct {
-	sensors.Sink
-	m *Metrics
-}
-
-func (c CountingSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := c.Sink.Record(ctx, rs)
-	if errors.Is(err, sensors.ErrStopped) || errors.Is(err, history.ErrReadOnly) || ctx.Err() != nil {
-		return err // nothing was taken
-	}
-	for _, r := range rs {
-		// The history validated them; only after it refused some is each
-		// one looked at again, to count just the good ones.
-		if err == nil || r.Validate() == nil {
-			c.m.readings.WithLabelValues(r.Source).Inc()
+// Count counts, as h records them, the readings sources hand the
+// history (those it keeps: valid, and admitted) and the errors sources
+// report.
+func (m *Metrics) Count(h *hub.Hub) {
+	h.OnRecord(func(_ context.Context, rs []sensors.Reading) {
+		for _, r := range rs {
+			m.readings.WithLabelValues(r.Source).Inc()
 		}
-	}
-	return err
-}
-
-func (c CountingSink) Report(st sensors.Status) {
-	if st.Err != nil {
-		c.m.readErrors.WithLabelValues(st.Source).Inc()
-	}
-	c.Sink.Report(st)
+	})
+	h.OnReport(func(st sensors.Status) {
+		if st.Err != nil {
+			m.readErrors.WithLabelValues(st.Source).Inc()
+		}
+	})
 }
 
 // mqttCollector exposes the MQTT ingest's counters:

@@ -52,7 +52,7 @@ func TestReadings(t *testing.T) {
 		return sensors.Reading{Zone: zone, Measurement: sensors.Rain, Value: 0.2794, Time: now.Add(-ago), Source: "gpio17"}
 	}
 	h := openHub(t, path)
-	if err := h.Record(ctx, []sensors.Reading{
+	if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 19.26, Time: now.Add(-time.Minute), Source: "i2c1/0x44"},
 		{Zone: "Bedroom", Measurement: sensors.Humidity, Value: 45.4, Time: now.Add(-time.Minute), Source: "i2c1/0x44"},
 		{Zone: "Attic", Measurement: sensors.Temperature, Value: 30, Time: now.Add(-20 * time.Minute), Source: "mqtt/attic"},
@@ -60,7 +60,7 @@ func TestReadings(t *testing.T) {
 		{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21.43, Time: now.Add(-time.Minute), Source: "demo/Indoor"},
 		{Zone: "Shed", Measurement: sensors.Rain, Value: 1, Time: now.Add(-2 * time.Hour), Source: "mqtt/shed"},
 		tip("Garden", 3*time.Hour), tip("Garden", 30*time.Minute),
-	}); err != nil {
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Close(ctx); err != nil { // a restart
@@ -69,14 +69,14 @@ func TestReadings(t *testing.T) {
 	h = openHub(t, path)
 	t.Cleanup(func() { h.Close(ctx) })
 	h.Report(sensors.Status{Source: "mqtt/balcony", Zones: []string{"Balcony"}, Err: fmt.Errorf("last will: %w", sensors.ErrOffline)})
-	if err := h.Record(ctx, []sensors.Reading{tip("Garden", 10*time.Minute)}); err != nil { // uncommitted
+	if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{tip("Garden", 10*time.Minute)}}); err != nil { // uncommitted
 		t.Fatal(err)
 	}
 	m := New()
 	if err := m.WatchReadings(ctx, h, 0, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Record(ctx, []sensors.Reading{tip("Garden", 0)}); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{tip("Garden", 0)}}); err != nil {
 		t.Fatal(err)
 	}
 	text := scrape(t, m)

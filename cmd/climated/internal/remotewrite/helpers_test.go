@@ -29,7 +29,7 @@ func openHistory(t *testing.T) *history.Store {
 // record commits rs to st.
 func record(t *testing.T, st *history.Store, rs ...sensors.Reading) {
 	t.Helper()
-	if err := st.Record(context.Background(), rs); err != nil {
+	if err := st.Record(context.Background(), sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Flush(context.Background()); err != nil {

@@ -76,8 +76,9 @@ type fillSink struct {
 	n        int64
 }
 
-func (f *fillSink) Record(ctx context.Context, rs []sensors.Reading) error {
-	err := f.Sink.Record(ctx, rs)
+func (f *fillSink) Record(ctx context.Context, b sensors.Batch) error {
+	err := f.Sink.Record(ctx, b)
+	rs := b.Readings
 	if len(rs) > 0 {
 		f.n += int64(len(rs))
 		f.bar.Update(f.n, progress.Fraction(int64(rs[len(rs)-1].Time.Sub(f.from)), int64(f.to.Sub(f.from))))

@@ -22,19 +22,15 @@ var Floor = climate.ClockSet
 // what it buffered is rarely further behind.
 const clockSlack = time.Hour
 
-// Recorder is the sink the guard passes readings on to (its Report and
-// Flush are the guard's).
-type Recorder = sensors.Sink
-
 // Guard refuses readings stamped by a clock that cannot be right: a
 // Pi has no real-time clock and, until NTP answers, says 1970 (or a
 // clock set back stamps readings before those already recorded). Such
 // readings would land at the wrong end of the history, so they are
-// dropped and reported, at most once a minute.
+// dropped and reported, at most once a minute. The hub asks Admit of
+// every reading (hub.Hub.Admit).
 type Guard struct {
-	Recorder // Report and Flush are the inner sink's
-	log      *slog.Logger
-	floor    time.Time // readings before it are refused
+	log   *slog.Logger
+	floor time.Time // readings before it are refused
 
 	mu      sync.Mutex
 	refused int       // since the last report
@@ -51,7 +47,7 @@ type History interface {
 // NewGuard sets the floor from the history's newest current reading
 // and reports the readings the history holds ahead of the clock: they do
 // not hold new readings back (nor hide them: see climate.NewestCurrent).
-func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *Guard {
+func NewGuard(ctx context.Context, log *slog.Logger, h History) *Guard {
 	floor := Floor
 	if l := h.Latest().Add(-clockSlack); l.After(floor) {
 		floor = l
@@ -62,27 +58,17 @@ func NewGuard(ctx context.Context, sink Recorder, log *slog.Logger, h History) *
 	} else if a.Count > 0 {
 		log.Warn(AheadText(a, now), "to_delete", AheadFix())
 	}
-	return &Guard{Recorder: sink, log: log, floor: floor, said: loglimit.New(time.Minute)}
+	return &Guard{log: log, floor: floor, said: loglimit.New(time.Minute)}
 }
 
-func (g *Guard) Record(ctx context.Context, rs []sensors.Reading) error {
-	keep := rs
-	for i, r := range rs {
-		if !r.Time.Before(g.floor) {
-			if len(keep) < len(rs) {
-				keep = append(keep, r)
-			}
-			continue
-		}
-		if len(keep) == len(rs) {
-			keep = append(make([]sensors.Reading, 0, len(rs)), rs[:i]...)
-		}
-		g.refuse(r)
+// Admit says whether r may be recorded: false, and reported, when it is
+// stamped before the floor.
+func (g *Guard) Admit(r sensors.Reading) bool {
+	if !r.Time.Before(g.floor) {
+		return true
 	}
-	if len(keep) == 0 {
-		return nil
-	}
-	return g.Recorder.Record(ctx, keep)
+	g.refuse(r)
+	return false
 }
 
 func (g *Guard) refuse(r sensors.Reading) {

@@ -4,43 +4,61 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
-type recordSink struct{ got []sensors.Reading }
-
-func (s *recordSink) Record(_ context.Context, rs []sensors.Reading) error {
-	s.got = append(s.got, rs...)
-	return nil
+// guarded is a hub on a new history whose readings pass g, and the
+// readings it recorded.
+func guarded(t *testing.T, g *Guard) (*hub.Hub, *[]sensors.Reading) {
+	t.Helper()
+	h, err := hub.Open(t.Context(), filepath.Join(t.TempDir(), "h.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	h.Admit(g.Admit)
+	var got []sensors.Reading
+	h.OnRecord(func(_ context.Context, rs []sensors.Reading) { got = append(got, rs...) })
+	return h, &got
 }
-func (s *recordSink) Report(sensors.Status) {}
-
-func (s *recordSink) Flush(context.Context) error { return nil }
 
 // TestClockGuard: readings stamped in 1970, or well before the newest
-// reading already recorded, are refused and reported; the others pass.
+// reading already recorded, are refused and reported; the others pass. A
+// batch whose readings are all refused leaves its mark unwritten.
 func TestClockGuard(t *testing.T) {
 	var logs bytes.Buffer
 	latest := time.Now().Add(-time.Minute)
-	sink := &recordSink{}
-	g := NewGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)), fixedHistory{latest: latest})
-	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
+	g := NewGuard(t.Context(), slog.New(slog.NewTextHandler(&logs, nil)), fixedHistory{latest: latest})
+	h, got := guarded(t, g)
+	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now().Truncate(time.Second), Source: "i2c1/0x44"}
 	epoch, behind := good, good
 	epoch.Time = time.Unix(30, 0)
 	behind.Time = latest.Add(-2 * time.Hour)
-	if err := g.Record(t.Context(), []sensors.Reading{epoch, good, behind, good}); err != nil {
+	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{epoch, good, behind, good}, Mark: "some"}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.got) != 2 || !sink.got[0].Time.Equal(good.Time) || !sink.got[1].Time.Equal(good.Time) {
-		t.Errorf("recorded %v", sink.got)
+	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{epoch}, Mark: "none"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(*got) != 2 || !(*got)[0].Time.Equal(good.Time) || !(*got)[1].Time.Equal(good.Time) {
+		t.Errorf("recorded %v", *got)
 	}
 	if !strings.Contains(logs.String(), "readings refused") || !strings.Contains(logs.String(), "1970-01-01T00:00:30Z") {
 		t.Errorf("not reported:\n%s", logs.String())
+	}
+	if err := h.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	marked, err := h.Marked(t.Context(), []string{"some", "none"})
+	if err != nil || !marked["some"] || marked["none"] {
+		t.Errorf("marks committed: %v %v, want some and not none", marked, err)
 	}
 }
 
@@ -60,15 +78,15 @@ func (h fixedHistory) Ahead(context.Context, time.Time) (history.Ahead, error) {
 // start says how many there are, their range, and how to delete them.
 func TestClockGuardFutureHistory(t *testing.T) {
 	var logs bytes.Buffer
-	sink := &recordSink{}
 	future := time.Date(2027, 12, 1, 12, 0, 0, 0, time.UTC)
-	g := NewGuard(t.Context(), sink, slog.New(slog.NewTextHandler(&logs, nil)),
+	g := NewGuard(t.Context(), slog.New(slog.NewTextHandler(&logs, nil)),
 		fixedHistory{latest: time.Now().Add(-time.Minute), ahead: history.Ahead{Count: 42, First: future.Add(-time.Hour), Last: future}})
-	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now(), Source: "i2c1/0x44"}
-	if err := g.Record(t.Context(), []sensors.Reading{good}); err != nil {
+	h, got := guarded(t, g)
+	good := sensors.Reading{Zone: "Indoor", Measurement: sensors.Temperature, Value: 21, Time: time.Now().Truncate(time.Second), Source: "i2c1/0x44"}
+	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{good}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.got) != 1 {
+	if len(*got) != 1 {
 		t.Errorf("a reading stamped now was refused after a history from the future:\n%s", logs.String())
 	}
 	for _, want := range []string{"42 readings in the history are stamped ahead of the clock", "from 2027-12-01T11:00:00Z to 2027-12-01T12:00:00Z", "climated forget --ahead"} {
