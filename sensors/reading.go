@@ -67,6 +67,15 @@ type Source interface {
 	Run(ctx context.Context, sink Sink) error
 }
 
+// Pushed is a source whose readings are brought to the hub (a weather
+// station's uploads) rather than read by it: built with its sink, it
+// records on the goroutine of whatever brings them, from the start, until
+// Close, which waits for what it is recording.
+type Pushed interface {
+	Name() string
+	Close()
+}
+
 // ErrStopped is returned by sinks that no longer accept readings.
 var ErrStopped = errors.New("sink stopped")
 

@@ -143,7 +143,7 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 	}
 	r.run.Start(ctx, set)
 	watchMQTT(r.m, r.run, set)
-	r.log.Info("configuration reloaded", "sources", len(set.Sources), "zones", set.Zones, "simulated", set.Simulated,
+	r.log.Info("configuration reloaded", "sources", set.Count(), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))
 	return next
 }

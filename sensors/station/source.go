@@ -46,7 +46,6 @@ const (
 	uploadRate   = 1        // uploads a second per station, after a burst
 	uploadBurst  = 4
 	clockSkewMax = 15 * time.Minute // a dateutc further behind the hub's clock is not believed
-	startWait    = 5 * time.Second  // how long an upload waits for the source to start
 	forgetAfter  = 24 * time.Hour   // a station silent this long gives its slot to a new one
 )
 
@@ -54,17 +53,22 @@ const (
 // (history.Store.SourceState).
 type StateReader func(ctx context.Context, key string) (string, bool, error)
 
-// Source is the station's readings as uploads bring them: a
-// sensors.Source whose Run takes the sink, fed by Handler.
+// Source is the station's readings as uploads bring them (Handler): a
+// pushed source (sensors.Pushed), which records into its sink on the
+// upload's goroutine from the start, until Close.
 type Source struct {
 	cfg   Config
 	state StateReader
+	sink  sensors.Sink
 	log   *slog.Logger
 	now   func() time.Time
 
+	// open is held for reading by every upload being recorded, and for
+	// writing by Close, which so waits for them.
+	open   sync.RWMutex
+	closed bool
+
 	mu       sync.Mutex
-	running  chan struct{} // closed once Run has the sink
-	sink     sensors.Sink
 	stations map[string]*tracked
 	// Log lines of bad uploads: a field's problem at most once a day per
 	// station and field, a gauge's refusals once a minute per gauge.
@@ -83,29 +87,27 @@ type tracked struct {
 	rainSince time.Time
 }
 
-// NewSource is the station source; state restores its rain gauges.
-func NewSource(cfg Config, state StateReader, log *slog.Logger) *Source {
+// NewSource is the station source, recording into sink; state restores
+// its rain gauges, the first time each is counted.
+func NewSource(cfg Config, state StateReader, sink sensors.Sink, log *slog.Logger) *Source {
 	if cfg.Name == "" {
 		cfg.Name = "Station"
 	}
-	return &Source{cfg: cfg, state: state, log: log, now: time.Now, running: make(chan struct{}), stations: map[string]*tracked{},
+	return &Source{cfg: cfg, state: state, sink: sink, log: log, now: time.Now, stations: map[string]*tracked{},
 		fieldLog: loglimit.New(24 * time.Hour), rainLog: loglimit.New(time.Minute), unknownLog: loglimit.New(24 * time.Hour)}
 }
 
 // Name is the source's name.
 func (s *Source) Name() string { return "station" }
 
-// Run takes uploads into sink until ctx ends.
-func (s *Source) Run(ctx context.Context, sink sensors.Sink) error {
-	s.mu.Lock()
-	s.sink = sink
-	close(s.running)
-	s.mu.Unlock()
-	<-ctx.Done()
-	s.mu.Lock()
-	s.sink = nil
-	s.mu.Unlock()
-	return nil
+// Close stops the source: it waits for the uploads being recorded, and
+// the later ones get sensors.ErrStopped. A reload closes the old station
+// before the new one takes uploads, so that the new one restores its rain
+// gauges from what the old one recorded last.
+func (s *Source) Close() {
+	s.open.Lock()
+	defer s.open.Unlock()
+	s.closed = true
 }
 
 // Zones are the zones the configuration names.
@@ -183,13 +185,9 @@ func (t *tracked) lastUpload() time.Time { return time.Unix(0, t.last.Load()) }
 // record turns an upload into readings and records them, with the rain
 // gauge's state.
 func (s *Source) record(ctx context.Context, u *Upload) error {
-	if err := s.waitRunning(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	sink := s.sink
-	s.mu.Unlock()
-	if sink == nil {
+	s.open.RLock()
+	defer s.open.RUnlock()
+	if s.closed || s.sink == nil {
 		return sensors.ErrStopped
 	}
 	t, first, err := s.station(u.Station)
@@ -208,7 +206,7 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 		return err
 	}
 	s.logProblems(u)
-	err = sink.Record(ctx, b)
+	err = s.sink.Record(ctx, b)
 	if first && !errors.Is(err, sensors.ErrStopped) {
 		s.logFirst(u, b.Readings)
 	}
@@ -219,25 +217,6 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 		return nil
 	}
 	return err
-}
-
-// waitRunning lets an upload that comes as the hub starts wait for Run,
-// up to startWait; once the source has run it costs nothing.
-func (s *Source) waitRunning(ctx context.Context) error {
-	select {
-	case <-s.running:
-		return nil
-	default:
-	}
-	t := time.NewTimer(startWait)
-	defer t.Stop()
-	select {
-	case <-s.running:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-	}
-	return nil
 }
 
 var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)

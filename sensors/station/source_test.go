@@ -55,7 +55,7 @@ func (m *memSink) sum(zone string, meas sensors.Measurement) (n int, total float
 	return n, total
 }
 
-// running starts a source on sink, serving its handler; stop ends it.
+// running serves a source recording into sink; stop ends it.
 func running(t *testing.T, cfg Config, sink *memSink) (*httptest.Server, func()) {
 	t.Helper()
 	return runningLog(t, cfg, sink, io.Discard)
@@ -64,22 +64,9 @@ func running(t *testing.T, cfg Config, sink *memSink) (*httptest.Server, func())
 // runningLog is running with the source's log written to w.
 func runningLog(t *testing.T, cfg Config, sink *memSink, w io.Writer) (*httptest.Server, func()) {
 	t.Helper()
-	src := NewSource(cfg, sink.state, slog.New(slog.NewTextHandler(w, nil)))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { src.Run(ctx, sink); close(done) }()
+	src := NewSource(cfg, sink.state, sink, slog.New(slog.NewTextHandler(w, nil)))
 	srv := httptest.NewServer(src.Handler())
-	for { // Run has taken the sink once an upload is answered other than 503
-		resp, err := http.PostForm(srv.URL, url.Values{"PASSKEY": {"probe"}})
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusServiceUnavailable {
-				break
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return srv, func() { srv.Close(); cancel(); <-done }
+	return srv, func() { srv.Close(); src.Close() }
 }
 
 func post(t *testing.T, base string, form url.Values) int {
@@ -127,7 +114,7 @@ func TestSourceRainAcrossRestart(t *testing.T) {
 // of them is recorded.
 func TestSourceRefuses(t *testing.T) {
 	sink := &memSink{states: map[string]string{}}
-	srv, stop := running(t, Config{Passkeys: []string{"K", "probe"}}, sink)
+	srv, stop := running(t, Config{Passkeys: []string{"K"}}, sink)
 	defer stop()
 	if code := post(t, srv.URL, url.Values{"PASSKEY": {"stranger"}, "tempf": {"50"}}); code != http.StatusForbidden {
 		t.Errorf("a station not listed: %d, want 403", code)
@@ -164,9 +151,9 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // refused, so uploads under made-up PASSKEYs cannot make the hub hold more.
 func TestSourceStationsBounded(t *testing.T) {
 	sink := &memSink{states: map[string]string{}}
-	srv, stop := running(t, Config{}, sink) // the probe is the first station
+	srv, stop := running(t, Config{}, sink)
 	defer stop()
-	for i := 1; i < MaxStations; i++ {
+	for i := range MaxStations {
 		if code := post(t, srv.URL, url.Values{"PASSKEY": {fmt.Sprint("station", i)}, "tempf": {"50"}}); code != http.StatusOK {
 			t.Fatalf("station %d of %d: %d", i+1, MaxStations, code)
 		}

@@ -57,12 +57,16 @@ func (r *Running) Start(ctx context.Context, set *Set) {
 	}
 }
 
-// Stop ends what Start started and waits for it.
+// Stop ends what Start started and waits for it, and closes the current
+// set's pushed sources (waiting for what they are recording).
 func (r *Running) Stop() {
 	if r.cancel != nil {
 		r.cancel()
 	}
 	r.wg.Wait()
+	for _, p := range r.Set().Pushed {
+		p.Close()
+	}
 }
 
 // Healthy reports every part that is not working: the history writer,

@@ -36,8 +36,12 @@ type Set struct {
 	// (the alerts are published beside the zones); nil otherwise.
 	MQTTPublish *MQTTPublish
 	// Station takes a weather station's uploads (its Handler is served
-	// at station.Path); nil without a station: section.
+	// at station.Path); nil without a station: section. It is the one
+	// of Pushed.
 	Station *station.Source
+	// Pushed are the sources whose readings are brought to the hub: they
+	// record from the start, and stop with the set.
+	Pushed []sensors.Pushed
 	// Mixed are the zones the demo house shares with real sources, when
 	// it runs beside them (demo: enabled: true).
 	Mixed []string
@@ -100,9 +104,7 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 	if cfg.Station != nil {
 		sc := *cfg.Station
 		sc.Location = mustLocation(cfg) // the counters' periods begin at the house's midnight
-		if err := addStation(ctx, set, sc, d); err != nil {
-			return nil, err
-		}
+		addStation(set, sc, d)
 	}
 	if cfg.MQTT != nil {
 		m := *cfg.MQTT
@@ -119,21 +121,27 @@ func Build(ctx context.Context, cfg config.Config, d Deps) (*Set, error) {
 	return set, nil
 }
 
-// addStation adds the weather station's source, which restores its rain
-// gauges from what the history committed: on a reload, what the source
-// being replaced recorded is committed first, so that its rain is not
-// counted again from an older state.
-func addStation(ctx context.Context, set *Set, cfg station.Config, d Deps) error {
+// addStation adds the weather station's source, recording into the hub.
+// It restores each rain gauge from what the history committed, the first
+// time the gauge counts: what the station it replaces on a reload
+// recorded (closed, with its last upload done, before this one takes
+// any) is committed first, so that its rain is not counted again from an
+// older state.
+func addStation(set *Set, cfg station.Config, d Deps) {
 	var state station.StateReader
+	var sink sensors.Sink
 	if d.Hub != nil {
-		if err := d.Hub.Flush(ctx); err != nil {
-			return fmt.Errorf("station: commit the history before reading the rain gauges' state: %w", err)
+		sink = d.Hub
+		state = func(ctx context.Context, key string) (string, bool, error) {
+			if err := d.Hub.Flush(ctx); err != nil {
+				return "", false, fmt.Errorf("commit the history before reading the rain gauge's state: %w", err)
+			}
+			return d.Hub.SourceState(ctx, key)
 		}
-		state = d.Hub.SourceState
 	}
-	set.Station = station.NewSource(cfg, state, d.Log.With("source", "station"))
-	set.add(set.Station, set.Station.Zones())
-	return nil
+	set.Station = station.NewSource(cfg, state, sink, d.Log.With("source", "station"))
+	set.Pushed = append(set.Pushed, set.Station)
+	set.addZones(set.Station.Zones())
 }
 
 // addDemo adds the demo house as demo: enabled says: unset, when no other
@@ -143,13 +151,13 @@ func addDemo(set *Set, cfg config.Config, log *slog.Logger) {
 	on := cfg.Demo.Enabled
 	switch {
 	case on != nil && !*on:
-		if len(set.Sources) == 0 {
+		if set.Count() == 0 {
 			log.Warn("no sensors configured or found, and demo: enabled: false: the hub has no zone until sensors:, rain_gauge: or mqtt: give it some (climated scan lists the chips on the bus)")
 		}
 		return
-	case on == nil && len(set.Sources) > 0:
+	case on == nil && set.Count() > 0:
 		return
-	case len(set.Sources) == 0:
+	case set.Count() == 0:
 		log.Info("no sensors configured or found: running the demo house (simulated data)")
 	}
 	set.House = demo.New(&demo.Options{Seed: cfg.Demo.Seed, Interval: cfg.Demo.Interval, Location: mustLocation(cfg),
@@ -222,6 +230,14 @@ func addMQTT(set *Set, cfg mqtt.Config, altitude float64, commitWait time.Durati
 
 func (s *Set) add(src sensors.Source, zones []string) {
 	s.Sources = append(s.Sources, src)
+	s.addZones(zones)
+}
+
+// Count is how many sources s has, pulled and pushed.
+func (s *Set) Count() int { return len(s.Sources) + len(s.Pushed) }
+
+// addZones adds the zones s does not list yet.
+func (s *Set) addZones(zones []string) {
 	for _, z := range zones {
 		if !slices.Contains(s.Zones, z) {
 			s.Zones = append(s.Zones, z)
