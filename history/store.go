@@ -270,15 +270,6 @@ func (s *Store) Record(ctx context.Context, b sensors.Batch) error {
 	return invalid
 }
 
-// RecordPrepared is Record for a batch whose readings Prepare returned as
-// valid: the hub validates once, and hands the store what passed.
-func (s *Store) RecordPrepared(ctx context.Context, b sensors.Batch) error {
-	if len(b.Readings) == 0 {
-		return nil
-	}
-	return s.enqueue(ctx, b)
-}
-
 // Prepare splits readings into the valid ones, at the store's resolution
 // of a second, and an error naming every invalid one (nil when none is).
 func Prepare(readings []sensors.Reading) (valid []sensors.Reading, invalid error) {
@@ -295,7 +286,13 @@ func Prepare(readings []sensors.Reading) (valid []sensors.Reading, invalid error
 	return valid, errors.Join(errs...)
 }
 
-func (s *Store) enqueue(ctx context.Context, b sensors.Batch) error {
+// RecordPrepared is Record for a batch whose readings Prepare returned as
+// valid (the hub validates once, and hands the store what passed): it
+// queues the batch for the writer goroutine (writer.loop).
+func (s *Store) RecordPrepared(ctx context.Context, b sensors.Batch) error {
+	if len(b.Readings) == 0 {
+		return nil
+	}
 	if s.readOnly {
 		return ErrReadOnly
 	}
