@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport"
 )
 
 // Limits of a view's document: what a host fetches for every answer
@@ -72,7 +74,7 @@ func appsPaths(h *testHub) map[string]func(t *testing.T) *sdk.ClientSession {
 			outR, outW := io.Pipe()
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
-			go func() { h.srv.MCP().Run(ctx, Stdio(inR, outW)); close(done) }()
+			go func() { h.srv.MCP().Run(ctx, transport.Stdio(inR, outW)); close(done) }()
 			t.Cleanup(func() { cancel(); inW.Close(); outR.Close(); <-done })
 			return connect(t, &sdk.IOTransport{Reader: outR, Writer: inW})
 		},

@@ -98,3 +98,10 @@ func connectAt(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions, v
 	t.Cleanup(func() { cs.Close() })
 	return cs
 }
+
+// The names the transports (package transport) give these.
+const (
+	sessionHeader     = "Mcp-Session-Id"
+	statelessProtocol = "2026-07-28" // the first protocol without sessions
+	methodListen      = "subscriptions/listen"
+)

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport"
 )
 
 const pingBody = `{"jsonrpc":"2.0","id":9,"method":"ping"}`
@@ -32,8 +33,8 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 			first = hdr.Get(sessionHeader)
 		}
 	}
-	if n := srv.Sessions(); n > DefaultMaxClientSessions {
-		t.Errorf("%d sessions open, one client's share %d", n, DefaultMaxClientSessions)
+	if n := srv.Sessions(); n > transport.DefaultMaxClientSessions {
+		t.Errorf("%d sessions open, one client's share %d", n, transport.DefaultMaxClientSessions)
 	}
 	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
@@ -55,15 +56,15 @@ func TestStreamlessSessionsExpireSooner(t *testing.T) {
 	streaming := sessionOpened(t, ts.URL)
 	getStream(t, ts.URL, streaming)
 
-	clock.add(DefaultStreamlessTimeout - time.Second)
-	srv.expireStreamless()
+	clock.add(transport.DefaultStreamlessTimeout - time.Second)
+	srv.http.ExpireStreamless()
 	if code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != 200 {
-		t.Fatalf("session quiet for less than %s: %d %s", DefaultStreamlessTimeout, code, body)
+		t.Fatalf("session quiet for less than %s: %d %s", transport.DefaultStreamlessTimeout, code, body)
 	}
-	clock.add(DefaultStreamlessTimeout + time.Second)
-	srv.expireStreamless()
+	clock.add(transport.DefaultStreamlessTimeout + time.Second)
+	srv.http.ExpireStreamless()
 	if code, _, _ := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != http.StatusNotFound {
-		t.Errorf("session quiet for over %s: %d, want 404", DefaultStreamlessTimeout, code)
+		t.Errorf("session quiet for over %s: %d, want 404", transport.DefaultStreamlessTimeout, code)
 	}
 	if code, _, body := rawPost(t, ts.URL+"/mcp", map[string]string{sessionHeader: streaming, "Mcp-Protocol-Version": "2025-06-18"}, pingBody); code != 200 {
 		t.Errorf("session with its stream open: %d %s", code, body)
@@ -112,7 +113,7 @@ func (c *fakeClock) add(d time.Duration) {
 
 // TestSDKSessionTimeoutIgnoresStreams: the SDK's SessionTimeout ends a
 // session whose GET stream is open, as it ends one that has gone, so
-// climated keeps its own book of streams (idle.go).
+// climated keeps its own book of streams (transport/idle.go).
 func TestSDKSessionTimeoutIgnoresStreams(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },

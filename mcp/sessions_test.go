@@ -56,9 +56,5 @@ func TestSSESessionEndsWithItsStream(t *testing.T) {
 	})
 	// The stream's handler forgets the session as it returns, which may
 	// come just after the 404.
-	testutil.WaitFor(t, "no SSE session left", func() bool {
-		h.srv.sse.mu.Lock()
-		defer h.srv.sse.mu.Unlock()
-		return len(h.srv.sse.sessions) == 0
-	})
+	testutil.WaitFor(t, "no SSE session left", func() bool { return h.srv.http.SSESessions() == 0 })
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport"
 )
 
 // fromAddr is an HTTP client whose connections come from ip, a loopback
@@ -146,13 +148,13 @@ func TestOneClientCannotTakeEverySession(t *testing.T) {
 			newClientGetsIn(t, base, "127.0.0.3")
 			// The SDK ends an evicted listen or SSE session as its handler
 			// returns: give it a moment.
-			for deadline := time.Now().Add(2 * time.Second); srv.Sessions() > DefaultMaxClientSessions; time.Sleep(10 * time.Millisecond) {
+			for deadline := time.Now().Add(2 * time.Second); srv.Sessions() > transport.DefaultMaxClientSessions; time.Sleep(10 * time.Millisecond) {
 				if time.Now().After(deadline) {
-					t.Errorf("%d sessions open once the newcomer has gone, want at most the client's share, %d", srv.Sessions(), DefaultMaxClientSessions)
+					t.Errorf("%d sessions open once the newcomer has gone, want at most the client's share, %d", srv.Sessions(), transport.DefaultMaxClientSessions)
 					break
 				}
 			}
-			if len(served) > DefaultMaxClientSessions && !ended(served[0]) {
+			if len(served) > transport.DefaultMaxClientSessions && !ended(served[0]) {
 				t.Error("the client's oldest stream, never read, is still open")
 			}
 		})
@@ -167,7 +169,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 	listen := streamKinds[0].open
 	a, _ := hold(t, fromAddr("127.0.0.2"), ts.URL, 4, listen)
 	b, _ := hold(t, fromAddr("127.0.0.3"), ts.URL, 4, listen)
-	if n := srv.holds.Held(); n != 8 || len(a)+len(b) != 8 {
+	if n := srv.http.Held(); n != 8 || len(a)+len(b) != 8 {
 		t.Fatalf("two clients within their share: %d held, %d served; want 8", n, len(a)+len(b))
 	}
 	c, refused := hold(t, fromAddr("127.0.0.4"), ts.URL, 4, listen)
@@ -177,7 +179,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 	// The ceiling took from the biggest holder each time (ties: the one
 	// whose oldest is oldest): a, b, a, then c itself.
 	for ip, want := range map[string]int{"127.0.0.2": 2, "127.0.0.3": 3, "127.0.0.4": 3} {
-		if n := srv.holds.HeldBy(ip); n != want {
+		if n := srv.http.HeldBy(ip); n != want {
 			t.Errorf("%s holds %d, want %d", ip, n, want)
 		}
 	}
@@ -185,7 +187,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 		t.Error("the oldest stream of the client holding most is still open")
 	}
 	newClientGetsIn(t, ts.URL, "127.0.0.5")
-	if n := srv.holds.Held(); n > 8 {
+	if n := srv.http.Held(); n > 8 {
 		t.Errorf("%d held, ceiling 8", n)
 	}
 }
@@ -226,7 +228,7 @@ func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"protocolVersion"`) {
 		t.Fatalf("the new session's initialize, while the evicted one has a call in flight: %d %q %v", resp.StatusCode, body, err)
 	}
-	if n := srv.holds.Held(); n != 1 {
+	if n := srv.http.Held(); n != 1 {
 		t.Errorf("%d sessions held after the eviction, want 1", n)
 	}
 }

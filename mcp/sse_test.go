@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport"
 )
 
 // sseEvent is one server-sent event.
@@ -162,7 +164,7 @@ func TestSSEBadRequests(t *testing.T) {
 		{"malformed JSON", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,`, 400, "not a JSON-RPC 2.0 message"},
 		{"not JSON-RPC", endpoint, "application/json", `[1,2,3]`, 400, "not a JSON-RPC 2.0 message"},
 		{"wrong content type", endpoint, "text/plain", `{}`, 415, "application/json"},
-		{"oversized body", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}}`, 413, "exceeds"},
+		{"oversized body", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", transport.DefaultMaxBodyBytes) + `"}}`, 413, "exceeds"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -182,9 +184,9 @@ func TestSSEBadRequests(t *testing.T) {
 }
 
 // TestSDKSSETransportDoesNotBoundCalls: the SDK's HTTP+SSE transport
-// answers 202 to more calls of one session than DefaultMaxInFlight and
+// answers 202 to more calls of one session than transport.DefaultMaxInFlight and
 // holds them all, so climated serves the flow with its own transport
-// (sse.go, sseconn.go). When this fails, the SDK's transport bounds the
+// (transport/sse.go, sseconn.go). When this fails, the SDK's transport bounds the
 // work behind its 202: see whether it also ends a session whose client
 // stops reading (TestSSEStalledStreamEnds) before moving onto it.
 func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
@@ -221,12 +223,12 @@ func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
 	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	accepted := 0
-	for i := range 3 * DefaultMaxInFlight {
+	for i := range 3 * transport.DefaultMaxInFlight {
 		if code, _ := post(t, ts.URL+endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, 10+i)); code == http.StatusAccepted {
 			accepted++
 		}
 	}
-	if accepted <= DefaultMaxInFlight {
+	if accepted <= transport.DefaultMaxInFlight {
 		t.Errorf("the go-sdk's SSE transport accepted %d held calls of one session: it bounds them now", accepted)
 	}
 }

@@ -80,8 +80,8 @@ func (r *recordSessions) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // TestSDKStatefulHandlerRefusesStatelessRequests: the SDK's stateful
 // Streamable HTTP handler refuses a request of protocol 2026-07-28, so
-// the front sends those to a stateless handler (stateless.go). When this
-// fails, one SDK handler serves both and stateless.go may go.
+// the front sends those to a stateless handler (transport/stateless.go). When this
+// fails, one SDK handler serves both and transport/stateless.go may go.
 func TestSDKStatefulHandlerRefusesStatelessRequests(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
@@ -89,7 +89,7 @@ func TestSDKStatefulHandlerRefusesStatelessRequests(t *testing.T) {
 	code, _, body := rawPost(t, ts.URL, map[string]string{"Mcp-Protocol-Version": statelessProtocol, "Mcp-Method": "tools/list"},
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+statelessProtocol+`"}}}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, fmt.Sprint(sdk.CodeUnsupportedProtocolVersion)) {
-		t.Errorf("the go-sdk's stateful handler answers a %s request %d %s: if it serves it, stateless.go may go", statelessProtocol, code, body)
+		t.Errorf("the go-sdk's stateful handler answers a %s request %d %s: if it serves it, transport/stateless.go may go", statelessProtocol, code, body)
 	}
 }
 

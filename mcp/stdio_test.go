@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/mcp/transport"
 )
 
 // TestStdioIDsAndCodes: over stdio too, a call before initialize gets
@@ -19,7 +21,7 @@ func TestStdioIDsAndCodes(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)
-	go func() { ended <- h.srv.MCP().Run(ctx, Stdio(inR, outW)) }()
+	go func() { ended <- h.srv.MCP().Run(ctx, transport.Stdio(inR, outW)) }()
 	t.Cleanup(func() {
 		cancel()
 		inW.Close()

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/mcp/transport"
 )
 
 // mcpPost sends one JSON-RPC body to /mcp as a Streamable HTTP client would.
@@ -47,7 +49,7 @@ func TestStreamableBadRequests(t *testing.T) {
 		{"unknown tool", session, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_weather","arguments":{}}}`, 200, "get_weather"},
 		{"arguments of the wrong type", session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_climate","arguments":"now"}}`, 200, "arguments"},
 		{"unknown session", "no-such-session", `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}`, 404, "session not found"},
-		{"oversized body", session, `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}}`, 413, "exceeds 1048576 bytes"},
+		{"oversized body", session, `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"` + strings.Repeat("x", transport.DefaultMaxBodyBytes) + `"}}`, 413, "exceeds 1048576 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,14 +1,15 @@
-package mcp
+package transport
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 )
 
 // Defaults of the request limits.
@@ -23,15 +24,28 @@ const (
 	sseSessionParam       = "session_id"
 )
 
+// Guard is the SDK server's first receiving middleware, on every
+// transport (stdio too): it bounds the time of every MCP method handler
+// to timeout (DefaultRequestTimeout when zero), and logs a panic to log.
+func Guard(timeout time.Duration, log *slog.Logger) sdk.Middleware {
+	orDefault(&timeout, DefaultRequestTimeout)
+	return (&guard{timeout: timeout, log: log}).guardMCP
+}
+
+type guard struct {
+	timeout time.Duration
+	log     *slog.Logger
+}
+
 // guardMCP bounds the time of every MCP method handler (a tool, a
 // resource, a prompt) and turns a panic in one into a JSON-RPC error: the
 // SDK runs handlers on goroutines of its own, where a panic would end the
 // whole process; errors get a JSON-RPC code. subscriptions/listen is the one request meant to last.
-func (s *Server) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
+func (s *guard) guardMCP(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
-		if method != "subscriptions/listen" {
+		if method != methodListen {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, s.opts.RequestTimeout)
+			ctx, cancel = context.WithTimeout(ctx, s.timeout)
 			defer cancel()
 		}
 		defer func() {

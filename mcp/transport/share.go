@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -32,11 +32,16 @@ const (
 	DefaultMaxClientSessions = 16
 )
 
+// Held counts the sessions and streams all clients hold open together;
+// HeldBy those client holds (perclient.Client names clients).
+func (t *HTTP) Held() int                { return t.holds.Held() }
+func (t *HTTP) HeldBy(client string) int { return t.holds.HeldBy(client) }
+
 // holdStream counts the stream of every request through next (GET /sse:
 // an SSE session lives as long as its stream) against its client's share.
-func (s *Server) holdStream(kind string, next http.Handler) http.Handler {
+func (t *HTTP) holdStream(kind string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, release := s.holdRequest(r, kind)
+		r, release := t.holdRequest(r, kind)
 		defer release()
 		next.ServeHTTP(w, r)
 	})
@@ -45,10 +50,10 @@ func (s *Server) holdStream(kind string, next http.Handler) http.Handler {
 // holdRequest counts the stream r opens against its client's share, until
 // the returned release. Ending it to make room cancels the context of the
 // returned request, which ends the stream and the SDK session behind it.
-func (s *Server) holdRequest(r *http.Request, kind string) (*http.Request, func()) {
+func (t *HTTP) holdRequest(r *http.Request, kind string) (*http.Request, func()) {
 	ctx, cancel := context.WithCancel(r.Context())
-	release := s.holds.Hold(perclient.Client(r), s.evicted(kind, cancel))
-	r, unwatch := s.grants.watchStream(r.WithContext(ctx), kind)
+	release := t.holds.Hold(perclient.Client(r), t.evicted(kind, cancel))
+	r, unwatch := t.grants.watchStream(r.WithContext(ctx), kind)
 	return r, func() {
 		unwatch()
 		release()
@@ -59,9 +64,9 @@ func (s *Server) holdRequest(r *http.Request, kind string) (*http.Request, func(
 // holdSession counts the Streamable HTTP session id, which r (an
 // initialize) opened, against the client's share until the session ends;
 // ending it to make room closes the session, and its GET stream with it.
-func (s *Server) holdSession(r *http.Request, id string) {
+func (t *HTTP) holdSession(r *http.Request, id string) {
 	var ss *sdk.ServerSession
-	for open := range s.mcp.Sessions() {
+	for open := range t.server.Sessions() {
 		if open.ID() == id {
 			ss = open
 			break
@@ -71,14 +76,14 @@ func (s *Server) holdSession(r *http.Request, id string) {
 		return // ended already
 	}
 	end := func() {
-		s.book.forget(id)
+		t.book.forget(id)
 		// The SDK's Close waits for the session's calls in flight to end
 		// (each within RequestTimeout): on a goroutine of its own, so that
 		// the initialize that made room is not held up by them.
 		go ss.Close()
 	}
-	release := s.holds.Hold(perclient.Client(r), s.evicted("session", end))
-	unwatch := s.grants.watchSession(r, "session", end)
+	release := t.holds.Hold(perclient.Client(r), t.evicted("session", end))
+	unwatch := t.grants.watchSession(r, "session", end)
 	go func() {
 		ss.Wait()
 		unwatch()
@@ -89,18 +94,18 @@ func (s *Server) holdSession(r *http.Request, id string) {
 // evicted ends a hold to make room, and says so: at INFO the first time a
 // client loses one (the operator learns of a client that leaks), at DEBUG
 // for the rest of its run.
-func (s *Server) evicted(kind string, end func()) func(perclient.Eviction) {
+func (t *HTTP) evicted(kind string, end func()) func(perclient.Eviction) {
 	return func(e perclient.Eviction) {
 		end()
 		why := "the client holds more than its share"
 		if e.Ceiling {
 			why = "every client together holds the ceiling, and this client holds most"
 		}
-		level := s.log.Debug
+		level := t.log.Debug
 		if e.Nth == 1 {
-			level = s.log.Info
+			level = t.log.Info
 		}
 		level("closed a client's oldest MCP session or stream to make room", "client", e.Client, "kind", kind, "why", why,
-			"share", s.opts.MaxClientSessions, "ceiling", s.opts.MaxSessions, "closed", e.Nth)
+			"share", t.opts.MaxClientSessions, "ceiling", t.opts.MaxSessions, "closed", e.Nth)
 	}
 }

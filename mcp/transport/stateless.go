@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"net/http"
@@ -24,11 +24,11 @@ const (
 
 // statelessHandler serves the requests of protocols without sessions,
 // server/discover among them.
-func (s *Server) statelessHandler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
+func (t *HTTP) statelessHandler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return t.server }, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
-		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
-		Logger:                     s.sdkLog.With("transport", "streamable", "stateless", true),
+		MaxRequestBodyBytes:        t.opts.MaxBodyBytes,
+		Logger:                     t.sdkLog.With("transport", "streamable", "stateless", true),
 		DisableLocalhostProtection: true, // the front checks Host, as for the stateful handler
 	})
 }
@@ -47,9 +47,9 @@ func isStateless(r *http.Request) bool {
 // liftDeadlines takes the server-wide read and write deadlines off a
 // request whose answer is a stream that may legitimately last for hours,
 // and bounds each write to it instead (deadlineWriter).
-func (s *Server) liftDeadlines(w http.ResponseWriter) http.ResponseWriter {
+func (t *HTTP) liftDeadlines(w http.ResponseWriter) http.ResponseWriter {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	return &deadlineWriter{ResponseWriter: w, rc: rc, timeout: s.opts.StreamWriteTimeout}
+	return &deadlineWriter{ResponseWriter: w, rc: rc, timeout: t.opts.StreamWriteTimeout}
 }

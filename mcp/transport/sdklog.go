@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -31,6 +31,14 @@ type quietHandler struct {
 type quietMessages struct {
 	now   func() time.Time
 	limit *loglimit.Limiter
+}
+
+// SDKLogger is the logger for the go-sdk, both its Server and the
+// transports' SDK handlers: log's handler under a quietHandler (one for all
+// of them, so that a warning is held back wherever it comes from), its
+// lines marked origin=go-sdk.
+func SDKLogger(log *slog.Logger, now func() time.Time) *slog.Logger {
+	return slog.New(newQuietHandler(log.Handler(), now)).With("origin", "go-sdk")
 }
 
 func newQuietHandler(inner slog.Handler, now func() time.Time) *quietHandler {

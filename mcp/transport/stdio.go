@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 )
 
 // Stdio is the transport for serving MCP on in and out, one JSON-RPC

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 )
 
 // The SDK's stdio transport ends the session as soon as its input ends,

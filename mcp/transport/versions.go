@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"

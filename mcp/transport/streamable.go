@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -18,7 +18,7 @@ import (
 // many calls); it answers the calls the SDK would answer without a
 // JSON-RPC code (internal/wire: unknown methods, calls before
 // initialize), and swaps the ids the SDK would change.
-func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler {
+func (t *HTTP) streamableFront(stateful, stateless http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next := stateful
 		if isStateless(r) {
@@ -32,14 +32,14 @@ func (s *Server) streamableFront(stateful, stateless http.Handler) http.Handler 
 		// A POST counts as one call from the start, so that bodies still
 		// arriving count too; once read, as many as it carries.
 		if p.session != "" {
-			if !s.calls.take(p.session, 1) {
-				s.calls.refuse(w, 1)
+			if !t.calls.take(p.session, 1) {
+				t.calls.refuse(w, 1)
 				return
 			}
 			p.held = 1
-			defer func() { s.calls.give(p.session, p.held) }()
+			defer func() { t.calls.give(p.session, p.held) }()
 		}
-		s.servePost(p)
+		t.servePost(p)
 	})
 }
 
@@ -56,8 +56,8 @@ type frontPost struct {
 
 // servePost reads the body, holds its calls and answers it or passes it
 // on.
-func (s *Server) servePost(p *frontPost) {
-	data, ok := readBody(p.w, p.r, s.opts.MaxBodyBytes)
+func (t *HTTP) servePost(p *frontPost) {
+	data, ok := readBody(p.w, p.r, t.opts.MaxBodyBytes)
 	if !ok {
 		return
 	}
@@ -67,36 +67,36 @@ func (s *Server) servePost(p *frontPost) {
 		return
 	}
 	p.body = body
-	if !s.holdCalls(p) {
+	if !t.holdCalls(p) {
 		return
 	}
 	if p.stateless && body.Has(methodListen) {
 		// A listen holds an SDK session for as long as it lasts: it
 		// counts against its client's share, and its stream may last.
 		var release func()
-		p.r, release = s.holdRequest(p.r, "listen")
+		p.r, release = t.holdRequest(p.r, "listen")
 		defer release()
-		p.w = s.liftDeadlines(p.w)
+		p.w = t.liftDeadlines(p.w)
 	}
-	if answers, status := s.refusals(body, p.session == "" && !p.stateless, p.stateless); answers != nil {
+	if answers, status := t.refusals(body, p.session == "" && !p.stateless, p.stateless); answers != nil {
 		writeAnswers(p.w, status, answers, body.Batch)
 		return
 	}
-	s.forward(p, data)
+	t.forward(p, data)
 }
 
 // holdCalls takes the rest of the body's calls from the session's limit
 // (the first was taken before the body was read); when they do not fit
 // it refuses the POST and reports false.
-func (s *Server) holdCalls(p *frontPost) bool {
+func (t *HTTP) holdCalls(p *frontPost) bool {
 	calls := p.body.Calls()
-	if calls > s.calls.max {
-		s.calls.refuse(p.w, calls)
+	if calls > t.calls.max {
+		t.calls.refuse(p.w, calls)
 		return false
 	}
 	if p.session != "" && calls > 1 {
-		if !s.calls.take(p.session, calls-1) {
-			s.calls.refuse(p.w, calls)
+		if !t.calls.take(p.session, calls-1) {
+			t.calls.refuse(p.w, calls)
 			return false
 		}
 		p.held = calls
@@ -106,7 +106,7 @@ func (s *Server) holdCalls(p *frontPost) bool {
 
 // forward passes the body on to the SDK, with the ids it would change
 // swapped; the answers get them back.
-func (s *Server) forward(p *frontPost, data []byte) {
+func (t *HTTP) forward(p *frontPost, data []byte) {
 	var ids wire.IDs
 	body, changed, err := ids.SwapBody(p.body)
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Server) forward(p *frontPost, data []byte) {
 // should see the body. On protocol 2026-07-28 (stateless) an unknown
 // method is HTTP 404 besides -32601, as the SDK answers the methods that
 // version removed (SEP-2575, the conformance suite's server-stateless).
-func (s *Server) refusals(body wire.Body, noSession, stateless bool) ([][]byte, int) {
+func (t *HTTP) refusals(body wire.Body, noSession, stateless bool) ([][]byte, int) {
 	opens := body.Has("initialize")
 	var answers [][]byte
 	status, refused := http.StatusOK, false
@@ -137,13 +137,13 @@ func (s *Server) refusals(body wire.Body, noSession, stateless bool) ([][]byte, 
 		switch {
 		case !m.IsCall():
 		case !wire.Known(m.Method):
-			s.log.Debug("unknown method", "method", m.Method)
+			t.log.Debug("unknown method", "method", m.Method)
 			answer = wire.UnknownMethod(m)
 			if stateless {
 				status = http.StatusNotFound
 			}
 		case noSession && !opens && m.Method != "ping":
-			s.log.Debug("call before initialize", "method", m.Method)
+			t.log.Debug("call before initialize", "method", m.Method)
 			answer, status = wire.BeforeInitialize(m), http.StatusBadRequest
 		}
 		refused = refused || answer != nil

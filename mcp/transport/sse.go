@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"crypto/rand"
@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 )
 
 // sseHandler serves the HTTP+SSE transport (protocol 2024-11-05) with the
@@ -183,6 +183,14 @@ func (h *sseHandler) readMessage(w http.ResponseWriter, r *http.Request, sess *s
 		return nil, false, false
 	}
 	return msg, m.IsCall(), true
+}
+
+// SSESessions counts the HTTP+SSE sessions open: those whose stream's
+// handler has not yet returned.
+func (t *HTTP) SSESessions() int {
+	t.sse.mu.Lock()
+	defer t.sse.mu.Unlock()
+	return len(t.sse.sessions)
 }
 
 // closeAll ends every open stream, so that an HTTP server shutdown does not

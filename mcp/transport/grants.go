@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // dashboard's revoke, in the hub's own process, checks at once.
 const DefaultGrantRecheck = 2 * time.Second
 
-// Grants is what the server asks of the hub's authorization server
+// Grants is what the transports ask of the hub's authorization server
 // (package oauth) while a session or stream opened with one of its tokens
 // lasts.
 type Grants interface {
@@ -61,18 +61,19 @@ func newGrantWatch(every time.Duration, now func() time.Time) *grantWatch {
 	return &grantWatch{every: every, now: now, held: map[*grantHold]struct{}{}, kick: make(chan struct{}, 1)}
 }
 
-// WatchGrants has the server end the sessions and streams opened with g's
-// tokens once they no longer hold; until it is called, none are watched.
-func (s *Server) WatchGrants(g Grants) {
-	s.grants.mu.Lock()
-	s.grants.grants = g
-	s.grants.mu.Unlock()
+// WatchGrants has the transports end the sessions and streams opened with
+// g's tokens once they no longer hold; until it is called, none are
+// watched.
+func (t *HTTP) WatchGrants(g Grants) {
+	t.grants.mu.Lock()
+	t.grants.grants = g
+	t.grants.mu.Unlock()
 }
 
 // RecheckGrants checks at once, as after a revoke in this process.
-func (s *Server) RecheckGrants() {
+func (t *HTTP) RecheckGrants() {
 	select {
-	case s.grants.kick <- struct{}{}:
+	case t.grants.kick <- struct{}{}:
 	default:
 	}
 }
@@ -142,17 +143,7 @@ func (w *grantWatch) add(h *grantHold) func() {
 // run checks every DefaultGrantRecheck, and at once when kicked, until
 // ctx ends.
 func (w *grantWatch) run(ctx context.Context, log *slog.Logger) {
-	tick := time.NewTicker(w.every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-w.kick:
-		}
-		w.check(ctx, log)
-	}
+	repeat(ctx, w.every, w.kick, func() { w.check(ctx, log) })
 }
 
 // check ends every hold whose sign-in no longer holds. Each token and each

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"net/http"
@@ -122,30 +122,30 @@ type idleSession struct {
 // trackSessions wraps the Streamable HTTP handler: it books every request
 // of a session, and every session an initialize opens, which also counts
 // against its client's share (share.go).
-func (s *Server) trackSessions(next http.Handler) http.Handler {
+func (t *HTTP) trackSessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		session := r.Header.Get(sessionHeader)
 		// A session takes the requests of whoever opened it only, as on
 		// the HTTP+SSE transport (sse.go): go-sdk binds a session to its
 		// opener's OAuth client, but not one the owner opened with the
 		// static token, which has none.
-		if session != "" && s.book.openedByOther(session, caller(r)) {
+		if session != "" && t.book.openedByOther(session, caller(r)) {
 			http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
 			return
 		}
 		if session == "" || r.Method == http.MethodDelete {
 			next.ServeHTTP(w, r)
 			if id := w.Header().Get(sessionHeader); id != "" && session == "" {
-				s.book.opened(id, caller(r), s.opts.Now())
-				s.holdSession(r, id)
+				t.book.opened(id, caller(r), t.opts.Now())
+				t.holdSession(r, id)
 			}
 			return
 		}
-		end := s.book.begin(session, r.Method == http.MethodGet)
-		defer func() { end(s.opts.Now()) }()
+		end := t.book.begin(session, r.Method == http.MethodGet)
+		defer func() { end(t.opts.Now()) }()
 		if r.Method == http.MethodGet {
 			var unwatch func()
-			r, unwatch = s.grants.watchStream(r, "stream")
+			r, unwatch = t.grants.watchStream(r, "stream")
 			defer unwatch()
 		}
 		next.ServeHTTP(w, r)
@@ -154,25 +154,26 @@ func (s *Server) trackSessions(next http.Handler) http.Handler {
 
 // closeSessions ends the quiet Streamable HTTP sessions idle since before
 // cutoff. The SDK then answers their ids with 404.
-func (s *Server) closeSessions(cutoff time.Time, why string) {
+func (t *HTTP) closeSessions(cutoff time.Time, why string) {
 	open := map[string]bool{}
 	byID := map[string]interface{ Close() error }{}
-	for ss := range s.mcp.Sessions() {
+	for ss := range t.server.Sessions() {
 		if id := ss.ID(); id != "" {
 			open[id], byID[id] = true, ss
 		}
 	}
-	for _, q := range s.book.quiet(open) {
+	for _, q := range t.book.quiet(open) {
 		if !q.last.Before(cutoff) {
 			break
 		}
-		s.book.forget(q.id)
+		t.book.forget(q.id)
 		byID[q.id].Close()
-		s.log.Info("closed a quiet MCP session", "session", q.id, "idle", s.opts.Now().Sub(q.last).Round(time.Second), "why", why)
+		t.log.Info("closed a quiet MCP session", "session", q.id, "idle", t.opts.Now().Sub(q.last).Round(time.Second), "why", why)
 	}
 }
 
-// expireStreamless ends the sessions quiet for StreamlessTimeout.
-func (s *Server) expireStreamless() {
-	s.closeSessions(s.opts.Now().Add(-s.opts.StreamlessTimeout), "no stream and no request for "+s.opts.StreamlessTimeout.String())
+// ExpireStreamless ends the sessions quiet for StreamlessTimeout; the
+// transport does so every sweepEvery, this is for doing so at once.
+func (t *HTTP) ExpireStreamless() {
+	t.closeSessions(t.opts.Now().Add(-t.opts.StreamlessTimeout), "no stream and no request for "+t.opts.StreamlessTimeout.String())
 }

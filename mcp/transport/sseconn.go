@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/internal/wire"
+	"github.com/climated/climated/mcp/transport/internal/wire"
 )
 
 // Bounds of one SSE session.
