@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // Limits of a view's document: what a host fetches for every answer
@@ -61,13 +62,13 @@ func appsPaths(h *testHub) map[string]func(t *testing.T) *sdk.ClientSession {
 	return map[string]func(t *testing.T) *sdk.ClientSession{
 		"in-memory": func(t *testing.T) *sdk.ClientSession { return h.inMemory(t, nil) },
 		"streamable 2025-11-25": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
+			return mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
 		},
 		"streamable 2026-07-28": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2026-07-28")
+			return mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2026-07-28")
 		},
 		"sse": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"}, nil, "2025-06-18")
+			return mcptest.ConnectAt(t, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"}, nil, "2025-06-18")
 		},
 		"stdio": func(t *testing.T) *sdk.ClientSession {
 			inR, inW := io.Pipe()
@@ -76,7 +77,7 @@ func appsPaths(h *testHub) map[string]func(t *testing.T) *sdk.ClientSession {
 			done := make(chan struct{})
 			go func() { h.srv.MCP().Run(ctx, transport.Stdio(inR, outW)); close(done) }()
 			t.Cleanup(func() { cancel(); inW.Close(); outR.Close(); <-done })
-			return connect(t, &sdk.IOTransport{Reader: outR, Writer: inW})
+			return mcptest.Connect(t, &sdk.IOTransport{Reader: outR, Writer: inW})
 		},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -64,11 +65,6 @@ func openTestStore(t testing.TB, path string) *hub.Hub {
 	return store
 }
 
-func connect(t testing.TB, transport sdk.Transport) *sdk.ClientSession {
-	t.Helper()
-	return connectWith(t, transport, nil)
-}
-
 // inMemory connects a client with opts to the hub's server in memory.
 func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
@@ -76,32 +72,5 @@ func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSes
 	if _, err := h.srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	return connectWith(t, ct, opts)
+	return mcptest.ConnectWith(t, ct, opts)
 }
-
-func connectWith(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions) *sdk.ClientSession {
-	t.Helper()
-	return connectAt(t, transport, opts, "")
-}
-
-// connectAt connects a client that asks for protocol version (the SDK's
-// newest when empty).
-func connectAt(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions, version string) *sdk.ClientSession {
-	t.Helper()
-	// The SSE client ties its event stream to this context, so it must
-	// outlive the session.
-	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, opts)
-	cs, err := c.Connect(context.Background(), transport, &sdk.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-// The names the transports (package transport) give these.
-const (
-	sessionHeader     = "Mcp-Session-Id"
-	statelessProtocol = "2026-07-28" // the first protocol without sessions
-	methodListen      = "subscriptions/listen"
-)

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // holdTool adds a tool "hold" whose calls wait until release is called (or
@@ -58,15 +59,15 @@ func holdCall(id int) string {
 }
 
 // sseInitialize runs the handshake on an open SSE session.
-func sseInitialize(t *testing.T, stream *sseStream, endpoint string) {
+func sseInitialize(t *testing.T, stream *mcptest.SSEStream, endpoint string) {
 	t.Helper()
-	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`); code != http.StatusAccepted {
+	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`); code != http.StatusAccepted {
 		t.Fatalf("initialize: %d %s", code, text)
 	}
-	if ev := stream.next(); !strings.Contains(ev.data, `"protocolVersion"`) {
+	if ev := stream.Next(); !strings.Contains(ev.Data, `"protocolVersion"`) {
 		t.Fatalf("initialize answered %+v", ev)
 	}
-	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
 		t.Fatalf("initialized: %d %s", code, text)
 	}
 }
@@ -92,31 +93,31 @@ func TestSSEQueuedCallsAreBounded(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 
-	stream := openSSE(t, ts.URL)
-	endpoint := ts.URL + stream.next().data
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	sseInitialize(t, stream, endpoint)
 	for i := range limit {
-		if code, text := post(t, endpoint, "application/json", holdCall(100+i)); code != http.StatusAccepted {
+		if code, text := mcptest.Post(t, endpoint, "application/json", holdCall(100+i)); code != http.StatusAccepted {
 			t.Fatalf("call %d of %d: %d %s", i+1, limit, code, text)
 		}
 	}
-	code, text := post(t, endpoint, "application/json", holdCall(200))
+	code, text := mcptest.Post(t, endpoint, "application/json", holdCall(200))
 	if code != http.StatusTooManyRequests || !strings.Contains(text, fmt.Sprintf("limit %d", limit)) {
 		t.Fatalf("call %d while %d are unanswered: %d %q, want 429 naming the limit", limit+1, limit, code, text)
 	}
 	release()
 	for range limit {
-		if ev := stream.next(); !strings.Contains(ev.data, "released") {
+		if ev := stream.Next(); !strings.Contains(ev.Data, "released") {
 			t.Fatalf("answer %+v", ev)
 		}
 	}
-	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":300,"method":"ping"}`); code != http.StatusAccepted {
+	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":300,"method":"ping"}`); code != http.StatusAccepted {
 		t.Fatalf("after the answers went out: %d %s", code, text)
 	}
-	if ev := stream.next(); !strings.Contains(ev.data, `"id":300`) {
+	if ev := stream.Next(); !strings.Contains(ev.Data, `"id":300`) {
 		t.Fatalf("ping answered %+v", ev)
 	}
-	stream.resp.Body.Close()
+	stream.Resp.Body.Close()
 	settledGoroutines(t, base)
 }
 
@@ -130,12 +131,12 @@ func TestSSEClientThatNeverReads(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 
-	stream := openSSE(t, ts.URL)
-	endpoint := ts.URL + stream.next().data
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	sseInitialize(t, stream, endpoint)
 	accepted, refused := 0, 0
 	for i := range 1000 {
-		code, text := post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 1000+i))
+		code, text := mcptest.Post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 1000+i))
 		switch code {
 		case http.StatusAccepted:
 			accepted++
@@ -154,54 +155,9 @@ func TestSSEClientThatNeverReads(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > base+limit+20 {
 		t.Errorf("%d goroutines with %d calls accepted (baseline %d)", n, accepted, base)
 	}
-	stream.resp.Body.Close()
+	stream.Resp.Body.Close()
 	testutil.WaitFor(t, "session gone", func() bool { return srv.Sessions() == 0 })
 	settledGoroutines(t, base)
-}
-
-// rawPost sends body to /mcp with the given headers and reads the whole
-// answer.
-func rawPost(t *testing.T, url string, header map[string]string, body string) (int, http.Header, string) {
-	t.Helper()
-	r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range header {
-		r.Header.Set(k, v)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := http.DefaultClient.Do(r.WithContext(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read answer: %v", err)
-	}
-	return resp.StatusCode, resp.Header, string(b)
-}
-
-// oldSession opens a Streamable HTTP session at protocol 2025-03-26, the
-// last one with batches.
-func oldSession(t *testing.T, base string) map[string]string {
-	t.Helper()
-	code, hdr, body := rawPost(t, base+"/mcp", nil, strings.Replace(initBody, "2025-06-18", "2025-03-26", 1))
-	if code != 200 || hdr.Get("Mcp-Session-Id") == "" {
-		t.Fatalf("initialize: %d %s", code, body)
-	}
-	h := map[string]string{"Mcp-Session-Id": hdr.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-03-26"}
-	rawPost(t, base+"/mcp", h, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return h
-}
-
-func batchOf(n, firstID int) string {
-	calls := make([]string, n)
-	for i := range calls {
-		calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, firstID+i)
-	}
-	return "[" + strings.Join(calls, ",") + "]"
 }
 
 // TestBatchCallsAreBounded: each call of a batch counts against the
@@ -209,17 +165,17 @@ func batchOf(n, firstID int) string {
 func TestBatchCallsAreBounded(t *testing.T) {
 	const limit = 3
 	_, ts := hubWith(t, Options{MaxInFlight: limit})
-	h := oldSession(t, ts.URL)
-	code, _, body := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 10))
+	h := mcptest.OldSession(t, ts.URL)
+	code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(limit, 10))
 	if code != 200 || strings.Count(body, `"result"`) != limit {
 		t.Fatalf("batch of %d: %d %s", limit, code, body)
 	}
-	code, _, body = rawPost(t, ts.URL+"/mcp", h, batchOf(limit+1, 20))
+	code, _, body = mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(limit+1, 20))
 	if code != http.StatusTooManyRequests || strings.Contains(body, `"result"`) || !strings.Contains(body, fmt.Sprintf("limit %d", limit)) {
 		t.Fatalf("batch of %d: %d %s, want 429 naming the limit and no call run", limit+1, code, body)
 	}
 	// 9,000 calls in one MiB: refused before any is decoded by the SDK.
-	code, _, body = rawPost(t, ts.URL+"/mcp", h, batchOf(9000, 100))
+	code, _, body = mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(9000, 100))
 	if code != http.StatusTooManyRequests || strings.Contains(body, `"result"`) {
 		t.Fatalf("batch of 9000: %d %.200s", code, body)
 	}
@@ -233,7 +189,7 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	release, entered := holdToolEntered(srv)
 	defer release()
 	http.DefaultClient.CloseIdleConnections() // none to an earlier test's port
-	h := oldSession(t, ts.URL)
+	h := mcptest.OldSession(t, ts.URL)
 	held := make(chan int, 1)
 	r, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(holdCall(5)))
 	r.Header.Set("Content-Type", "application/json")
@@ -261,14 +217,14 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 		t.Fatal("the held call never reached the tool")
 	}
 	testutil.WaitFor(t, "batch refused while a call is held", func() bool {
-		code, _, _ := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 30))
+		code, _, _ := mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(limit, 30))
 		return code == http.StatusTooManyRequests
 	})
 	release()
 	if code := <-held; code != 200 {
 		t.Fatalf("held call: %d", code)
 	}
-	if code, _, body := rawPost(t, ts.URL+"/mcp", h, batchOf(limit, 40)); code != 200 {
+	if code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(limit, 40)); code != 200 {
 		t.Fatalf("batch after the release: %d %s", code, body)
 	}
 }
@@ -281,11 +237,11 @@ func TestSSEStalledStreamEnds(t *testing.T) {
 	addBigTool(srv)
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
-	stream := openSSE(t, ts.URL)
-	endpoint := ts.URL + stream.next().data
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	sseInitialize(t, stream, endpoint)
 	for i := 0; srv.Sessions() > 0; i++ {
-		code, text := post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 10+i))
+		code, text := mcptest.Post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 10+i))
 		if code != http.StatusAccepted && code != http.StatusTooManyRequests && code != http.StatusNotFound {
 			t.Fatalf("POST %d: %d %s", i, code, text)
 		}
@@ -293,9 +249,9 @@ func TestSSEStalledStreamEnds(t *testing.T) {
 			t.Fatal("the session outlived 5,000 calls it never read")
 		}
 	}
-	if code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
+	if code, _ := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusNotFound {
 		t.Errorf("POST to the ended session: %d, want 404", code)
 	}
-	stream.resp.Body.Close()
+	stream.Resp.Body.Close()
 	settledGoroutines(t, base)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -45,11 +46,11 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	// Subscribers on both HTTP transports, some without a standalone stream
 	// (the SDK cannot deliver list_changed to those).
 	var box inbox
-	subscriber := connectWith(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, box.options())
+	subscriber := mcptest.ConnectWith(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, box.options())
 	clients := []*sdk.ClientSession{
 		subscriber,
-		connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}),
-		connect(t, &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse"}),
+		mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}),
+		mcptest.Connect(t, &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse"}),
 	}
 	for _, cs := range clients {
 		if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
@@ -61,16 +62,16 @@ func TestLogBudgetAtInfo(t *testing.T) {
 		rec("Indoor", 20+float64(i)/100)
 		if i%15 == 0 {
 			// Older clients: sessions that stay (2026-07-28 has none).
-			connectAt(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0}, nil, "2025-11-25")
+			mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0}, nil, "2025-11-25")
 			rec(fmt.Sprintf("Room %d", i), 18)
 		}
 	}
 	// Client mistakes.
 	for i := range 5 {
-		rawPost(t, ts.URL+"/mcp", nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, i))
-		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
-		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,`)
-		rawPost(t, ts.URL+"/mcp", streamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, i))
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,`)
+		mcptest.RawPost(t, ts.URL+"/mcp", mcptest.StreamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
 	}
 	rec("Indoor", 25.5)
 	testutil.WaitFor(t, "the last update delivered", func() bool {

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -244,7 +245,7 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	if _, err := srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs := connectWith(t, ct, box.options())
+	cs := mcptest.ConnectWith(t, ct, box.options())
 	listed := func() []string {
 		res, err := cs.ListResources(context.Background(), nil)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // hubWith serves a real store with the given options.
@@ -34,7 +35,7 @@ func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 
 func TestInFlightLimit(t *testing.T) {
 	_, ts := hubWith(t, Options{MaxInFlight: 2})
-	resp, _ := mcpPost(t, ts.URL, "", initBody)
+	resp, _ := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
 	// Two requests whose bodies have not finished arriving are in flight.
 	var writers []*io.PipeWriter
@@ -80,7 +81,7 @@ func TestPanicInHandlerIsAnError(t *testing.T) {
 	sdk.AddTool(h.srv.MCP(), &sdk.Tool{Name: "explode"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		panic("boom")
 	})
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
+	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
 	_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "explode"})
 	if err == nil || !strings.Contains(err.Error(), "internal error in tools/call") {
 		t.Errorf("panicking tool: %v", err)
@@ -100,7 +101,7 @@ func TestRequestTimeout(t *testing.T) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finished"}}}, nil, nil
 		}
 	})
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
+	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "dawdle"})
 	if err == nil && (!res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "deadline exceeded")) {
 		t.Errorf("a request past its time: %v %+v", err, res.Content)
@@ -113,7 +114,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	srv, ts := hubWith(t, Options{MaxSessions: 250, MaxClientSessions: 250, SessionTimeout: 200 * time.Millisecond})
 	var ids []string
 	for i := range 200 {
-		resp, body := mcpPost(t, ts.URL, "", initBody)
+		resp, body := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
 		if resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") == "" {
 			t.Fatalf("session %d: %s %s", i, resp.Status, body)
 		}
@@ -128,7 +129,7 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 	}
 	testutil.WaitFor(t, "sessions reclaimed", func() bool { return count() == 0 })
 	for _, id := range []string{ids[0], ids[99], ids[199]} {
-		if resp, _ := mcpPost(t, ts.URL, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
+		if resp, _ := mcptest.MCPPost(t, ts.URL, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("abandoned session %s still answers: %s", id, resp.Status)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // TestIdleStreamableSessionsAreReclaimed: a client that initialises and
@@ -24,16 +25,16 @@ func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 
-	resp, _ := mcpPost(t, ts.URL, "", initBody)
+	resp, _ := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
 	if session == "" {
 		t.Fatal("no session id")
 	}
-	if resp, body := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != 200 {
+	if resp, body := mcptest.MCPPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != 200 {
 		t.Fatalf("ping within the timeout: %s %s", resp.Status, body)
 	}
 	testutil.WaitFor(t, "abandoned session reclaimed", func() bool {
-		resp, _ := mcpPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		resp, _ := mcptest.MCPPost(t, ts.URL, session, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 		if resp.StatusCode == http.StatusOK {
 			// The ping itself counted as activity: wait longer than the timeout.
 			time.Sleep(200 * time.Millisecond)
@@ -47,11 +48,11 @@ func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
 // its session_id is no longer accepted.
 func TestSSESessionEndsWithItsStream(t *testing.T) {
 	h := newTestHub(t)
-	stream := openSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.next().data
-	stream.resp.Body.Close()
+	stream := mcptest.OpenSSE(t, h.http.URL)
+	endpoint := h.http.URL + stream.Next().Data
+	stream.Resp.Body.Close()
 	testutil.WaitFor(t, "session gone after the stream closed", func() bool {
-		code, _ := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		code, _ := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		return code == http.StatusNotFound
 	})
 	// The stream's handler forgets the session as it returns, which may

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // fromAddr is an HTTP client whose connections come from ip, a loopback
@@ -35,17 +36,17 @@ var streamKinds = []struct {
 	open func(c *http.Client, base string) (*http.Response, error)
 }{
 	{"listen", func(c *http.Client, base string) (*http.Response, error) {
-		return send(c, http.MethodPost, base+"/mcp", listenBody, map[string]string{"Mcp-Protocol-Version": statelessProtocol, "Mcp-Method": methodListen})
+		return send(c, http.MethodPost, base+"/mcp", listenBody, map[string]string{"Mcp-Protocol-Version": mcptest.StatelessProtocol, "Mcp-Method": mcptest.MethodListen})
 	}},
 	{"streamable GET", func(c *http.Client, base string) (*http.Response, error) {
-		resp, err := send(c, http.MethodPost, base+"/mcp", initBody, nil)
+		resp, err := send(c, http.MethodPost, base+"/mcp", mcptest.InitBody, nil)
 		if err != nil || resp.StatusCode != http.StatusOK {
 			return resp, err
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		return send(c, http.MethodGet, base+"/mcp", "", map[string]string{
-			sessionHeader: resp.Header.Get(sessionHeader), "Mcp-Protocol-Version": "2025-06-18", "Accept": "text/event-stream"})
+			mcptest.SessionHeader: resp.Header.Get(mcptest.SessionHeader), "Mcp-Protocol-Version": "2025-06-18", "Accept": "text/event-stream"})
 	}},
 	{"sse", func(c *http.Client, base string) (*http.Response, error) {
 		return send(c, http.MethodGet, base+"/sse", "", map[string]string{"Accept": "text/event-stream"})
@@ -202,7 +203,7 @@ func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
 	srv, ts := hubWith(t, Options{MaxClientSessions: 1})
 	release, entered := holdToolEntered(srv)
 	defer release()
-	busy := oldSession(t, ts.URL)
+	busy := mcptest.OldSession(t, ts.URL)
 	go func() {
 		if resp, err := send(http.DefaultClient, http.MethodPost, ts.URL+"/mcp", holdCall(7), busy); err == nil {
 			io.Copy(io.Discard, resp.Body)
@@ -216,7 +217,7 @@ func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(initBody))
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(mcptest.InitBody))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(r)

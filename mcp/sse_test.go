@@ -10,110 +10,39 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
-
-// sseEvent is one server-sent event.
-type sseEvent struct{ name, data string }
-
-// sseStream reads events from an open GET /sse response.
-type sseStream struct {
-	t    *testing.T
-	resp *http.Response
-	r    *bufio.Reader
-}
-
-func openSSE(t *testing.T, base string) *sseStream {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, base+"/sse", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("GET /sse: %s, Content-Type %q", resp.Status, resp.Header.Get("Content-Type"))
-	}
-	return &sseStream{t: t, resp: resp, r: bufio.NewReader(resp.Body)}
-}
-
-func (s *sseStream) next() sseEvent {
-	s.t.Helper()
-	var ev sseEvent
-	done := make(chan error, 1)
-	go func() {
-		for {
-			line, err := s.r.ReadString('\n')
-			if err != nil {
-				done <- err
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			switch {
-			case line == "" && (ev.name != "" || ev.data != ""):
-				done <- nil
-				return
-			case strings.HasPrefix(line, "event:"):
-				ev.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
-			case strings.HasPrefix(line, "data:"):
-				ev.data += strings.TrimSpace(strings.TrimPrefix(line, "data:"))
-			}
-		}
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			s.t.Fatalf("read event: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		s.t.Fatal("no event within 10 s")
-	}
-	return ev
-}
-
-func post(t *testing.T, url, contentType, body string) (int, string) {
-	t.Helper()
-	resp, err := http.Post(url, contentType, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b strings.Builder
-	bufio.NewReader(resp.Body).WriteTo(&b)
-	return resp.StatusCode, b.String()
-}
 
 // TestSSEFlowOfSeed follows the HTTP+SSE transport (MCP 2024-11-05) step by step with plain HTTP.
 func TestSSEFlowOfSeed(t *testing.T) {
 	h := newTestHub(t)
-	stream := openSSE(t, h.http.URL)
-	ev := stream.next()
-	if ev.name != "endpoint" || !strings.HasPrefix(ev.data, "/message?session_id=") {
+	stream := mcptest.OpenSSE(t, h.http.URL)
+	ev := stream.Next()
+	if ev.Name != "endpoint" || !strings.HasPrefix(ev.Data, "/message?session_id=") {
 		t.Fatalf("first event = %+v, want endpoint /message?session_id=…", ev)
 	}
-	endpoint := h.http.URL + ev.data
+	endpoint := h.http.URL + ev.Data
 
 	call := func(id int, method, params string) map[string]any {
 		t.Helper()
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params)
-		if code, text := post(t, endpoint, "application/json", body); code != http.StatusAccepted {
+		if code, text := mcptest.Post(t, endpoint, "application/json", body); code != http.StatusAccepted {
 			t.Fatalf("POST %s: %d %s, want 202", method, code, text)
 		}
-		ev := stream.next()
-		if ev.name != "message" {
+		ev := stream.Next()
+		if ev.Name != "message" {
 			t.Fatalf("event %+v, want a message", ev)
 		}
 		var msg map[string]any
-		if err := json.Unmarshal([]byte(ev.data), &msg); err != nil {
-			t.Fatalf("event data %q: %v", ev.data, err)
+		if err := json.Unmarshal([]byte(ev.Data), &msg); err != nil {
+			t.Fatalf("event data %q: %v", ev.Data, err)
 		}
 		if msg["id"] != float64(id) {
-			t.Fatalf("response id %v, want %d: %s", msg["id"], id, ev.data)
+			t.Fatalf("response id %v, want %d: %s", msg["id"], id, ev.Data)
 		}
 		return msg
 	}
@@ -121,7 +50,7 @@ func TestSSEFlowOfSeed(t *testing.T) {
 	if v := init["result"].(map[string]any)["protocolVersion"]; v != "2024-11-05" {
 		t.Errorf("negotiated %v", v)
 	}
-	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
 		t.Fatalf("initialized: %d %s", code, text)
 	}
 	list := call(7, "tools/list", `{}`)
@@ -152,8 +81,8 @@ func TestSSEFlowOfSeed(t *testing.T) {
 
 func TestSSEBadRequests(t *testing.T) {
 	h := newTestHub(t)
-	stream := openSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.next().data
+	stream := mcptest.OpenSSE(t, h.http.URL)
+	endpoint := h.http.URL + stream.Next().Data
 	cases := []struct {
 		name, url, ctype, body string
 		code                   int
@@ -168,17 +97,17 @@ func TestSSEBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, text := post(t, c.url, c.ctype, c.body)
+			code, text := mcptest.Post(t, c.url, c.ctype, c.body)
 			if code != c.code || !strings.Contains(text, c.want) {
 				t.Errorf("got %d %q, want %d containing %q", code, text, c.code, c.want)
 			}
 		})
 	}
 	// The session survived all of it.
-	if code, text := post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`); code != 202 {
+	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`); code != 202 {
 		t.Fatalf("initialize after bad requests: %d %s", code, text)
 	}
-	if ev := stream.next(); !strings.Contains(ev.data, `"protocolVersion"`) {
+	if ev := stream.Next(); !strings.Contains(ev.Data, `"protocolVersion"`) {
 		t.Errorf("initialize response = %+v", ev)
 	}
 }
@@ -220,11 +149,11 @@ func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
 		}
 	}
 	go r.WriteTo(io.Discard) // the answers, unread
-	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	mcptest.Post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	mcptest.Post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	accepted := 0
 	for i := range 3 * transport.DefaultMaxInFlight {
-		if code, _ := post(t, ts.URL+endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, 10+i)); code == http.StatusAccepted {
+		if code, _ := mcptest.Post(t, ts.URL+endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, 10+i)); code == http.StatusAccepted {
 			accepted++
 		}
 	}

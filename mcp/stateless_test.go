@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // TestNewestProtocolBesideOlder: over real HTTP on /mcp, the go-sdk client
@@ -70,9 +71,9 @@ type recordSessions struct {
 
 func (r *recordSessions) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.next.RoundTrip(req)
-	if err == nil && resp.Header.Get(sessionHeader) != "" {
+	if err == nil && resp.Header.Get(mcptest.SessionHeader) != "" {
 		r.mu.Lock()
-		r.ids = append(r.ids, resp.Header.Get(sessionHeader))
+		r.ids = append(r.ids, resp.Header.Get(mcptest.SessionHeader))
 		r.mu.Unlock()
 	}
 	return resp, err
@@ -86,10 +87,10 @@ func TestSDKStatefulHandlerRefusesStatelessRequests(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "bare", Version: "1"}, nil)
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	defer ts.Close()
-	code, _, body := rawPost(t, ts.URL, map[string]string{"Mcp-Protocol-Version": statelessProtocol, "Mcp-Method": "tools/list"},
-		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+statelessProtocol+`"}}}`)
+	code, _, body := mcptest.RawPost(t, ts.URL, map[string]string{"Mcp-Protocol-Version": mcptest.StatelessProtocol, "Mcp-Method": "tools/list"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+mcptest.StatelessProtocol+`"}}}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, fmt.Sprint(sdk.CodeUnsupportedProtocolVersion)) {
-		t.Errorf("the go-sdk's stateful handler answers a %s request %d %s: if it serves it, transport/stateless.go may go", statelessProtocol, code, body)
+		t.Errorf("the go-sdk's stateful handler answers a %s request %d %s: if it serves it, transport/stateless.go may go", mcptest.StatelessProtocol, code, body)
 	}
 }
 
@@ -110,8 +111,8 @@ func TestStatelessUnknownMethod404(t *testing.T) {
 	init := testutil.Request{Method: "POST", Path: "/mcp",
 		Body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`}
 	_, hdr, _ := testutil.Do(t, h.http.URL, init)
-	session := hdr.Get(sessionHeader)
-	req = testutil.Request{Method: "POST", Path: "/mcp", Header: map[string]string{"Mcp-Protocol-Version": "2025-11-25", sessionHeader: session},
+	session := hdr.Get(mcptest.SessionHeader)
+	req = testutil.Request{Method: "POST", Path: "/mcp", Header: map[string]string{"Mcp-Protocol-Version": "2025-11-25", mcptest.SessionHeader: session},
 		Body: `{"jsonrpc":"2.0","id":7,"method":"unknown/method"}`}
 	if code, _, body := testutil.Do(t, h.http.URL, req); code != http.StatusOK || !strings.Contains(body, `"code":-32601`) {
 		t.Errorf("2025-11-25, unknown method: %d %s; want 200 with -32601", code, body)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // TestStdioIDsAndCodes: over stdio too, a call before initialize gets
@@ -50,14 +51,14 @@ func TestStdioIDsAndCodes(t *testing.T) {
 			return ""
 		}
 	}
-	wantError(t, "call before initialize", send(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}`), `5`, -32600)
+	mcptest.WantError(t, "call before initialize", send(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}`), `5`, -32600)
 	init := send(`{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
 	if !strings.HasPrefix(init, `{"jsonrpc":"2.0","id":1.5,"result":{`) {
 		t.Fatalf("initialize answered %.200s", init)
 	}
 	inW.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
-	for _, id := range oddIDs {
-		wantError(t, "unknown method, id "+id, send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"no/such","params":{}}`, id)), id, -32601)
+	for _, id := range mcptest.OddIDs {
+		mcptest.WantError(t, "unknown method, id "+id, send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"no/such","params":{}}`, id)), id, -32601)
 		if got := send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"ping"}`, id)); got != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
 			t.Errorf("ping with id %s answered %s", id, got)
 		}

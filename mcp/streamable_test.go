@@ -1,43 +1,21 @@
 package mcp
 
 import (
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
-
-// mcpPost sends one JSON-RPC body to /mcp as a Streamable HTTP client would.
-func mcpPost(t *testing.T, base, session, body string) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
-}
-
-const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`
 
 func TestStreamableBadRequests(t *testing.T) {
 	h := newTestHub(t)
-	resp, body := mcpPost(t, h.http.URL, "", initBody)
+	resp, body := mcptest.MCPPost(t, h.http.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != 200 || session == "" {
 		t.Fatalf("initialize: %s %s", resp.Status, body)
 	}
-	mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 
 	cases := []struct {
 		name, session, body string
@@ -53,7 +31,7 @@ func TestStreamableBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			resp, body := mcpPost(t, h.http.URL, c.session, c.body)
+			resp, body := mcptest.MCPPost(t, h.http.URL, c.session, c.body)
 			if resp.StatusCode < 400 && !strings.Contains(body, `"error"`) && !strings.Contains(body, `"isError":true`) {
 				t.Errorf("%s: %s %q is not an error", c.name, resp.Status, body)
 			}
@@ -65,7 +43,7 @@ func TestStreamableBadRequests(t *testing.T) {
 			}
 		})
 	}
-	resp, body = mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`)
+	resp, body = mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`)
 	if resp.StatusCode != 200 || !strings.Contains(body, `"Indoor"`) {
 		t.Fatalf("after bad requests: %s %s", resp.Status, body)
 	}
@@ -78,8 +56,8 @@ func TestVersionNegotiation(t *testing.T) {
 		{"2025-06-18", "2025-06-18"},
 		{"2025-03-26", "2025-03-26"},
 	} {
-		body := strings.Replace(initBody, "2025-06-18", c.asked, 1)
-		resp, text := mcpPost(t, h.http.URL, "", body)
+		body := strings.Replace(mcptest.InitBody, "2025-06-18", c.asked, 1)
+		resp, text := mcptest.MCPPost(t, h.http.URL, "", body)
 		if resp.StatusCode != 200 || !strings.Contains(text, `"protocolVersion":"`+c.want+`"`) {
 			t.Errorf("asked %s: %s %s, want protocolVersion %s", c.asked, resp.Status, text, c.want)
 		}
@@ -88,7 +66,7 @@ func TestVersionNegotiation(t *testing.T) {
 		}
 	}
 	// A version the server does not know is answered with one it does.
-	resp, text := mcpPost(t, h.http.URL, "", strings.Replace(initBody, "2025-06-18", "1999-01-01", 1))
+	resp, text := mcptest.MCPPost(t, h.http.URL, "", strings.Replace(mcptest.InitBody, "2025-06-18", "1999-01-01", 1))
 	if resp.StatusCode != 200 || strings.Contains(text, "1999-01-01") || !strings.Contains(text, `"protocolVersion":"20`) {
 		t.Errorf("unknown version: %s %s", resp.Status, text)
 	}
@@ -98,14 +76,14 @@ func TestVersionNegotiation(t *testing.T) {
 // comes at once: an unknown zone is an error, a known one is accepted.
 func TestSubscribeOldProtocol(t *testing.T) {
 	h := newTestHub(t)
-	resp, _ := mcpPost(t, h.http.URL, "", initBody)
+	resp, _ := mcptest.MCPPost(t, h.http.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
-	mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	_, body := mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"climate://zone/Attic"}}`)
+	mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, body := mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"climate://zone/Attic"}}`)
 	if !strings.Contains(body, `"error"`) || !strings.Contains(body, "Resource not found") {
 		t.Errorf("subscribe to an unknown zone: %s", body)
 	}
-	_, body = mcpPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"climate://zone/Indoor"}}`)
+	_, body = mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"climate://zone/Indoor"}}`)
 	if !strings.Contains(body, `"result":{}`) {
 		t.Errorf("subscribe to Indoor: %s", body)
 	}
