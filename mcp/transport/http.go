@@ -111,7 +111,7 @@ func NewHTTP(ctx context.Context, server *sdk.Server, opts *Options) *HTTP {
 	}()
 	go func() {
 		defer t.done.Done()
-		repeat(ctx, sweepEvery, nil, t.ExpireStreamless)
+		repeat(ctx, sweepEvery, nil, t.expireStreamless)
 	}()
 	return t
 }

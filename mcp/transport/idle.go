@@ -172,8 +172,7 @@ func (t *HTTP) closeSessions(cutoff time.Time, why string) {
 	}
 }
 
-// ExpireStreamless ends the sessions quiet for StreamlessTimeout; the
-// transport does so every sweepEvery, this is for doing so at once.
-func (t *HTTP) ExpireStreamless() {
+// expireStreamless ends the sessions quiet for StreamlessTimeout.
+func (t *HTTP) expireStreamless() {
 	t.closeSessions(t.opts.Now().Add(-t.opts.StreamlessTimeout), "no stream and no request for "+t.opts.StreamlessTimeout.String())
 }

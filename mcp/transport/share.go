@@ -32,11 +32,6 @@ const (
 	DefaultMaxClientSessions = 16
 )
 
-// Held counts the sessions and streams all clients hold open together;
-// HeldBy those client holds (perclient.Client names clients).
-func (t *HTTP) Held() int                { return t.holds.Held() }
-func (t *HTTP) HeldBy(client string) int { return t.holds.HeldBy(client) }
-
 // holdStream counts the stream of every request through next (GET /sse:
 // an SSE session lives as long as its stream) against its client's share.
 func (t *HTTP) holdStream(kind string, next http.Handler) http.Handler {

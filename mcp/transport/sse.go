@@ -185,9 +185,9 @@ func (h *sseHandler) readMessage(w http.ResponseWriter, r *http.Request, sess *s
 	return msg, m.IsCall(), true
 }
 
-// SSESessions counts the HTTP+SSE sessions open: those whose stream's
+// sseSessions counts the HTTP+SSE sessions open: those whose stream's
 // handler has not yet returned.
-func (t *HTTP) SSESessions() int {
+func (t *HTTP) sseSessions() int {
 	t.sse.mu.Lock()
 	defer t.sse.mu.Unlock()
 	return len(t.sse.sessions)

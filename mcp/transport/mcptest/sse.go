@@ -69,6 +69,20 @@ func (s *SSEStream) Next() SSEEvent {
 	return ev
 }
 
+// SSEInitialize runs the handshake on an open SSE session.
+func SSEInitialize(t *testing.T, stream *SSEStream, endpoint string) {
+	t.Helper()
+	if code, text := Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`); code != http.StatusAccepted {
+		t.Fatalf("initialize: %d %s", code, text)
+	}
+	if ev := stream.Next(); !strings.Contains(ev.Data, `"protocolVersion"`) {
+		t.Fatalf("initialize answered %+v", ev)
+	}
+	if code, text := Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+		t.Fatalf("initialized: %d %s", code, text)
+	}
+}
+
 // Post sends body to url and reads the whole answer.
 func Post(t *testing.T, url, contentType, body string) (int, string) {
 	t.Helper()

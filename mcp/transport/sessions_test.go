@@ -1,14 +1,10 @@
-package mcp
+package transport
 
 import (
-	"context"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
@@ -16,14 +12,7 @@ import (
 // TestIdleStreamableSessionsAreReclaimed: a client that initialises and
 // goes away leaves nothing behind once the idle timeout has passed.
 func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
-	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close(context.Background())
-	srv := New(t.Context(), store, &Options{SessionTimeout: 100 * time.Millisecond})
-	ts := httptest.NewServer(srv.Handler())
-	defer ts.Close()
+	_, ts := serve(t, Options{SessionTimeout: 100 * time.Millisecond})
 
 	resp, _ := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
@@ -47,9 +36,9 @@ func TestIdleStreamableSessionsAreReclaimed(t *testing.T) {
 // TestSSESessionEndsWithItsStream: when the client drops the event stream,
 // its session_id is no longer accepted.
 func TestSSESessionEndsWithItsStream(t *testing.T) {
-	h := newTestHub(t)
-	stream := mcptest.OpenSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.Next().Data
+	srv, ts := serve(t, Options{})
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	stream.Resp.Body.Close()
 	testutil.WaitFor(t, "session gone after the stream closed", func() bool {
 		code, _ := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
@@ -57,5 +46,5 @@ func TestSSESessionEndsWithItsStream(t *testing.T) {
 	})
 	// The stream's handler forgets the session as it returns, which may
 	// come just after the 404.
-	testutil.WaitFor(t, "no SSE session left", func() bool { return h.srv.http.SSESessions() == 0 })
+	testutil.WaitFor(t, "no SSE session left", func() bool { return srv.sseSessions() == 0 })
 }

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -19,18 +19,18 @@ import (
 
 // holdTool adds a tool "hold" whose calls wait until release is called (or
 // their context ends), so a test decides how long calls stay in flight.
-func holdTool(srv *Server) (release func()) {
+func holdTool(srv *HTTP) (release func()) {
 	release, _ = holdToolEntered(srv)
 	return release
 }
 
 // holdToolEntered is holdTool that also says when a call has entered the
 // tool (and so holds its slot).
-func holdToolEntered(srv *Server) (release func(), entered <-chan struct{}) {
+func holdToolEntered(srv *HTTP) (release func(), entered <-chan struct{}) {
 	ch := make(chan struct{})
 	in := make(chan struct{}, 64)
 	var once sync.Once
-	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "hold"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(srv.server, &sdk.Tool{Name: "hold"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 		select {
 		case in <- struct{}{}:
 		default:
@@ -47,29 +47,15 @@ func holdToolEntered(srv *Server) (release func(), entered <-chan struct{}) {
 // addBigTool adds a tool "big" whose answers of 64 KiB fill the socket
 // buffers of a client that does not read after a few dozen: from then on
 // nothing the hub writes gets out.
-func addBigTool(srv *Server) {
+func addBigTool(srv *HTTP) {
 	big := strings.Repeat("x", 64<<10)
-	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(srv.server, &sdk.Tool{Name: "big"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: big}}}, nil, nil
 	})
 }
 
 func holdCall(id int) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, id)
-}
-
-// sseInitialize runs the handshake on an open SSE session.
-func sseInitialize(t *testing.T, stream *mcptest.SSEStream, endpoint string) {
-	t.Helper()
-	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"plain","version":"1"}}}`); code != http.StatusAccepted {
-		t.Fatalf("initialize: %d %s", code, text)
-	}
-	if ev := stream.Next(); !strings.Contains(ev.Data, `"protocolVersion"`) {
-		t.Fatalf("initialize answered %+v", ev)
-	}
-	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
-		t.Fatalf("initialized: %d %s", code, text)
-	}
 }
 
 // settledGoroutines waits until the goroutine count is back to at most base
@@ -87,7 +73,7 @@ func settledGoroutines(t *testing.T, base int) {
 // against its limit; one more is refused with 429 until answers go out.
 func TestSSEQueuedCallsAreBounded(t *testing.T) {
 	const limit = 3
-	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	srv, ts := serve(t, Options{MaxInFlight: limit})
 	release := holdTool(srv)
 	defer release()
 	http.DefaultClient.CloseIdleConnections()
@@ -95,7 +81,7 @@ func TestSSEQueuedCallsAreBounded(t *testing.T) {
 
 	stream := mcptest.OpenSSE(t, ts.URL)
 	endpoint := ts.URL + stream.Next().Data
-	sseInitialize(t, stream, endpoint)
+	mcptest.SSEInitialize(t, stream, endpoint)
 	for i := range limit {
 		if code, text := mcptest.Post(t, endpoint, "application/json", holdCall(100+i)); code != http.StatusAccepted {
 			t.Fatalf("call %d of %d: %d %s", i+1, limit, code, text)
@@ -126,14 +112,14 @@ func TestSSEQueuedCallsAreBounded(t *testing.T) {
 // everything the hub held for it.
 func TestSSEClientThatNeverReads(t *testing.T) {
 	const limit = 4
-	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	srv, ts := serve(t, Options{MaxInFlight: limit})
 	addBigTool(srv)
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 
 	stream := mcptest.OpenSSE(t, ts.URL)
 	endpoint := ts.URL + stream.Next().Data
-	sseInitialize(t, stream, endpoint)
+	mcptest.SSEInitialize(t, stream, endpoint)
 	accepted, refused := 0, 0
 	for i := range 1000 {
 		code, text := mcptest.Post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 1000+i))
@@ -156,7 +142,7 @@ func TestSSEClientThatNeverReads(t *testing.T) {
 		t.Errorf("%d goroutines with %d calls accepted (baseline %d)", n, accepted, base)
 	}
 	stream.Resp.Body.Close()
-	testutil.WaitFor(t, "session gone", func() bool { return srv.Sessions() == 0 })
+	testutil.WaitFor(t, "session gone", func() bool { return srv.sessions() == 0 })
 	settledGoroutines(t, base)
 }
 
@@ -164,7 +150,7 @@ func TestSSEClientThatNeverReads(t *testing.T) {
 // session's limit, so a batch larger than the limit is refused whole.
 func TestBatchCallsAreBounded(t *testing.T) {
 	const limit = 3
-	_, ts := hubWith(t, Options{MaxInFlight: limit})
+	_, ts := serve(t, Options{MaxInFlight: limit})
 	h := mcptest.OldSession(t, ts.URL)
 	code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", h, mcptest.BatchOf(limit, 10))
 	if code != 200 || strings.Count(body, `"result"`) != limit {
@@ -185,7 +171,7 @@ func TestBatchCallsAreBounded(t *testing.T) {
 // of a batch share the session's limit.
 func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 	const limit = 3
-	srv, ts := hubWith(t, Options{MaxInFlight: limit})
+	srv, ts := serve(t, Options{MaxInFlight: limit})
 	release, entered := holdToolEntered(srv)
 	defer release()
 	http.DefaultClient.CloseIdleConnections() // none to an earlier test's port
@@ -233,14 +219,14 @@ func TestBatchCountsAgainstCallsInFlight(t *testing.T) {
 // by the hub once a write has waited StreamWriteTimeout, and all it held
 // goes with it, though the client never hangs up.
 func TestSSEStalledStreamEnds(t *testing.T) {
-	srv, ts := hubWith(t, Options{StreamWriteTimeout: 100 * time.Millisecond})
+	srv, ts := serve(t, Options{StreamWriteTimeout: 100 * time.Millisecond})
 	addBigTool(srv)
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 	stream := mcptest.OpenSSE(t, ts.URL)
 	endpoint := ts.URL + stream.Next().Data
-	sseInitialize(t, stream, endpoint)
-	for i := 0; srv.Sessions() > 0; i++ {
+	mcptest.SSEInitialize(t, stream, endpoint)
+	for i := 0; srv.sessions() > 0; i++ {
 		code, text := mcptest.Post(t, endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"big","arguments":{}}}`, 10+i))
 		if code != http.StatusAccepted && code != http.StatusTooManyRequests && code != http.StatusNotFound {
 			t.Fatalf("POST %d: %d %s", i, code, text)

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
@@ -17,12 +16,11 @@ import (
 // -32600, an unknown method -32601, and every id comes back as sent (the
 // go-sdk's IOTransport alone answers code 0 and changes the ids).
 func TestStdioIDsAndCodes(t *testing.T) {
-	h := newTestHub(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan error, 1)
-	go func() { ended <- h.srv.MCP().Run(ctx, transport.Stdio(inR, outW)) }()
+	go func() { ended <- newBare().Run(ctx, Stdio(inR, outW)) }()
 	t.Cleanup(func() {
 		cancel()
 		inW.Close()

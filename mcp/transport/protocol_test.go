@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"fmt"
@@ -12,17 +12,17 @@ import (
 // TestUnknownMethodIsJSONRPCError: an unknown method is answered with
 // JSON-RPC -32601 on every transport, never plain text or silence.
 func TestUnknownMethodIsJSONRPCError(t *testing.T) {
-	h := newTestHub(t)
-	hdr := mcptest.StreamableSession(t, h.http.URL)
-	code, _, body := mcptest.RawPost(t, h.http.URL+"/mcp", hdr, `{"jsonrpc":"2.0","id":3,"method":"climate/now","params":{}}`)
+	_, ts := serve(t, Options{})
+	hdr := mcptest.StreamableSession(t, ts.URL)
+	code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", hdr, `{"jsonrpc":"2.0","id":3,"method":"climate/now","params":{}}`)
 	if code != http.StatusOK || !strings.Contains(body, "climate/now") {
 		t.Errorf("Streamable HTTP: %d %q, want 200 with an error naming the method", code, body)
 	}
 	mcptest.WantError(t, "Streamable HTTP", body, `3`, -32601)
 
-	stream := mcptest.OpenSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.Next().Data
-	sseInitialize(t, stream, endpoint)
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
+	mcptest.SSEInitialize(t, stream, endpoint)
 	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":9,"method":"tools/frobnicate","params":{}}`); code != http.StatusAccepted {
 		t.Fatalf("SSE: %d %q, want 202 and the error on the stream", code, text)
 	}
@@ -37,20 +37,20 @@ func TestUnknownMethodIsJSONRPCError(t *testing.T) {
 // expects each back exactly, for results and errors, on both HTTP
 // transports.
 func TestRequestIDsComeBackByteForByte(t *testing.T) {
-	h := newTestHub(t)
-	hdr := mcptest.StreamableSession(t, h.http.URL)
-	stream := mcptest.OpenSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.Next().Data
-	sseInitialize(t, stream, endpoint)
+	_, ts := serve(t, Options{})
+	hdr := mcptest.StreamableSession(t, ts.URL)
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
+	mcptest.SSEInitialize(t, stream, endpoint)
 	for _, id := range mcptest.OddIDs {
 		ping := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"ping"}`, id)
 		unknown := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"no/such","params":{}}`, id)
 
-		_, _, body := mcptest.RawPost(t, h.http.URL+"/mcp", hdr, ping)
+		_, _, body := mcptest.RawPost(t, ts.URL+"/mcp", hdr, ping)
 		if !strings.Contains(body, `"id":`+id+`,`) && !strings.Contains(body, `"id":`+id+`}`) {
 			t.Errorf("Streamable HTTP ping with id %s answered %q", id, body)
 		}
-		_, _, body = mcptest.RawPost(t, h.http.URL+"/mcp", hdr, unknown)
+		_, _, body = mcptest.RawPost(t, ts.URL+"/mcp", hdr, unknown)
 		mcptest.WantError(t, "Streamable HTTP unknown method, id "+id, body, id, -32601)
 
 		if code, text := mcptest.Post(t, endpoint, "application/json", ping); code != http.StatusAccepted {
@@ -63,8 +63,8 @@ func TestRequestIDsComeBackByteForByte(t *testing.T) {
 		mcptest.WantError(t, "SSE unknown method, id "+id, stream.Next().Data, id, -32601)
 	}
 	// Within a batch too (protocol 2025-03-26).
-	old := mcptest.OldSession(t, h.http.URL)
-	_, _, body := mcptest.RawPost(t, h.http.URL+"/mcp", old, `[{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}]`)
+	old := mcptest.OldSession(t, ts.URL)
+	_, _, body := mcptest.RawPost(t, ts.URL+"/mcp", old, `[{"jsonrpc":"2.0","id":1.5,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}]`)
 	for _, id := range []string{`1.5`, `1`, `9007199254740993`} {
 		if !strings.Contains(body, `"id":`+id+`,`) {
 			t.Errorf("batch: id %s missing from %s", id, body)
@@ -75,20 +75,20 @@ func TestRequestIDsComeBackByteForByte(t *testing.T) {
 // TestCallBeforeInitialize: a call other than initialize or ping before
 // the handshake gets JSON-RPC -32600 (invalid request), not code 0.
 func TestCallBeforeInitialize(t *testing.T) {
-	h := newTestHub(t)
-	code, _, body := mcptest.RawPost(t, h.http.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}`)
+	_, ts := serve(t, Options{})
+	code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}`)
 	if code != http.StatusBadRequest || !strings.Contains(body, "initialize") {
 		t.Errorf("Streamable HTTP: %d %q, want 400 saying to initialize", code, body)
 	}
 	mcptest.WantError(t, "Streamable HTTP", body, `5`, -32600)
 
-	stream := mcptest.OpenSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.Next().Data
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	if code, text := mcptest.Post(t, endpoint, "application/json", `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}`); code != http.StatusAccepted {
 		t.Fatalf("SSE: %d %q", code, text)
 	}
 	ev := stream.Next()
 	mcptest.WantError(t, "SSE", ev.Data, `6`, -32600)
 	// The session is still usable.
-	sseInitialize(t, stream, endpoint)
+	mcptest.SSEInitialize(t, stream, endpoint)
 }

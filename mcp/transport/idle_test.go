@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
-	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
@@ -20,7 +19,7 @@ import (
 // made room for it and its client gets 404, and Ready (/healthz) says ok
 // throughout.
 func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
-	srv, ts := hubWith(t, Options{})
+	srv, ts := serve(t, Options{})
 	var first string
 	for i := range 200 {
 		code, hdr, body := mcptest.RawPost(t, ts.URL+"/mcp", nil, mcptest.InitBody)
@@ -31,8 +30,8 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 			first = hdr.Get(mcptest.SessionHeader)
 		}
 	}
-	if n := srv.Sessions(); n > transport.DefaultMaxClientSessions {
-		t.Errorf("%d sessions open, one client's share %d", n, transport.DefaultMaxClientSessions)
+	if n := srv.sessions(); n > DefaultMaxClientSessions {
+		t.Errorf("%d sessions open, one client's share %d", n, DefaultMaxClientSessions)
 	}
 	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
@@ -49,20 +48,20 @@ func TestAbandonedSessionsDoNotLockClientsOut(t *testing.T) {
 // that holds its GET stream stays.
 func TestStreamlessSessionsExpireSooner(t *testing.T) {
 	clock := &mcptest.FakeClock{T: time.Now()}
-	srv, ts := hubWith(t, Options{Now: clock.Now})
+	srv, ts := serve(t, Options{Now: clock.Now})
 	quiet := mcptest.SessionOpened(t, ts.URL)
 	streaming := mcptest.SessionOpened(t, ts.URL)
 	mcptest.GetStream(t, ts.URL, streaming)
 
-	clock.Add(transport.DefaultStreamlessTimeout - time.Second)
-	srv.http.ExpireStreamless()
+	clock.Add(DefaultStreamlessTimeout - time.Second)
+	srv.expireStreamless()
 	if code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", map[string]string{mcptest.SessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, mcptest.PingBody); code != 200 {
-		t.Fatalf("session quiet for less than %s: %d %s", transport.DefaultStreamlessTimeout, code, body)
+		t.Fatalf("session quiet for less than %s: %d %s", DefaultStreamlessTimeout, code, body)
 	}
-	clock.Add(transport.DefaultStreamlessTimeout + time.Second)
-	srv.http.ExpireStreamless()
+	clock.Add(DefaultStreamlessTimeout + time.Second)
+	srv.expireStreamless()
 	if code, _, _ := mcptest.RawPost(t, ts.URL+"/mcp", map[string]string{mcptest.SessionHeader: quiet, "Mcp-Protocol-Version": "2025-06-18"}, mcptest.PingBody); code != http.StatusNotFound {
-		t.Errorf("session quiet for over %s: %d, want 404", transport.DefaultStreamlessTimeout, code)
+		t.Errorf("session quiet for over %s: %d, want 404", DefaultStreamlessTimeout, code)
 	}
 	if code, _, body := mcptest.RawPost(t, ts.URL+"/mcp", map[string]string{mcptest.SessionHeader: streaming, "Mcp-Protocol-Version": "2025-06-18"}, mcptest.PingBody); code != 200 {
 		t.Errorf("session with its stream open: %d %s", code, body)

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
@@ -111,7 +110,7 @@ func ended(resp *http.Response) bool {
 }
 
 // newClientGetsIn connects an MCP client from ip with a session
-// (initialize, protocol 2025-11-25) and calls get_climate.
+// (initialize, protocol 2025-11-25) and calls a tool.
 func newClientGetsIn(t *testing.T, base, ip string) {
 	t.Helper()
 	c := sdk.NewClient(&sdk.Implementation{Name: "newcomer", Version: "1"}, nil)
@@ -124,9 +123,9 @@ func newClientGetsIn(t *testing.T, base, ip string) {
 		return
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolEcho})
 	if err != nil || res.IsError {
-		t.Errorf("a new client from %s: get_climate: %v %+v", ip, err, res)
+		t.Errorf("a new client from %s: tools/call: %v %+v", ip, err, res)
 	}
 }
 
@@ -134,13 +133,13 @@ func newClientGetsIn(t *testing.T, base, ip string) {
 // each kind and never reads them (once 64 were served, the rest and
 // every new client 503, /healthz 503). Every stream is served and the
 // client's oldest closed to make room, so it holds its share and no more;
-// a new client from another address initializes and calls get_climate;
+// a new client from another address initializes and calls a tool;
 // Ready (/healthz) stays ok.
 func TestOneClientCannotTakeEverySession(t *testing.T) {
 	const streams = 500
 	for _, kind := range streamKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			srv, ts := hubWith(t, Options{})
+			srv, ts := serve(t, Options{})
 			base := ts.URL
 			served, refused := hold(t, fromAddr("127.0.0.2"), base, streams, kind.open)
 			if len(refused) > 0 {
@@ -149,13 +148,13 @@ func TestOneClientCannotTakeEverySession(t *testing.T) {
 			newClientGetsIn(t, base, "127.0.0.3")
 			// The SDK ends an evicted listen or SSE session as its handler
 			// returns: give it a moment.
-			for deadline := time.Now().Add(2 * time.Second); srv.Sessions() > transport.DefaultMaxClientSessions; time.Sleep(10 * time.Millisecond) {
+			for deadline := time.Now().Add(2 * time.Second); srv.sessions() > DefaultMaxClientSessions; time.Sleep(10 * time.Millisecond) {
 				if time.Now().After(deadline) {
-					t.Errorf("%d sessions open once the newcomer has gone, want at most the client's share, %d", srv.Sessions(), transport.DefaultMaxClientSessions)
+					t.Errorf("%d sessions open once the newcomer has gone, want at most the client's share, %d", srv.sessions(), DefaultMaxClientSessions)
 					break
 				}
 			}
-			if len(served) > transport.DefaultMaxClientSessions && !ended(served[0]) {
+			if len(served) > DefaultMaxClientSessions && !ended(served[0]) {
 				t.Error("the client's oldest stream, never read, is still open")
 			}
 		})
@@ -166,11 +165,11 @@ func TestOneClientCannotTakeEverySession(t *testing.T) {
 // they hold; once all together reach the ceiling, each new stream closes
 // the oldest of the client holding most, and a new client still gets in.
 func TestNewClientGetsInAtTheCeiling(t *testing.T) {
-	srv, ts := hubWith(t, Options{MaxSessions: 8, MaxClientSessions: 4})
+	srv, ts := serve(t, Options{MaxSessions: 8, MaxClientSessions: 4})
 	listen := streamKinds[0].open
 	a, _ := hold(t, fromAddr("127.0.0.2"), ts.URL, 4, listen)
 	b, _ := hold(t, fromAddr("127.0.0.3"), ts.URL, 4, listen)
-	if n := srv.http.Held(); n != 8 || len(a)+len(b) != 8 {
+	if n := srv.holds.Held(); n != 8 || len(a)+len(b) != 8 {
 		t.Fatalf("two clients within their share: %d held, %d served; want 8", n, len(a)+len(b))
 	}
 	c, refused := hold(t, fromAddr("127.0.0.4"), ts.URL, 4, listen)
@@ -180,7 +179,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 	// The ceiling took from the biggest holder each time (ties: the one
 	// whose oldest is oldest): a, b, a, then c itself.
 	for ip, want := range map[string]int{"127.0.0.2": 2, "127.0.0.3": 3, "127.0.0.4": 3} {
-		if n := srv.http.HeldBy(ip); n != want {
+		if n := srv.holds.HeldBy(ip); n != want {
 			t.Errorf("%s holds %d, want %d", ip, n, want)
 		}
 	}
@@ -188,7 +187,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 		t.Error("the oldest stream of the client holding most is still open")
 	}
 	newClientGetsIn(t, ts.URL, "127.0.0.5")
-	if n := srv.http.Held(); n > 8 {
+	if n := srv.holds.Held(); n > 8 {
 		t.Errorf("%d held, ceiling 8", n)
 	}
 }
@@ -200,7 +199,7 @@ func TestNewClientGetsInAtTheCeiling(t *testing.T) {
 // waiting on the user can take minutes). Before, the initialize's answer
 // never ended while the call was held.
 func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
-	srv, ts := hubWith(t, Options{MaxClientSessions: 1})
+	srv, ts := serve(t, Options{MaxClientSessions: 1})
 	release, entered := holdToolEntered(srv)
 	defer release()
 	busy := mcptest.OldSession(t, ts.URL)
@@ -229,7 +228,7 @@ func TestEvictingABusySessionHoldsNoOneUp(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"protocolVersion"`) {
 		t.Fatalf("the new session's initialize, while the evicted one has a call in flight: %d %q %v", resp.StatusCode, body, err)
 	}
-	if n := srv.http.Held(); n != 1 {
+	if n := srv.holds.Held(); n != 1 {
 		t.Errorf("%d sessions held after the eviction, want 1", n)
 	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"bufio"
@@ -21,14 +21,14 @@ import (
 // answer on A's stream. The session id travels in a URL, which proxies and
 // tunnels log.
 func TestSSESessionBoundToItsClient(t *testing.T) {
-	h := newAlertHub(t)
+	srv, _ := serve(t, Options{})
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if token == "a" || token == "b" {
-			return &auth.TokenInfo{Scopes: []string{ScopeRead}, UserID: "client-" + token, Expiration: time.Now().Add(time.Hour)}, nil
+			return &auth.TokenInfo{UserID: "client-" + token, Expiration: time.Now().Add(time.Hour)}, nil
 		}
 		return nil, auth.ErrInvalidToken
 	}
-	ts := httptest.NewServer(auth.RequireBearerToken(verify, nil)(h.srv.Handler()))
+	ts := httptest.NewServer(auth.RequireBearerToken(verify, nil)(srv.Handler()))
 	t.Cleanup(ts.Close)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -75,17 +75,17 @@ func TestSSESessionBoundToItsClient(t *testing.T) {
 // takes no message signed with an OAuth client's token, and the owner's
 // own messages still.
 func TestSSEOwnerSessionRefusesOAuth(t *testing.T) {
-	h := newAlertHub(t)
+	srv, _ := serve(t, Options{})
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		if token == "b" {
-			return &auth.TokenInfo{Scopes: []string{ScopeRead}, UserID: "client-b", Expiration: time.Now().Add(time.Hour)}, nil
+			return &auth.TokenInfo{UserID: "client-b", Expiration: time.Now().Add(time.Hour)}, nil
 		}
 		return nil, auth.ErrInvalidToken
 	}
-	withOAuth := auth.RequireBearerToken(verify, nil)(h.srv.Handler())
+	withOAuth := auth.RequireBearerToken(verify, nil)(srv.Handler())
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer owner" { // the front's static token
-			h.srv.Handler().ServeHTTP(w, r)
+			srv.Handler().ServeHTTP(w, r)
 			return
 		}
 		withOAuth.ServeHTTP(w, r)
