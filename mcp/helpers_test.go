@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
@@ -73,4 +74,19 @@ func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSes
 		t.Fatal(err)
 	}
 	return mcptest.ConnectWith(t, ct, opts)
+}
+
+// hubWith serves a real store with the given options.
+func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
+	// One clock for the hub and the server, as climated serve has: the hub
+	// judges readings ahead of its clock (climate.NewestCurrent) by it.
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: opts.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(t.Context(), store, &opts)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
+	return srv, ts
 }

@@ -279,3 +279,20 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	rec("Garage")
 	testutil.WaitFor(t, "Garage back", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
 }
+
+// TestSubscribeOldProtocol subscribes the 2025-06-18 way, where the answer
+// comes at once: an unknown zone is an error, a known one is accepted.
+func TestSubscribeOldProtocol(t *testing.T) {
+	h := newTestHub(t)
+	resp, _ := mcptest.MCPPost(t, h.http.URL, "", mcptest.InitBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, body := mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"climate://zone/Attic"}}`)
+	if !strings.Contains(body, `"error"`) || !strings.Contains(body, "Resource not found") {
+		t.Errorf("subscribe to an unknown zone: %s", body)
+	}
+	_, body = mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"climate://zone/Indoor"}}`)
+	if !strings.Contains(body, `"result":{}`) {
+		t.Errorf("subscribe to Indoor: %s", body)
+	}
+}

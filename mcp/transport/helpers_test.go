@@ -9,11 +9,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// toolEcho is the one tool of newBare's server.
+// toolEcho is the one tool of newBare's server: it says back what it is
+// told to say ("ok" when told nothing), as text and as structured content.
 const toolEcho = "echo"
 
+type echoed struct {
+	Say string `json:"say,omitempty"`
+}
+
 // newBare is a go-sdk server as package mcp builds its own, Guard first,
-// but with one tool (echo, which answers "ok") and one subscribable
+// but with one tool (echo) and one subscribable
 // resource (a listen needs resources to listen to), and nothing else: what
 // the transports carry is none of their business.
 func newBare() *sdk.Server {
@@ -23,8 +28,11 @@ func newBare() *sdk.Server {
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 	})
 	srv.AddReceivingMiddleware(Guard(0, slog.New(slog.DiscardHandler)))
-	sdk.AddTool(srv, &sdk.Tool{Name: toolEcho}, func(context.Context, *sdk.CallToolRequest, any) (*sdk.CallToolResult, any, error) {
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil, nil
+	sdk.AddTool(srv, &sdk.Tool{Name: toolEcho}, func(_ context.Context, _ *sdk.CallToolRequest, in echoed) (*sdk.CallToolResult, echoed, error) {
+		if in.Say == "" {
+			in.Say = "ok"
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Say}}}, in, nil
 	})
 	srv.AddResource(&sdk.Resource{URI: "test://bare", Name: "bare"}, func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "test://bare", Text: "{}"}}}, nil

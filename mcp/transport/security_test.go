@@ -1,40 +1,25 @@
-package mcp
+package transport
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
-// hubWith serves a real store with the given options.
-func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
-	t.Helper()
-	// One clock for the hub and the server, as climated serve has: the hub
-	// judges readings ahead of its clock (climate.NewestCurrent) by it.
-	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: opts.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(t.Context(), store, &opts)
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
-	return srv, ts
-}
-
+// TestInFlightLimit: two POSTs of a session whose bodies are still
+// arriving hold its two calls; a third is refused 429 until they end.
 func TestInFlightLimit(t *testing.T) {
-	_, ts := hubWith(t, Options{MaxInFlight: 2})
+	_, ts := serve(t, Options{MaxInFlight: 2})
 	resp, _ := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
 	session := resp.Header.Get("Mcp-Session-Id")
 	// Two requests whose bodies have not finished arriving are in flight.
@@ -76,42 +61,10 @@ func TestInFlightLimit(t *testing.T) {
 	})
 }
 
-func TestPanicInHandlerIsAnError(t *testing.T) {
-	h := newTestHub(t)
-	sdk.AddTool(h.srv.MCP(), &sdk.Tool{Name: "explode"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-		panic("boom")
-	})
-	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
-	_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "explode"})
-	if err == nil || !strings.Contains(err.Error(), "internal error in tools/call") {
-		t.Errorf("panicking tool: %v", err)
-	}
-	if res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolGetClimate}); err != nil || res.IsError {
-		t.Fatalf("after the panic: %v", err)
-	}
-}
-
-func TestRequestTimeout(t *testing.T) {
-	srv, ts := hubWith(t, Options{RequestTimeout: 50 * time.Millisecond})
-	sdk.AddTool(srv.MCP(), &sdk.Tool{Name: "dawdle"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(10 * time.Second):
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finished"}}}, nil, nil
-		}
-	})
-	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "dawdle"})
-	if err == nil && (!res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "deadline exceeded")) {
-		t.Errorf("a request past its time: %v %+v", err, res.Content)
-	}
-}
-
 // TestAbandonedSessionsAreReclaimed opens 200 sessions, abandons them all
 // and expects every one gone once the idle timeout has passed.
 func TestAbandonedSessionsAreReclaimed(t *testing.T) {
-	srv, ts := hubWith(t, Options{MaxSessions: 250, MaxClientSessions: 250, SessionTimeout: 200 * time.Millisecond})
+	srv, ts := serve(t, Options{MaxSessions: 250, MaxClientSessions: 250, SessionTimeout: 200 * time.Millisecond})
 	var ids []string
 	for i := range 200 {
 		resp, body := mcptest.MCPPost(t, ts.URL, "", mcptest.InitBody)
@@ -120,17 +73,29 @@ func TestAbandonedSessionsAreReclaimed(t *testing.T) {
 		}
 		ids = append(ids, resp.Header.Get("Mcp-Session-Id"))
 	}
-	count := func() int {
-		n := 0
-		for range srv.MCP().Sessions() {
-			n++
-		}
-		return n
-	}
-	testutil.WaitFor(t, "sessions reclaimed", func() bool { return count() == 0 })
+	testutil.WaitFor(t, "sessions reclaimed", func() bool { return srv.sessions() == 0 })
 	for _, id := range []string{ids[0], ids[99], ids[199]} {
 		if resp, _ := mcptest.MCPPost(t, ts.URL, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("abandoned session %s still answers: %s", id, resp.Status)
+		}
+	}
+}
+
+// TestGuard: a handler that panics is an error naming the method, and one
+// past its time has its context ended; a listen has no time limit.
+func TestGuard(t *testing.T) {
+	guard := Guard(50*time.Millisecond, slog.New(slog.DiscardHandler))
+	explode := guard(func(context.Context, string, sdk.Request) (sdk.Result, error) { panic("boom") })
+	if _, err := explode(context.Background(), "tools/call", nil); err == nil || !strings.Contains(err.Error(), "internal error in tools/call") {
+		t.Errorf("a handler's panic: %v", err)
+	}
+	deadline := guard(func(ctx context.Context, _ string, _ sdk.Request) (sdk.Result, error) {
+		_, ok := ctx.Deadline()
+		return nil, fmt.Errorf("deadline %v", ok)
+	})
+	for method, want := range map[string]string{"tools/call": "deadline true", methodListen: "deadline false"} {
+		if _, err := deadline(context.Background(), method, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", method, err, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package mcp
+package transport
 
 import (
 	"bufio"
@@ -13,19 +13,18 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // TestSSEFlowOfSeed follows the HTTP+SSE transport (MCP 2024-11-05) step by step with plain HTTP.
 func TestSSEFlowOfSeed(t *testing.T) {
-	h := newTestHub(t)
-	stream := mcptest.OpenSSE(t, h.http.URL)
+	_, ts := serve(t, Options{})
+	stream := mcptest.OpenSSE(t, ts.URL)
 	ev := stream.Next()
 	if ev.Name != "endpoint" || !strings.HasPrefix(ev.Data, "/message?session_id=") {
 		t.Fatalf("first event = %+v, want endpoint /message?session_id=…", ev)
 	}
-	endpoint := h.http.URL + ev.Data
+	endpoint := ts.URL + ev.Data
 
 	call := func(id int, method, params string) map[string]any {
 		t.Helper()
@@ -57,14 +56,14 @@ func TestSSEFlowOfSeed(t *testing.T) {
 	tools := list["result"].(map[string]any)["tools"].([]any)
 	found := false
 	for _, tool := range tools {
-		found = found || tool.(map[string]any)["name"] == "get_climate"
+		found = found || tool.(map[string]any)["name"] == toolEcho
 	}
 	if !found {
-		t.Fatalf("no get_climate among %v", tools)
+		t.Fatalf("no echo among %v", tools)
 	}
-	res := call(8, "tools/call", `{"name":"get_climate","arguments":{}}`)
+	res := call(8, "tools/call", `{"name":"echo","arguments":{"say":"21.7"}}`)
 	sc := res["result"].(map[string]any)["structuredContent"].(map[string]any)
-	if sc["Indoor"].(map[string]any)["Temperature"] != 21.7 {
+	if sc["say"] != "21.7" {
 		t.Errorf("structuredContent = %v", sc)
 	}
 	// An unknown method is a JSON-RPC error on the stream, naming it.
@@ -80,20 +79,20 @@ func TestSSEFlowOfSeed(t *testing.T) {
 }
 
 func TestSSEBadRequests(t *testing.T) {
-	h := newTestHub(t)
-	stream := mcptest.OpenSSE(t, h.http.URL)
-	endpoint := h.http.URL + stream.Next().Data
+	_, ts := serve(t, Options{})
+	stream := mcptest.OpenSSE(t, ts.URL)
+	endpoint := ts.URL + stream.Next().Data
 	cases := []struct {
 		name, url, ctype, body string
 		code                   int
 		want                   string
 	}{
-		{"missing session_id", h.http.URL + "/message", "application/json", `{}`, 400, "missing session_id"},
-		{"unknown session_id", h.http.URL + "/message?session_id=nope", "application/json", `{}`, 404, `unknown session_id "nope"`},
+		{"missing session_id", ts.URL + "/message", "application/json", `{}`, 400, "missing session_id"},
+		{"unknown session_id", ts.URL + "/message?session_id=nope", "application/json", `{}`, 404, `unknown session_id "nope"`},
 		{"malformed JSON", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,`, 400, "not a JSON-RPC 2.0 message"},
 		{"not JSON-RPC", endpoint, "application/json", `[1,2,3]`, 400, "not a JSON-RPC 2.0 message"},
 		{"wrong content type", endpoint, "text/plain", `{}`, 415, "application/json"},
-		{"oversized body", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", transport.DefaultMaxBodyBytes) + `"}}`, 413, "exceeds"},
+		{"oversized body", endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}}`, 413, "exceeds"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,9 +112,9 @@ func TestSSEBadRequests(t *testing.T) {
 }
 
 // TestSDKSSETransportDoesNotBoundCalls: the SDK's HTTP+SSE transport
-// answers 202 to more calls of one session than transport.DefaultMaxInFlight and
+// answers 202 to more calls of one session than DefaultMaxInFlight and
 // holds them all, so climated serves the flow with its own transport
-// (transport/sse.go, sseconn.go). When this fails, the SDK's transport bounds the
+// (sse.go, sseconn.go). When this fails, the SDK's transport bounds the
 // work behind its 202: see whether it also ends a session whose client
 // stops reading (TestSSEStalledStreamEnds) before moving onto it.
 func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
@@ -152,12 +151,12 @@ func TestSDKSSETransportDoesNotBoundCalls(t *testing.T) {
 	mcptest.Post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	mcptest.Post(t, ts.URL+endpoint, "application/json", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	accepted := 0
-	for i := range 3 * transport.DefaultMaxInFlight {
+	for i := range 3 * DefaultMaxInFlight {
 		if code, _ := mcptest.Post(t, ts.URL+endpoint, "application/json", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hold","arguments":{}}}`, 10+i)); code == http.StatusAccepted {
 			accepted++
 		}
 	}
-	if accepted <= transport.DefaultMaxInFlight {
+	if accepted <= DefaultMaxInFlight {
 		t.Errorf("the go-sdk's SSE transport accepted %d held calls of one session: it bounds them now", accepted)
 	}
 }
