@@ -121,7 +121,7 @@ func (h *sseHandler) serveMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	if req, isReq := msg.(*jsonrpc.Request); isReq {
 		// What the SDK's Streamable HTTP handler gives a request, so that
-		// the handlers see who called (checkScope) on this transport too.
+		// the handlers see who called (mcp's checkScope) on this transport too.
 		req.Extra = &sdk.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header.Clone()}
 	}
 	if err := sess.accept(msg, call); err != nil {
