@@ -17,6 +17,7 @@ import (
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -216,7 +217,7 @@ func TestCreateAlertElicitation(t *testing.T) {
 				if version == "" {
 					cs = h.inMemory(t, e.options())
 				} else {
-					cs = connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, e.options(), version)
+					cs = mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, e.options(), version)
 				}
 				res, text := callTool(t, cs, ToolCreateAlert, co2Rule)
 				if res.IsError {
@@ -244,7 +245,7 @@ func (h *alertHub) inMemory(t *testing.T, opts *sdk.ClientOptions) *sdk.ClientSe
 	if _, err := h.srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	return connectWith(t, ct, opts)
+	return mcptest.ConnectWith(t, ct, opts)
 }
 
 // TestAlertSubscription: a client subscribed to the active alerts and to
@@ -260,7 +261,7 @@ func TestAlertSubscription(t *testing.T) {
 			if transport == "memory" {
 				cs = h.inMemory(t, box.options())
 			} else {
-				cs = connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, box.options(), transport)
+				cs = mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, box.options(), transport)
 			}
 			ctx := context.Background()
 			// 2026-07-28 has no logging/setLevel (SEP-2577 deprecates logging).

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport"
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // Limits of a view's document: what a host fetches for every answer
@@ -59,22 +62,22 @@ func appsPaths(h *testHub) map[string]func(t *testing.T) *sdk.ClientSession {
 	return map[string]func(t *testing.T) *sdk.ClientSession{
 		"in-memory": func(t *testing.T) *sdk.ClientSession { return h.inMemory(t, nil) },
 		"streamable 2025-11-25": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
+			return mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
 		},
 		"streamable 2026-07-28": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2026-07-28")
+			return mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2026-07-28")
 		},
 		"sse": func(t *testing.T) *sdk.ClientSession {
-			return connectAt(t, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"}, nil, "2025-06-18")
+			return mcptest.ConnectAt(t, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"}, nil, "2025-06-18")
 		},
 		"stdio": func(t *testing.T) *sdk.ClientSession {
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
-			go func() { h.srv.MCP().Run(ctx, Stdio(inR, outW)); close(done) }()
+			go func() { h.srv.MCP().Run(ctx, transport.Stdio(inR, outW)); close(done) }()
 			t.Cleanup(func() { cancel(); inW.Close(); outR.Close(); <-done })
-			return connect(t, &sdk.IOTransport{Reader: outR, Writer: inW})
+			return mcptest.Connect(t, &sdk.IOTransport{Reader: outR, Writer: inW})
 		},
 	}
 }

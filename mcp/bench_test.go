@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 const callBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_climate","arguments":{}}}`
@@ -50,7 +52,7 @@ func BenchmarkGetClimate(b *testing.B) {
 		}
 	})
 	b.Run("streamable-http", func(b *testing.B) {
-		resp, _ := mcpPost(&testing.T{}, h.http.URL, "", initBody)
+		resp, _ := mcptest.MCPPost(&testing.T{}, h.http.URL, "", mcptest.InitBody)
 		hdr := http.Header{
 			"Content-Type":         {"application/json"},
 			"Accept":               {"application/json, text/event-stream"},
@@ -62,7 +64,7 @@ func BenchmarkGetClimate(b *testing.B) {
 		}
 	})
 	b.Run("streamable-http-go-sdk-client", func(b *testing.B) {
-		cs := connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
+		cs := mcptest.Connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
 		ctx := context.Background()
 		for b.Loop() {
 			if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate}); err != nil {
@@ -81,7 +83,7 @@ func BenchmarkGetClimate50Sessions(b *testing.B) {
 	h := newTestHubWith(b, Options{MaxClientSessions: sessions})
 	pool := make(chan *sdk.ClientSession, sessions)
 	for range sessions {
-		pool <- connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
+		pool <- mcptest.Connect(b, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp", DisableStandaloneSSE: true})
 	}
 	b.SetParallelism((sessions + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	ctx := context.Background()
@@ -112,7 +114,7 @@ func BenchmarkSSEPingBesideAFlood(b *testing.B) {
 			if flood {
 				floodSSE(b, h.http.URL)
 			}
-			cs := connect(b, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"})
+			cs := mcptest.Connect(b, &sdk.SSEClientTransport{Endpoint: h.http.URL + "/sse"})
 			ctx := context.Background()
 			for b.Loop() {
 				if err := cs.Ping(ctx, nil); err != nil {

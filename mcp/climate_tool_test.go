@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 func TestGetClimateOverTransports(t *testing.T) {
@@ -24,7 +26,7 @@ func TestGetClimateOverTransports(t *testing.T) {
 	}
 	for name, tr := range transports {
 		t.Run(name, func(t *testing.T) {
-			cs := connect(t, tr())
+			cs := mcptest.Connect(t, tr())
 			ctx := context.Background()
 			if got := cs.InitializeResult().Instructions; !strings.Contains(got, "SIMULATED") {
 				t.Errorf("instructions do not say the data is simulated: %q", got)
@@ -91,7 +93,7 @@ func mustJSON(t *testing.T, v any) []byte {
 
 func TestGetClimateRejectsArguments(t *testing.T) {
 	h := newTestHub(t)
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
+	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"})
 	ctx := context.Background()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ToolGetClimate, Arguments: map[string]any{"zone": 7}})
 	if err == nil && !res.IsError {

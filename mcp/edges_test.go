@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // TestInvalidParamsAreRefused: a log level that does not exist, and
@@ -16,7 +18,7 @@ func TestInvalidParamsAreRefused(t *testing.T) {
 	h := newTestHub(t)
 	// logging/setLevel is gone from 2026-07-28 (the level travels with
 	// each request), so the client asks for the version before it.
-	cs := connectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
+	cs := mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: h.http.URL + "/mcp"}, nil, "2025-11-25")
 	ctx := context.Background()
 	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatalf("a level that exists: %v", err)

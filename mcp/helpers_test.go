@@ -9,7 +9,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -65,11 +67,6 @@ func openTestStore(t testing.TB, path string) *hub.Hub {
 	return store
 }
 
-func connect(t testing.TB, transport sdk.Transport) *sdk.ClientSession {
-	t.Helper()
-	return connectWith(t, transport, nil)
-}
-
 // inMemory connects a client with opts to the hub's server in memory.
 func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
@@ -77,25 +74,20 @@ func (h *testHub) inMemory(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSes
 	if _, err := h.srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	return connectWith(t, ct, opts)
+	return mcptest.ConnectWith(t, ct, opts)
 }
 
-func connectWith(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions) *sdk.ClientSession {
+// hubWith serves a real store with the given options.
+func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
-	return connectAt(t, transport, opts, "")
-}
-
-// connectAt connects a client that asks for protocol version (the SDK's
-// newest when empty).
-func connectAt(t testing.TB, transport sdk.Transport, opts *sdk.ClientOptions, version string) *sdk.ClientSession {
-	t.Helper()
-	// The SSE client ties its event stream to this context, so it must
-	// outlive the session.
-	c := sdk.NewClient(&sdk.Implementation{Name: "climated-test", Version: "1"}, opts)
-	cs, err := c.Connect(context.Background(), transport, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	// One clock for the hub and the server, as climated serve has: the hub
+	// judges readings ahead of its clock (climate.NewestCurrent) by it.
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: opts.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	srv := New(t.Context(), store, &opts)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
+	return srv, ts
 }

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -41,7 +42,7 @@ func TestHistoryErrorsTyped(t *testing.T) {
 	srv := New(t.Context(), store, &Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
-	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
+	cs := mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"})
 	ctx := context.Background()
 
 	for _, c := range []struct {

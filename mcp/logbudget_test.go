@@ -14,6 +14,7 @@ import (
 
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -45,11 +46,11 @@ func TestLogBudgetAtInfo(t *testing.T) {
 	// Subscribers on both HTTP transports, some without a standalone stream
 	// (the SDK cannot deliver list_changed to those).
 	var box inbox
-	subscriber := connectWith(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, box.options())
+	subscriber := mcptest.ConnectWith(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, box.options())
 	clients := []*sdk.ClientSession{
 		subscriber,
-		connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}),
-		connect(t, &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse"}),
+		mcptest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}),
+		mcptest.Connect(t, &sdk.SSEClientTransport{Endpoint: ts.URL + "/sse"}),
 	}
 	for _, cs := range clients {
 		if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: ZoneURI("Indoor")}); err != nil {
@@ -61,16 +62,16 @@ func TestLogBudgetAtInfo(t *testing.T) {
 		rec("Indoor", 20+float64(i)/100)
 		if i%15 == 0 {
 			// Older clients: sessions that stay (2026-07-28 has none).
-			connectAt(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0}, nil, "2025-11-25")
+			mcptest.ConnectAt(t, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: i%30 == 0}, nil, "2025-11-25")
 			rec(fmt.Sprintf("Room %d", i), 18)
 		}
 	}
 	// Client mistakes.
 	for i := range 5 {
-		rawPost(t, ts.URL+"/mcp", nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, i))
-		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
-		rawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,`)
-		rawPost(t, ts.URL+"/mcp", streamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, i))
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+		mcptest.RawPost(t, ts.URL+"/mcp", nil, `{"jsonrpc":"2.0","id":1,`)
+		mcptest.RawPost(t, ts.URL+"/mcp", mcptest.StreamableSession(t, ts.URL), `{"jsonrpc":"2.0","id":2,"method":"no/such","params":{}}`)
 	}
 	rec("Indoor", 25.5)
 	testutil.WaitFor(t, "the last update delivered", func() bool {
@@ -91,33 +92,5 @@ func TestLogBudgetAtInfo(t *testing.T) {
 		if strings.Count(l, "component=") > 1 {
 			t.Errorf("component given twice: %s", l)
 		}
-	}
-}
-
-// TestSDKWarningsAreRateLimited: the same go-sdk warning is logged once per
-// DefaultLogQuiet, then with the count left out; its INFO goes to DEBUG.
-func TestSDKWarningsAreRateLimited(t *testing.T) {
-	var out testutil.Buffer
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	log := slog.New(newQuietHandler(slog.NewTextHandler(&out, nil), func() time.Time { return now }))
-	for range 100 {
-		log.Warn("calling notifications/resources/list_changed: rejected by transport")
-		log.Error("method invalid during initialization", "method", "tools/list")
-		log.Info("resource updated notification sent", "subscriber_count", 0)
-	}
-	if lines := out.Lines(); len(lines) != 2 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[1], "level=WARN") {
-		t.Fatalf("after 300 records:\n%s", strings.Join(lines, "\n"))
-	}
-	now = now.Add(DefaultLogQuiet)
-	log.Warn("calling notifications/resources/list_changed: rejected by transport")
-	if lines := out.Lines(); len(lines) != 3 || !strings.Contains(lines[2], "suppressed_since_last=99") {
-		t.Fatalf("a period later:\n%s", strings.Join(out.Lines(), "\n"))
-	}
-	// A notification to a session that keeps no stream open is the
-	// client's choice, not a fault: DEBUG (it broke TestLogBudget's minute
-	// of silence when a client closed its stream in that minute).
-	log.Warn("calling notifications/resources/list_changed: rejected by transport: undelivered message: stream not connected or already closed")
-	if lines := out.Lines(); len(lines) != 3 {
-		t.Fatalf("an undelivered notification was logged at INFO or above:\n%s", strings.Join(lines, "\n"))
 	}
 }

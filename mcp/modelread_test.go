@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp/transport/mcptest"
 )
 
 // modelSubset is what a tool schema may use and still be accepted by model
@@ -77,7 +79,7 @@ func TestWhatTheModelReads(t *testing.T) {
 	if _, err := srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs := connect(t, ct)
+	cs := mcptest.Connect(t, ct)
 	ctx := context.Background()
 
 	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "Europe/Berlin") {

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -244,7 +245,7 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	if _, err := srv.MCP().Connect(context.Background(), st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs := connectWith(t, ct, box.options())
+	cs := mcptest.ConnectWith(t, ct, box.options())
 	listed := func() []string {
 		res, err := cs.ListResources(context.Background(), nil)
 		if err != nil {
@@ -277,4 +278,21 @@ func TestSilentZoneLeavesTheList(t *testing.T) {
 	}
 	rec("Garage")
 	testutil.WaitFor(t, "Garage back", func() bool { return slices.Contains(listed(), ZoneURI("Garage")) })
+}
+
+// TestSubscribeOldProtocol subscribes the 2025-06-18 way, where the answer
+// comes at once: an unknown zone is an error, a known one is accepted.
+func TestSubscribeOldProtocol(t *testing.T) {
+	h := newTestHub(t)
+	resp, _ := mcptest.MCPPost(t, h.http.URL, "", mcptest.InitBody)
+	session := resp.Header.Get("Mcp-Session-Id")
+	mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, body := mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"climate://zone/Attic"}}`)
+	if !strings.Contains(body, `"error"`) || !strings.Contains(body, "Resource not found") {
+		t.Errorf("subscribe to an unknown zone: %s", body)
+	}
+	_, body = mcptest.MCPPost(t, h.http.URL, session, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"climate://zone/Indoor"}}`)
+	if !strings.Contains(body, `"result":{}`) {
+		t.Errorf("subscribe to Indoor: %s", body)
+	}
 }

@@ -3,12 +3,14 @@ package mcp
 import (
 	"context"
 	"errors"
-	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mcp/transport/mcptest"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +44,7 @@ func TestScopeCheckedInServer(t *testing.T) {
 	for name, transport := range transports {
 		t.Run(name, func(t *testing.T) {
 			version := map[string]string{"streamable": "2025-03-26", "sse": "2024-11-05"}[name]
-			read := connectAt(t, transport("read"), nil, version)
+			read := mcptest.ConnectAt(t, transport("read"), nil, version)
 			for _, c := range []struct {
 				tool string
 				args map[string]any
@@ -59,7 +61,7 @@ func TestScopeCheckedInServer(t *testing.T) {
 			if res, text := callTool(t, read, ToolListAlerts, nil); res.IsError {
 				t.Errorf("list_alerts with climate:read: %s", text)
 			}
-			write := connectAt(t, transport("write"), nil, version)
+			write := mcptest.ConnectAt(t, transport("write"), nil, version)
 			if res, text := callTool(t, write, ToolCreateAlert, co2Rule); res.IsError {
 				t.Fatalf("create_alert with alerts:write: %s", text)
 			}

@@ -9,23 +9,16 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
-	"github.com/climated/climated/internal/perclient"
+	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Defaults for Options fields left zero.
+// Defaults for Options fields left zero; those of the transports are
+// package transport's.
 const (
-	DefaultSessionTimeout = 30 * time.Minute
-	DefaultMaxBodyBytes   = 1 << 20
-	DefaultStaleAfter     = climate.DefaultStaleAfter
-	DefaultGoneAfter      = 24 * time.Hour
-	// DefaultStreamWriteTimeout is how long one write to an event stream
-	// may take. A client that stops reading fills the socket buffers and
-	// blocks the write, and with it whatever writes to the stream (the
-	// answers of its calls, the notifications to every session); past this
-	// time the write fails and the stream, with all it held, ends.
-	DefaultStreamWriteTimeout = 10 * time.Second
+	DefaultStaleAfter = climate.DefaultStaleAfter
+	DefaultGoneAfter  = 24 * time.Hour
 )
 
 // Hub is what the server needs of the house; hub.Hub (history/hub)
@@ -53,19 +46,19 @@ type Options struct {
 	Version            string           // reported to clients as the server version
 	Zones              []string         // zone names, named in the tool description
 	Simulated          bool             // the data comes from the demo house
-	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this
-	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (DefaultStreamlessTimeout)
+	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this (transport.DefaultSessionTimeout)
+	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (transport.DefaultStreamlessTimeout)
 	StaleAfter         time.Duration    // a zone silent this long is stale
 	GoneAfter          time.Duration    // a zone silent this long leaves the resource list (DefaultGoneAfter)
 	Location           *time.Location   // local time for "today" and daily summaries; nil means time.Local
 	Now                func() time.Time // clock; nil means time.Now
-	MaxBodyBytes       int64            // largest request body accepted
-	MaxSessions        int              // sessions and streams of all clients together at most (DefaultMaxSessions, share.go)
-	MaxClientSessions  int              // sessions and streams of one client at most (DefaultMaxClientSessions)
-	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (DefaultMaxInFlight)
-	RequestTimeout     time.Duration    // time one MCP request may take (DefaultRequestTimeout)
-	StreamWriteTimeout time.Duration    // time one write to an event stream may take (DefaultStreamWriteTimeout)
-	GrantRecheck       time.Duration    // how often what OAuth tokens hold open is checked against their grants (DefaultGrantRecheck, grants.go)
+	MaxBodyBytes       int64            // largest request body accepted (transport.DefaultMaxBodyBytes)
+	MaxSessions        int              // sessions and streams of all clients together at most (transport.DefaultMaxSessions)
+	MaxClientSessions  int              // sessions and streams of one client at most (transport.DefaultMaxClientSessions)
+	MaxInFlight        int              // calls in flight per session, queued SSE calls and batch members included (transport.DefaultMaxInFlight)
+	RequestTimeout     time.Duration    // time one MCP request may take (transport.DefaultRequestTimeout)
+	StreamWriteTimeout time.Duration    // time one write to an event stream may take (transport.DefaultStreamWriteTimeout)
+	GrantRecheck       time.Duration    // how often what OAuth tokens hold open is checked against their grants (transport.DefaultGrantRecheck)
 	Alerts             Alerts           // the alert rules: tools, resources and report material; nil: none
 	Logger             *slog.Logger     // nil discards
 }
@@ -75,21 +68,21 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
-	// rate-limited.
-	sdkLog     *slog.Logger
-	hub        Hub
-	mcp        *sdk.Server
-	sse        *sseHandler
-	calls      *callLimit
-	book       *sessionBook
-	holds      *perclient.Limit // sessions and streams per client (share.go)
-	grants     *grantWatch      // what OAuth tokens hold open, ended when they no longer hold (grants.go)
-	zones      *zoneResources
-	measures   measures // the house's measurements the tools name (measures.go)
-	stop       context.CancelFunc
-	done       chan struct{} // the watcher's end
-	grantsDone chan struct{} // the grant watch's end
+	// rate-limited (transport.SDKLogger).
+	sdkLog   *slog.Logger
+	hub      Hub
+	mcp      *sdk.Server
+	http     *transport.HTTP // the HTTP transports, serving mcp
+	zones    *zoneResources
+	measures measures // the house's measurements the tools name (measures.go)
+	stop     context.CancelFunc
+	done     chan struct{} // the watcher's end
 }
+
+// Grants is what the server's transports ask of the hub's authorization
+// server (package oauth) while a session or stream opened with one of its
+// tokens lasts.
+type Grants = transport.Grants
 
 // New builds the server; it serves nothing until its Handler is mounted or
 // its MCP server is connected to a transport. Its watcher (notifications of
@@ -107,41 +100,42 @@ func New(ctx context.Context, h Hub, opts *Options) *Server {
 	}
 	// The caller's logger names the component already; a second
 	// "component" would make two of them on every line.
-	s.sdkLog = slog.New(newQuietHandler(s.log.Handler(), s.opts.Now)).With("origin", "go-sdk")
-	s.calls = newCallLimit(s.opts.MaxInFlight)
-	s.book = newSessionBook()
-	s.holds = perclient.New(s.opts.MaxClientSessions, s.opts.MaxSessions)
-	s.grants = newGrantWatch(s.opts.GrantRecheck, s.opts.Now)
+	s.sdkLog = transport.SDKLogger(s.log, s.opts.Now)
 	s.buildSDKServer()
 	ctx, cancel := context.WithCancel(ctx)
-	s.stop, s.done, s.grantsDone = cancel, make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(s.grantsDone)
-		s.grants.run(ctx, s.log)
-	}()
+	s.stop, s.done = cancel, make(chan struct{})
+	s.http = transport.NewHTTP(ctx, s.mcp, s.transportOptions())
 	// Registered before New returns, so no reading after it goes unnoticed.
 	u := newUpdates()
 	h.OnUpdate(u.push)
 	go s.watch(ctx, u)
-	s.sse = newSSEHandler(s.mcp, s.opts.MaxBodyBytes, s.calls, s.log.With("transport", "sse"))
 	return s
 }
 
-// setDefaults fills the fields left zero (or negative) with their defaults.
+// transportOptions are what the HTTP transports take of the options.
+func (s *Server) transportOptions() *transport.Options {
+	return &transport.Options{
+		SessionTimeout:     s.opts.SessionTimeout,
+		StreamlessTimeout:  s.opts.StreamlessTimeout,
+		MaxBodyBytes:       s.opts.MaxBodyBytes,
+		MaxSessions:        s.opts.MaxSessions,
+		MaxClientSessions:  s.opts.MaxClientSessions,
+		MaxInFlight:        s.opts.MaxInFlight,
+		StreamWriteTimeout: s.opts.StreamWriteTimeout,
+		GrantRecheck:       s.opts.GrantRecheck,
+		Now:                s.opts.Now,
+		Logger:             s.log,
+		SDKLogger:          s.sdkLog,
+	}
+}
+
+// setDefaults fills the fields left zero (or negative) with their
+// defaults; the transports' fields are package transport's to fill.
 func (o *Options) setDefaults() {
-	orDefault(&o.SessionTimeout, DefaultSessionTimeout)
-	orDefault(&o.StreamlessTimeout, DefaultStreamlessTimeout)
-	orDefault(&o.MaxBodyBytes, DefaultMaxBodyBytes)
 	if o.Version == "" {
 		o.Version = "dev"
 	}
-	orDefault(&o.MaxSessions, DefaultMaxSessions)
-	orDefault(&o.MaxClientSessions, DefaultMaxClientSessions)
-	orDefault(&o.MaxInFlight, DefaultMaxInFlight)
 	orDefault(&o.StaleAfter, DefaultStaleAfter)
-	orDefault(&o.RequestTimeout, DefaultRequestTimeout)
-	orDefault(&o.StreamWriteTimeout, DefaultStreamWriteTimeout)
-	orDefault(&o.GrantRecheck, DefaultGrantRecheck)
 	orDefault(&o.GoneAfter, DefaultGoneAfter)
 	if o.Location == nil {
 		o.Location = time.Local
@@ -152,7 +146,7 @@ func (o *Options) setDefaults() {
 }
 
 // orDefault sets *v to def when it is zero or negative.
-func orDefault[T int | int64 | time.Duration](v *T, def T) {
+func orDefault(v *time.Duration, def time.Duration) {
 	if *v <= 0 {
 		*v = def
 	}
@@ -178,7 +172,7 @@ func (s *Server) buildSDKServer() {
 			Extensions: map[string]any{AppsExtension: map[string]any{}},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.guardMCP, s.checkScope, s.checkLogLevel)
+	s.mcp.AddReceivingMiddleware(transport.Guard(s.opts.RequestTimeout, s.log), s.checkScope, s.checkLogLevel)
 	s.addClimateTool()
 	s.addHistoryTools()
 	s.addViews()
@@ -216,43 +210,26 @@ func (s *Server) Sessions() int {
 // MCP is the underlying go-sdk server, for transports other than HTTP.
 func (s *Server) MCP() *sdk.Server { return s.mcp }
 
-// Handler serves the MCP transports: /mcp (Streamable HTTP), GET /sse
-// and POST /message (HTTP+SSE), with the sessions and streams of each
-// client bounded (share.go). It checks neither Host, Origin nor a token:
-// the hub's HTTP front mounts it behind those checks.
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{
-		SessionTimeout:      s.opts.SessionTimeout,
-		MaxRequestBodyBytes: s.opts.MaxBodyBytes,
-		Logger:              s.sdkLog.With("transport", "streamable"),
-		// The front checks Host (and Origin and the token) for every
-		// endpoint; the SDK's own loopback-only check would refuse a
-		// token-holding client that names the hub by its network name.
-		DisableLocalhostProtection: true,
-	})
-	mux.Handle("/mcp", s.streaming(s.streamableFront(s.trackSessions(streamable), s.statelessHandler())))
-	mux.Handle("GET /sse", s.streaming(s.holdStream("sse", http.HandlerFunc(s.sse.serveStream))))
-	mux.Handle("POST /message", http.HandlerFunc(s.sse.serveMessage))
-	return mux
-}
+// Handler serves the MCP transports (transport.HTTP.Handler): /mcp
+// (Streamable HTTP), GET /sse and POST /message (HTTP+SSE). It checks
+// neither Host, Origin nor a token: the hub's HTTP front mounts it behind
+// those checks.
+func (s *Server) Handler() http.Handler { return s.http.Handler() }
 
-// Close stops the server's watcher and ends the open SSE streams;
-// Streamable HTTP sessions end with the HTTP server's shutdown.
+// WatchGrants has the transports end the sessions and streams opened with
+// g's tokens once they no longer hold; until it is called, none are
+// watched.
+func (s *Server) WatchGrants(g Grants) { s.http.WatchGrants(g) }
+
+// RecheckGrants checks the grants at once, as after a revoke in this
+// process.
+func (s *Server) RecheckGrants() { s.http.RecheckGrants() }
+
+// Close stops the server's watcher and its transports' and ends the open
+// SSE streams; Streamable HTTP sessions end with the HTTP server's
+// shutdown.
 func (s *Server) Close() {
 	s.stop()
 	<-s.done
-	<-s.grantsDone
-	s.sse.closeAll()
-}
-
-// streaming lifts the server-wide deadlines from GETs: event streams that
-// may legitimately stay open for long.
-func (s *Server) streaming(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			w = s.liftDeadlines(w)
-		}
-		h.ServeHTTP(w, r)
-	})
+	s.http.Close()
 }

@@ -81,7 +81,6 @@ func (s *Server) watch(ctx context.Context, u *updates) {
 				s.mcp.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: ZoneURI(z)})
 			}
 		case <-tick.C:
-			s.expireStreamless()
 		}
 		s.syncZones()
 		s.logHealth(ctx, health)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/discovery"
-	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mcp/transport"
 )
 
 // avahiWait is how long the hub waits for its unit to hand its service
@@ -108,7 +108,7 @@ func respond(ctx context.Context, h discovery.Hub, log *slog.Logger) error {
 // how a client signs in.
 func announced(d hubDeps) discovery.Hub {
 	host := hostLabel()
-	h := discovery.Hub{Instance: "climated on " + host, Host: host, Path: "/mcp", Versions: mcp.ProtocolVersions(), Auth: "bearer"}
+	h := discovery.Hub{Instance: "climated on " + host, Host: host, Path: "/mcp", Versions: transport.ProtocolVersions(), Auth: "bearer"}
 	if d.cfg.PublicURL != "" {
 		h.Auth = "oauth"
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/cmd/climated/internal/discovery"
 	"github.com/climated/climated/internal/testutil"
-	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mcp/transport"
 )
 
 // lanConfig is a hub on every address of a network namespace of the
@@ -66,7 +66,7 @@ func TestDiscoverHubOnLAN(t *testing.T) {
 		t.Fatalf("found %+v, want the hub", found)
 	}
 	f := found[0]
-	want := map[string]string{"txtvers": "1", "path": "/mcp", "versions": strings.Join(mcp.ProtocolVersions(), ","), "auth": "bearer"}
+	want := map[string]string{"txtvers": "1", "path": "/mcp", "versions": strings.Join(transport.ProtocolVersions(), ","), "auth": "bearer"}
 	if f.Port != port || !strings.HasPrefix(f.Instance, "climated on ") || fmt.Sprint(f.TXT) != fmt.Sprint(want) {
 		t.Errorf("found %+v, want port %d and TXT %v", f, port, want)
 	}
@@ -111,7 +111,7 @@ func TestServerCard(t *testing.T) {
 	if len(card.Remotes) != 2 || card.Remotes[0].Type != "streamable-http" || card.Remotes[0].URL != base+"/mcp" || card.Remotes[1].Type != "sse" || card.Remotes[1].URL != base+"/sse" {
 		t.Fatalf("remotes %+v", card.Remotes)
 	}
-	if !slices.Equal(card.Remotes[0].Versions, mcp.ProtocolVersions()) || slices.Contains(card.Remotes[1].Versions, "2026-07-28") || len(card.Remotes[1].Versions) == 0 {
+	if !slices.Equal(card.Remotes[0].Versions, transport.ProtocolVersions()) || slices.Contains(card.Remotes[1].Versions, "2026-07-28") || len(card.Remotes[1].Versions) == 0 {
 		t.Errorf("versions %v / %v", card.Remotes[0].Versions, card.Remotes[1].Versions)
 	}
 	if card.Meta["io.github.climated/auth"]["kind"] != "none" || card.Remotes[0].Headers != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/climated/climated/history/alerts"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mqtt"
 )
 
@@ -144,10 +145,10 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	routes := front.Routes{
 		MCP:      srv.Handler(),
 		Climate:  func() []byte { return store.Snapshot().JSON },
-		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/share.go)
+		Health:   []func() error{run.Healthy(store)}, // MCP refuses no client, so its sessions are no part of health (mcp/transport/share.go)
 		Warnings: []func() []string{d.disk.Warnings},
 		Metrics:  d.metrics.Handler(),
-		Card:     &front.Card{Version: buildVersion(), PublicURL: cfg.PublicURL, Versions: mcp.ProtocolVersions(), SSEVersions: mcp.SSEProtocolVersions()},
+		Card:     &front.Card{Version: buildVersion(), PublicURL: cfg.PublicURL, Versions: transport.ProtocolVersions(), SSEVersions: transport.SSEProtocolVersions()},
 	}
 	if len(d.remote) > 0 {
 		routes.Warnings = append(routes.Warnings, d.remote.Warnings)

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mcp/transport"
 )
 
 // Bodies of the attack on the scope gate: a read-only token's tools/call
@@ -35,7 +36,7 @@ func TestScopeGateFailsClosed(t *testing.T) {
 	base, owner := oauthHub(t, nil)
 	_, access := approvedClient(t, base, owner)
 	before := ruleIDs(t, base, owner)
-	for _, v := range mcp.ProtocolVersions() {
+	for _, v := range transport.ProtocolVersions() {
 		session := initSession(t, base+"/mcp", access, v)
 		for name, body := range gateAttacks {
 			hdr := map[string]string{"Authorization": "Bearer " + access, "Content-Type": "application/json",
@@ -48,7 +49,7 @@ func TestScopeGateFailsClosed(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range mcp.SSEProtocolVersions() {
+	for _, v := range transport.SSEProtocolVersions() {
 		endpoint := sseSession(t, base, access, v)
 		for name, body := range gateAttacks {
 			hdr := map[string]string{"Authorization": "Bearer " + access, "Content-Type": "application/json"}

@@ -95,7 +95,7 @@ type serveEnv struct {
 	// configuration offers; nil changes nothing.
 	oauth func(*oauth.Options)
 	// grantRecheck is how often the MCP server checks the OAuth grants
-	// behind open sessions and streams (mcp.DefaultGrantRecheck when 0).
+	// behind open sessions and streams (transport.DefaultGrantRecheck when 0).
 	grantRecheck time.Duration
 	// avahi is where the hub looks for Avahi, for tests.
 	avahi avahiSeams

@@ -25,9 +25,10 @@ var layers = map[string]int{
 	"history/alerts":  3,
 	"mqtt":            4,
 	"history/hub":     5, // the composition the sources feed
-	"mcp":             6,
-	"cmd":             7,
-	"scripts":         7,
+	"mcp/transport":   6, // the MCP transports, beneath the features that they serve
+	"mcp":             7,
+	"cmd":             8,
+	"scripts":         8,
 }
 
 // layer is dir's rank, or -1 when no prefix of layers covers it.

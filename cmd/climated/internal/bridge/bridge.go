@@ -71,7 +71,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout io.Writer) e
 	err = b.fromClient(ctx)
 	if errors.Is(err, io.EOF) {
 		// The calls read before the end of input are answered first, as
-		// climated mcp does (mcp/stdiodrain.go).
+		// climated mcp does (mcp/transport/stdiodrain.go).
 		b.drain(ctx, drainWait)
 	}
 	// Stdin ended (or a signal): reconnects stop with ctx, then the

@@ -13,7 +13,7 @@ import (
 )
 
 // maxPeek is how much of a request body the scope gate reads: the MCP
-// handlers refuse larger bodies themselves (mcp.DefaultMaxBodyBytes).
+// handlers refuse larger bodies themselves (transport.DefaultMaxBodyBytes).
 const maxPeek = 1 << 20
 
 // scopeGate answers 403 insufficient_scope (RFC 6750 §3.1, as the MCP

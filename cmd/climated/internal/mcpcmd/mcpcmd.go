@@ -15,6 +15,7 @@ import (
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
+	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/sensors"
 )
 
@@ -73,10 +74,10 @@ func Run(ctx context.Context, args []string, d Deps) error {
 	defer al.follow(ctx, srv, alertFollowEvery)()
 	log.Info("serving MCP on stdio", "database", cfg.Database, "config", cfg.File, "timezone", loc.String())
 	// Lines that are not JSON-RPC are answered by the filter (the SDK's
-	// decoder cannot carry on after them); mcp.Stdio keeps the ids of the
+	// decoder cannot carry on after them); transport.Stdio keeps the ids of the
 	// rest byte for byte. Both write whole lines through out.
 	out := &stdio.LockedWriter{W: stdout}
-	err = srv.MCP().Run(ctx, mcp.Stdio(stdio.NewFilter(stdin, out, log), out))
+	err = srv.MCP().Run(ctx, transport.Stdio(stdio.NewFilter(stdin, out, log), out))
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp on stdio: %w", err)
 	}
