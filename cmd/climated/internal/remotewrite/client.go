@@ -48,8 +48,17 @@ func newClient(cfg Config) (*client, error) {
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = tc
-	return &client{cfg: cfg, http: &http.Client{Transport: tr, Timeout: cfg.Timeout}}, nil
+	return &client{cfg: cfg, http: &http.Client{Transport: tr, Timeout: cfg.Timeout, CheckRedirect: noRedirect}}, nil
 }
+
+// noRedirect has the client hand back a redirect instead of following
+// it. Followed, a 301 or 302 becomes a GET without the samples (whose
+// 200, a sign-in page, would count them as sent), and a 307 to another
+// port or from https to http carries the store's credentials there (Go
+// drops them only for another host name: curl's CVE-2022-27776). send
+// refuses it, naming where the store points, for the owner to set as the
+// url.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // config is the TLS configuration t describes.
 func (t TLSConfig) config() (*tls.Config, error) {
@@ -108,6 +117,9 @@ func (c *client) send(ctx context.Context, body []byte) result {
 		return result{outcome: Sent}
 	}
 	err = &StatusError{Code: code, Said: strings.TrimSpace(string(said))}
+	if code/100 == 3 {
+		return result{outcome: Refused, err: fmt.Errorf("%w: the store sends writes to %q; set remote_write's url to where it should go", err, resp.Header.Get("Location"))}
+	}
 	switch {
 	case code == http.StatusTooManyRequests || code/100 == 5:
 		return result{outcome: Retry, err: err, retryAfter: retryAfter(resp.Header.Get("Retry-After"))}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -73,6 +74,9 @@ func TestRedirectedWriteNotCountedAsTaken(t *testing.T) {
 			if len(got) == 0 && (status.Sent > 0 || status.Failed > 0 || kept.Position.T >= base.Unix()) {
 				t.Errorf("no POST with samples reached any server (requests followed the redirect as %v), yet the sender counts %d samples sent and %d given up, state %q, and its cursor moved to %s, past the 10 readings",
 					methods, status.Sent, status.Failed, status.State, time.Unix(kept.Position.T, 0).Format(time.RFC3339))
+			}
+			if !strings.Contains(status.Error, target.URL+"/api/v1/write") {
+				t.Errorf("the status does not say where the store sends writes: %q", status.Error)
 			}
 		})
 	}
