@@ -83,7 +83,7 @@ func TestImportBrokenLines(t *testing.T) {
 		t.Errorf("%d rows after a refused import", n)
 	}
 	res, err = s.Import(ctx, strings.NewReader(brokenCSV), ImportOptions{SkipBad: true})
-	if err != nil || res.Imported != 2 || len(res.Bad) != 6 || res.Bad[0].Line != 3 {
+	if err != nil || res.Imported != 2 || res.Bad.N != 6 || res.Bad.First[0].Line != 3 {
 		t.Errorf("skip-bad import: %+v %v", res, err)
 	}
 	if n := rawCount(t, path); n != 2 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -45,7 +46,39 @@ type ImportRows interface {
 // ImportResult says what an import did.
 type ImportResult struct {
 	Imported int64
-	Bad      []LineError // every broken line (the error lists the first ones)
+	Bad      BrokenLines
+}
+
+// BrokenLines counts the broken lines of an import file and keeps the first
+// MaxListed of them: a file of a million broken lines costs no more
+// memory than one of twenty.
+type BrokenLines struct {
+	N     int         // how many lines were broken
+	First []LineError // the first MaxListed of them, in order
+}
+
+// MaxListed is how many broken lines an import keeps and lists.
+const MaxListed = 20
+
+// Add counts e, keeping it among the first MaxListed.
+func (b *BrokenLines) Add(e LineError) {
+	b.N++
+	if len(b.First) < MaxListed {
+		b.First = append(b.First, e)
+	}
+}
+
+// Err lists the first broken lines, and how many more there are; nil
+// when there is none.
+func (b BrokenLines) Err() error {
+	errs := make([]error, 0, len(b.First)+1)
+	for _, e := range b.First {
+		errs = append(errs, e)
+	}
+	if more := b.N - len(b.First); more > 0 {
+		errs = append(errs, fmt.Errorf("and %d more", more))
+	}
+	return errors.Join(errs...)
 }
 
 // LineError is a broken line of an import file.
@@ -61,9 +94,6 @@ func (e LineError) Error() string {
 	}
 	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
 }
-
-// maxReported is how many broken lines an error message lists.
-const maxReported = 20
 
 // importChunk is how many readings go to the database at once; they all
 // belong to one transaction, so an import is whole or absent.
@@ -103,8 +133,8 @@ func (s *Store) ImportRows(ctx context.Context, rows ImportRows, o ImportOptions
 	if err := im.readRows(ctx, rows, &res); err != nil {
 		return res, fmt.Errorf("import: nothing imported: %w", err)
 	}
-	if len(res.Bad) > 0 && !o.SkipBad {
-		return res, fmt.Errorf("import: nothing imported: %s (import the good ones with --skip-bad): %w", brokenLines(len(res.Bad), o.What), joinLines(res.Bad))
+	if res.Bad.N > 0 && !o.SkipBad {
+		return res, fmt.Errorf("import: nothing imported: %s (import the good ones with --skip-bad): %w", brokenLines(res.Bad.N, o.What), res.Bad.Err())
 	}
 	if err := im.flush(ctx); err != nil {
 		return res, fmt.Errorf("import: nothing imported: %w", err)
@@ -141,7 +171,7 @@ type importer struct {
 	written int64 // readings written so far
 }
 
-// readRows reads the rows, lists the broken ones in res.Bad and writes
+// readRows reads the rows, counts the broken ones in res.Bad and writes
 // the good readings; it returns the error of a read or a write.
 func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportResult) error {
 	for {
@@ -153,9 +183,9 @@ func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportRe
 			return err
 		}
 		if row.Err != nil {
-			res.Bad = append(res.Bad, LineError{Line: row.Line, Where: row.Where, Err: row.Err})
+			res.Bad.Add(LineError{Line: row.Line, Where: row.Where, Err: row.Err})
 		}
-		if len(res.Bad) > 0 && !im.o.SkipBad {
+		if res.Bad.N > 0 && !im.o.SkipBad {
 			continue // nothing will be written: only look for more broken lines
 		}
 		im.chunk = append(im.chunk, row.Readings...)
@@ -212,28 +242,17 @@ func parseExportLine(rec []string) (sensors.Reading, error) {
 	}
 	t, err := time.Parse(time.RFC3339, rec[0])
 	if err != nil {
-		return sensors.Reading{}, fmt.Errorf("time %q: want RFC 3339, e.g. 2026-11-30T08:00:00Z", rec[0])
+		return sensors.Reading{}, fmt.Errorf("time %s: want RFC 3339, e.g. 2026-11-30T08:00:00Z", excerpt.Quote(rec[0]))
 	}
 	v, err := strconv.ParseFloat(rec[3], 64)
 	if err != nil {
-		return sensors.Reading{}, fmt.Errorf("value %q is not a number", rec[3])
+		return sensors.Reading{}, fmt.Errorf("value %s is not a number", excerpt.Quote(rec[3]))
 	}
 	r := sensors.Reading{Time: t, Zone: rec[1], Measurement: sensors.Measurement(rec[2]), Value: v, Source: rec[4]}
 	if err := r.Validate(); err != nil {
 		return sensors.Reading{}, err
 	}
 	return r, nil
-}
-
-func joinLines(bad []LineError) error {
-	var errs []error
-	for _, b := range bad[:min(len(bad), maxReported)] {
-		errs = append(errs, b)
-	}
-	if len(bad) > maxReported {
-		errs = append(errs, fmt.Errorf("and %d more", len(bad)-maxReported))
-	}
-	return errors.Join(errs...)
 }
 
 // brokenLines counts n broken lines (or what) in words.

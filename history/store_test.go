@@ -109,7 +109,7 @@ func TestRecordRejectsInvalidKeepsValid(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error for invalid readings")
 	}
-	for _, want := range []string{`Humidity: 140 % is outside 0…100`, `from "c": empty zone`, `unknown measurement "Radiance"`} {
+	for _, want := range []string{`Humidity: 140 % is outside 0…100`, `from "c": zone "": empty`, `unknown measurement "Radiance"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}

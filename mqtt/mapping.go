@@ -3,11 +3,13 @@ package mqtt
 import (
 	"errors"
 	"fmt"
-	"github.com/climated/climated/sensors/field"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/field"
 
 	"github.com/climated/climated/mqtt/decode"
 )
@@ -15,9 +17,6 @@ import (
 // DefaultQoS is the subscription QoS when a mapping names none: the broker
 // then delivers QoS 1 messages as QoS 1, acknowledged, and QoS 0 as QoS 0.
 const DefaultQoS = 1
-
-// maxZoneName bounds the zone names that devices name themselves (in runes).
-const maxZoneName = 64
 
 // Mapping subscribes to a topic filter and says how its messages become
 // readings: the payload format, and which zone each device feeds.
@@ -63,7 +62,7 @@ func (m *Mapping) Validate() error {
 		return field.Errorf("qos", "qos %d: want 0, 1 or 2", *m.QoS)
 	}
 	if m.Zone != "" {
-		if err := validZone(m.Zone); err != nil {
+		if err := sensors.CheckZone(m.Zone); err != nil {
 			return field.Errorf("zone", "zone %q: %w", m.Zone, err)
 		}
 	}
@@ -87,7 +86,7 @@ func (m *Mapping) validDevices() error {
 				return field.Errorf(fmt.Sprintf("devices.%s", dev), "devices[%q]: %w", dev, err)
 			}
 		}
-		if err := validZone(zone); err != nil {
+		if err := sensors.CheckZone(zone); err != nil {
 			return field.Errorf(fmt.Sprintf("devices.%s", dev), "devices[%q]: zone %q: %w", dev, zone, err)
 		}
 	}
@@ -136,22 +135,8 @@ func ValidateMappings(ms []Mapping) error {
 	return nil
 }
 
-func validZone(z string) error {
-	switch {
-	case strings.TrimSpace(z) != z || z == "":
-		return errors.New("empty or with surrounding spaces")
-	case !utf8.ValidString(z):
-		return errors.New("not UTF-8")
-	case strings.IndexFunc(z, unicode.IsControl) >= 0:
-		return errors.New("contains control characters")
-	case utf8.RuneCountInString(z) > maxZoneName:
-		return fmt.Errorf("longer than %d characters", maxZoneName)
-	}
-	return nil
-}
-
 // cleanZone makes a device's own name fit to be a zone name: valid UTF-8
-// without control characters, trimmed, at most maxZoneName runes.
+// without control characters, trimmed, at most sensors.MaxZoneName runes.
 func cleanZone(name string) string {
 	name = strings.ToValidUTF8(name, "")
 	name = strings.Map(func(r rune) rune {
@@ -161,8 +146,8 @@ func cleanZone(name string) string {
 		return r
 	}, name)
 	name = strings.TrimSpace(name)
-	if utf8.RuneCountInString(name) > maxZoneName {
-		name = strings.TrimSpace(string([]rune(name)[:maxZoneName]))
+	if utf8.RuneCountInString(name) > sensors.MaxZoneName {
+		name = strings.TrimSpace(string([]rune(name)[:sensors.MaxZoneName]))
 	}
 	return name
 }

@@ -81,7 +81,7 @@ func (o *PublishOptions) Validate() error {
 		}
 	}
 	for i, z := range o.Zones {
-		if err := validZone(z); err != nil {
+		if err := sensors.CheckZone(z); err != nil {
 			return field.Errorf(fmt.Sprintf("zones[%d]", i), "zones[%d] %q: %w", i, z, err)
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
+
+	"github.com/climated/climated/internal/excerpt"
 )
 
 // Reading is one value of one measurement in one zone, as a source saw it.
@@ -18,8 +21,11 @@ type Reading struct {
 
 // Validate reports what is wrong with r, naming the zone, measurement and source.
 func (r Reading) Validate() error {
-	if r.Zone == "" {
-		return fmt.Errorf("reading from %q: empty zone", r.Source)
+	if !utf8.ValidString(r.Source) {
+		return fmt.Errorf("reading from %s: the source's name is not UTF-8", excerpt.Quote(r.Source))
+	}
+	if err := CheckZone(r.Zone); err != nil {
+		return fmt.Errorf("reading from %q: zone %s: %w", r.Source, excerpt.Quote(r.Zone), err)
 	}
 	if r.Time.IsZero() {
 		return fmt.Errorf("reading %s/%s from %q: no time", r.Zone, r.Measurement, r.Source)

@@ -17,7 +17,11 @@ func TestReadingValidate(t *testing.T) {
 	}{
 		{"valid", func(*Reading) {}, ""},
 		{"lowest valid", func(r *Reading) { r.Value = -60 }, ""},
-		{"empty zone", func(r *Reading) { r.Zone = "" }, `reading from "i2c1/0x76": empty zone`},
+		{"empty zone", func(r *Reading) { r.Zone = "" }, `reading from "i2c1/0x76": zone "": empty`},
+		{"zone not UTF-8", func(r *Reading) { r.Zone = "K\xfcche" }, `zone "K\xfcche": not UTF-8`},
+		{"zone with a newline", func(r *Reading) { r.Zone = "Bed\nroom" }, `zone "Bed\nroom": contains control characters`},
+		{"source not UTF-8", func(r *Reading) { r.Source = "csv/K\xfcche" }, `reading from "csv/K\xfcche": the source's name is not UTF-8`},
+		{"zone too long", func(r *Reading) { r.Zone = strings.Repeat("Garden", 1000) }, `…(6000 bytes): longer than 64 characters`},
 		{"no time", func(r *Reading) { r.Time = time.Time{} }, "Indoor/Temperature from \"i2c1/0x76\": no time"},
 		{"unknown measurement", func(r *Reading) { r.Measurement = "Radon" }, `unknown measurement "Radon"`},
 		{"NaN", func(r *Reading) { r.Value = math.NaN() }, "Temperature: value is not a number"},

@@ -97,6 +97,6 @@ func TestBrokenRecordsMemoryBounded(t *testing.T) {
 	}
 	const limit = 40 << 20
 	if peak > limit {
-		t.Errorf("importing 300,000 broken records held %d MB of heap (limit %d MB); %d broken records kept in the result", peak>>20, limit>>20, len(res.Bad))
+		t.Errorf("importing 300,000 broken records held %d MB of heap (limit %d MB); %d broken records kept in the result", peak>>20, limit>>20, res.Bad.N)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -140,7 +141,7 @@ func number(v any) (float64, bool, error) {
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 		if err != nil {
-			return 0, false, fmt.Errorf("%q is not a number", x)
+			return 0, false, fmt.Errorf("%s is not a number", excerpt.Quote(x))
 		}
 		return f, true, nil
 	case []byte:

@@ -229,17 +229,16 @@ func reportImport(ctx context.Context, store *history.Store, res imported, stdou
 	if what == "" {
 		what = "line"
 	}
-	for i, b := range res.Bad {
-		if i == 20 {
-			fmt.Fprintf(stderr, "… and %d more broken %ss\n", len(res.Bad)-20, what)
-			break
-		}
+	for _, b := range res.Bad.First {
 		fmt.Fprintf(stderr, "skipped %s: %v\n", file, b)
 	}
-	skipped := config.Plural(len(res.Bad), "broken "+what) + " skipped"
-	if what == "record" && len(res.Bad) > 0 {
+	if more := res.Bad.N - len(res.Bad.First); more > 0 {
+		fmt.Fprintf(stderr, "… and %d more broken %ss\n", more, what)
+	}
+	skipped := config.Plural(res.Bad.N, "broken "+what) + " skipped"
+	if what == "record" && res.Bad.N > 0 {
 		// A weewx record's good values are imported, only the bad ones left out.
-		skipped = config.Plural(len(res.Bad), "broken "+what) + ", their bad values skipped"
+		skipped = config.Plural(res.Bad.N, "broken "+what) + ", their bad values skipped"
 	}
 	fmt.Fprintf(stdout, "imported %s from %s into %s (%s)\n", config.Plural(int(res.Imported), "reading"), file, db, skipped)
 	now := time.Now()

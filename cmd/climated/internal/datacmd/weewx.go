@@ -14,6 +14,7 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/progress"
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/weewx"
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -41,7 +42,13 @@ func (z zoneFlags) Set(v string) error {
 	if k = strings.TrimSpace(k); !ok || k == "" {
 		return fmt.Errorf("%q: want PART=ZONE or COLUMN=ZONE (outdoor=Garden, extraTemp1=Cellar)", v)
 	}
-	z[k] = strings.TrimSpace(zone)
+	zone = strings.TrimSpace(zone)
+	if zone != "" { // an empty zone leaves the column out
+		if err := sensors.CheckZone(zone); err != nil {
+			return fmt.Errorf("%s: the zone %s is %w", k, excerpt.Quote(zone), err)
+		}
+	}
+	z[k] = zone
 	return nil
 }
 
@@ -147,17 +154,16 @@ func dryRunWeewx(ctx context.Context, a *weewx.Archive, in importIn, stdout, std
 		}
 	}
 	tw.Flush()
-	for i, b := range sum.bad {
-		if i == 20 {
-			fmt.Fprintf(stdout, "… and %d more broken records\n", len(sum.bad)-20)
-			break
-		}
+	for _, b := range sum.bad.First {
 		fmt.Fprintf(stdout, "broken: %v\n", b)
+	}
+	if more := sum.bad.N - len(sum.bad.First); more > 0 {
+		fmt.Fprintf(stdout, "… and %d more broken records\n", more)
 	}
 	if len(empty) > 0 {
 		fmt.Fprintf(stdout, "nothing to import from: %s\n", strings.Join(empty, ", "))
 	}
-	fmt.Fprintf(stdout, "would import %s (%s)\n", config.Plural(int(sum.readings), "reading"), config.Plural(len(sum.bad), "broken record"))
+	fmt.Fprintf(stdout, "would import %s (%s)\n", config.Plural(int(sum.readings), "reading"), config.Plural(sum.bad.N, "broken record"))
 	return reportUnread(ctx, a, stdout)
 }
 
@@ -199,7 +205,7 @@ type span struct {
 type summary struct {
 	series   map[string]*span // by zone and measurement (seriesName)
 	readings int64
-	bad      []history.LineError
+	bad      history.BrokenLines
 }
 
 func seriesName(zone string, m sensors.Measurement) string { return zone + "\x00" + string(m) }
@@ -216,7 +222,7 @@ func summarise(ctx context.Context, rows history.ImportRows, progress func(int64
 			return sum, err
 		}
 		if row.Err != nil {
-			sum.bad = append(sum.bad, history.LineError{Line: row.Line, Where: row.Where, Err: row.Err})
+			sum.bad.Add(history.LineError{Line: row.Line, Where: row.Where, Err: row.Err})
 		}
 		for _, r := range row.Readings {
 			k := seriesName(r.Zone, r.Measurement)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -166,6 +167,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, z := range c.store.Describe() {
+		if !utf8.ValidString(z.Name) {
+			continue // see readingsCollector.Collect
+		}
 		ch <- prometheus.MustNewConstMetric(zoneAge, prometheus.GaugeValue, now.Sub(time.Unix(z.When, 0)).Seconds(), z.Name)
 	}
 	var size int64

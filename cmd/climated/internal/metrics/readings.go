@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -163,7 +164,10 @@ func (c *readingsCollector) Collect(ch chan<- prometheus.Metric) {
 		offline := health[z.Name].Offline
 		for _, m := range z.Measurements {
 			f, ok := c.families[m.Name]
-			if !ok {
+			if !ok || !utf8.ValidString(z.Name) || !utf8.ValidString(m.Source) {
+				// A label must be UTF-8, or the whole scrape fails; the
+				// hub records no other since it checks zones and
+				// sources, but a history written before may hold one.
 				continue
 			}
 			sim := simulated(m.Source)
