@@ -216,5 +216,5 @@ func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, 
 // the clock.
 func nextMidnight(d time.Time, loc *time.Location) time.Time {
 	y, m, day := d.In(loc).Date()
-	return time.Date(y, m, day+1, 0, 0, 0, 0, loc)
+	return climate.DayStart(y, m, day+1, loc)
 }

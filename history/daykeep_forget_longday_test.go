@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // TestForgetInADayOfTwentySixHours: forget deletes every kept day that
@@ -31,7 +32,7 @@ func TestForgetInADayOfTwentySixHours(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: troll})
 	s.w.days.keep = nil
 	ctx := context.Background()
-	if err := s.Record(ctx, keepHouse(start)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

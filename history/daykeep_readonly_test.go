@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // TestReadOnlyStoreInAnotherTimeZoneReadsItsOwnDays: a read-only store
@@ -34,7 +35,7 @@ func TestReadOnlyStoreInAnotherTimeZoneReadsItsOwnDays(t *testing.T) {
 	// What the readings give in London, nothing kept.
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: london})
 	s.w.days.keep = nil
-	if err := s.Record(ctx, keepHouse(start)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

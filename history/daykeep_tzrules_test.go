@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
 // tzifRule is TZif data (version 2) for a zone given by a POSIX TZ rule
@@ -103,10 +104,10 @@ func TestKeptDaysFollowAChangedSummerTimeRule(t *testing.T) {
 
 			s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: c.old})
 			s.w.days.keep = nil
-			if err := s.Record(ctx, keepHouse(c.start)); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(c.start)}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Record(ctx, keepHouse(c.start.Add(10*24*time.Hour))); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(c.start.Add(10 * 24 * time.Hour))}); err != nil {
 				t.Fatal(err)
 			}
 			compactNow(t, s)

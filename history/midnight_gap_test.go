@@ -50,7 +50,7 @@ func TestDailyAcrossAMidnightThatDoesNotExist(t *testing.T) {
 			s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: loc})
 			s.w.days.keep = nil // the keeper loops for ever on that day: see TestKeeperAcrossAMidnightThatDoesNotExist
 			ctx := context.Background()
-			if err := s.Record(ctx, gapHouse(from, 6)); err != nil {
+			if err := s.Record(ctx, sensors.Batch{Readings: gapHouse(from, 6)}); err != nil {
 				t.Fatal(err)
 			}
 			compactNow(t, s)
@@ -122,7 +122,7 @@ func TestKeeperAcrossAMidnightThatDoesNotExist(t *testing.T) {
 	s := openTest(t, path, o)
 	s.w.days.keep = nil
 	ctx := context.Background()
-	if err := s.Record(ctx, gapHouse(from, 6)); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: gapHouse(from, 6)}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
@@ -131,7 +131,7 @@ func TestKeeperAcrossAMidnightThatDoesNotExist(t *testing.T) {
 	s = openTest(t, path, o)
 	time.Sleep(2 * keepEvery) // the keeper's turns
 	late := sensors.Reading{Zone: "Living", Measurement: sensors.Temperature, Value: 21, Time: now.Add(-time.Hour), Source: "test"}
-	if err := s.Record(ctx, []sensors.Reading{late}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{late}}); err != nil {
 		t.Fatal(err)
 	}
 	fctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -47,8 +48,8 @@ type Year struct {
 // a whole, from its daily summaries: a year reads its 365 kept days.
 func (s *Store) YearOf(ctx context.Context, zone string, year int) (Year, error) {
 	loc := s.opts.Location
-	from := time.Date(year, time.January, 1, 0, 0, 0, 0, loc)
-	days, err := s.Daily(ctx, zone, from, from.AddDate(1, 0, 0))
+	from := climate.DayStart(year, time.January, 1, loc)
+	days, err := s.Daily(ctx, zone, from, climate.DayStart(year+1, time.January, 1, loc))
 	if err != nil {
 		return Year{}, err
 	}

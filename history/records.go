@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -77,7 +78,7 @@ func (s *Store) records(ctx context.Context, zone string, since time.Time) (*Rec
 	}
 	loc := s.opts.Location
 	now := s.opts.Now().In(loc)
-	span := recordSpan{year: time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc).Unix(), to: now.Unix() + 1}
+	span := recordSpan{year: climate.DayStart(now.Year(), 1, 1, loc).Unix(), to: now.Unix() + 1}
 	out := &Records{Zone: zone, Year: now.Year(), Note: RecordsNote}
 	if since.IsZero() {
 		out.Measurements = map[string]MeasurementRecords{}

@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -34,14 +35,14 @@ var periods = []period{
 	{name: "last_7_days", from: "7d", to: "now", about: "the last 7 days"}, // the daily summaries are the curve
 	{name: "last_30_days", from: "30d", to: "now", about: "the last 30 days"},
 	{name: "this_month", about: "this month (since the 1st)", bounds: func(now time.Time) (time.Time, time.Time) {
-		return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location()), now
+		return climate.DayStart(now.Year(), now.Month(), 1, now.Location()), now
 	}},
 	{name: "last_month", about: "last month", bounds: func(now time.Time) (time.Time, time.Time) {
-		this := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
-		return this.AddDate(0, -1, 0), this
+		loc := now.Location()
+		return climate.DayStart(now.Year(), now.Month()-1, 1, loc), climate.DayStart(now.Year(), now.Month(), 1, loc)
 	}},
 	{name: "this_year", about: "this year (since 1 January), month by month", months: true, bounds: func(now time.Time) (time.Time, time.Time) {
-		return time.Date(now.Year(), time.January, 1, 0, 0, 0, 0, now.Location()), now
+		return climate.DayStart(now.Year(), time.January, 1, now.Location()), now
 	}},
 }
 

@@ -146,7 +146,8 @@ func (s *Server) daysSpan(ctx context.Context, zone string, from, to time.Time, 
 		return nil, nil
 	}
 	if !from.Equal(first) && len(days) > 0 && days[0].Date == first.Format(time.DateOnly) {
-		head, err := s.factSummaries(ctx, zone, from, first.AddDate(0, 0, 1), nil)
+		y, m, d := first.Date()
+		head, err := s.factSummaries(ctx, zone, from, climate.DayStart(y, m, d+1, s.opts.Location), nil)
 		if err != nil {
 			return nil, err
 		}

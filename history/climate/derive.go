@@ -138,7 +138,30 @@ func Sum(pts []Point, from, to int64) float64 {
 
 // LocalMidnight returns the start of the local day that contains t.
 func LocalMidnight(t time.Time, loc *time.Location) time.Time {
-	t = t.In(loc)
-	y, m, d := t.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, loc)
+	y, m, d := t.In(loc).Date()
+	return DayStart(y, m, d, loc)
+}
+
+// DayStart is the first instant of the local date y-m-d in loc (y, m and
+// d normalised as time.Date does). That is midnight, except where the
+// clocks jump past midnight: on 2026-09-06 in America/Santiago they go
+// from 00:00 to 01:00, and the day starts at 01:00. time.Date gives a
+// time on the day before for a midnight that does not exist; the day
+// then starts where the zone's period of that time ends.
+func DayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	y, m, d = time.Date(y, m, d, 12, 0, 0, 0, time.UTC).Date()
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	ty, tm, td := t.Date()
+	sameDay := ty == y && tm == m && td == d
+	if sameDay && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+		return t
+	}
+	start, end := t.ZoneBounds()
+	switch {
+	case !sameDay && !end.IsZero():
+		return end // t is on the day before: the day starts at the jump
+	case sameDay && !start.IsZero():
+		return start // t is after the jump: the day starts at it
+	}
+	return t
 }
