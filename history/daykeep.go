@@ -87,10 +87,21 @@ func (s *Store) keptDays(ctx context.Context, zone string, from, to int64) (map[
 // table (a day with one there may change), or today's; no kept day may
 // end after it.
 func (s *Store) keptUntil(ctx context.Context, zone string) (time.Time, error) {
+	// Days kept in another time zone are not this store's days: a
+	// read-only store (climated mcp, climated data) in another zone than
+	// the hub that keeps them reads none.
+	var kept string
+	err := s.rdb.QueryRowContext(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&kept)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && kept != s.dayKey {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the kept daily summaries' time zone: %w", err)
+	}
 	loc := s.opts.Location
 	until := climate.LocalMidnight(s.opts.Now(), loc)
 	var oldest sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, "SELECT min(r.t) FROM recent r JOIN series s ON s.id = r.series WHERE s.zone = ?", zone).Scan(&oldest)
+	err = s.rdb.QueryRowContext(ctx, "SELECT min(r.t) FROM recent r JOIN series s ON s.id = r.series WHERE s.zone = ?", zone).Scan(&oldest)
 	if err != nil {
 		return until, fmt.Errorf("read the recent readings of %s: %w", zone, err)
 	}
@@ -102,25 +113,29 @@ func (s *Store) keptUntil(ctx context.Context, zone string) (time.Time, error) {
 	return until, nil
 }
 
-// dayZoneKey names loc for the kept days: its name and a hash of its
-// offsets over the years a hub's history spans, so that a zone whose
-// rules changed (or "Local" on another machine) is another key.
+// dayZoneKey names loc for the kept days: its name and a hash of every
+// change of its offset from 1970 to 2100, so that a zone whose rules
+// changed (a new tzdata, or "Local" on another machine) is another key.
+// A zone with summer time changes about 260 times in those years.
 func dayZoneKey(loc *time.Location) string {
 	h := fnv.New64a()
-	for y := 1990; y <= 2060; y++ {
-		for _, m := range []time.Month{time.January, time.April, time.July, time.October} {
-			_, off := time.Date(y, m, 1, 12, 0, 0, 0, loc).Zone()
-			fmt.Fprintf(h, "%d,", off)
+	end := time.Date(2100, time.January, 1, 0, 0, 0, 0, time.UTC)
+	for t := time.Unix(0, 0).In(loc); t.Before(end); {
+		_, off := t.Zone()
+		_, next := t.ZoneBounds()
+		fmt.Fprintf(h, "%d@%d,", off, next.Unix())
+		if next.IsZero() || !next.After(t) {
+			break // no change after t
 		}
+		t = next
 	}
 	return fmt.Sprintf("%s %x", loc.String(), h.Sum64())
 }
 
 // checkDayZone deletes the kept days when they were kept in another time
-// zone than the hub's, and notes the hub's. It reports what the key was
+// zone than the hub's (key, a dayZoneKey), and notes the hub's. It reports what the key was
 // ("" for none) when it changed.
-func checkDayZone(ctx context.Context, db *sql.DB, loc *time.Location) (was string, err error) {
-	key := dayZoneKey(loc)
+func checkDayZone(ctx context.Context, db *sql.DB, key string) (was string, err error) {
 	err = db.QueryRowContext(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&was)
 	if err == nil && was == key {
 		return "", nil

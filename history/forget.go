@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -104,9 +105,9 @@ func (s *Store) Forget(ctx context.Context, after time.Time, apply bool) (Forget
 	if err := rebuild(ctx, tx, splits); err != nil {
 		return rep, err
 	}
-	// Every kept day that may end after it (a local day lasts at most 25
-	// hours) is summarised again.
-	if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE day > ?", after.Unix()-25*3600); err != nil {
+	// Every kept day from the one that holds after on is summarised again
+	// (a local day can last 26 hours: Antarctica/Troll's in October).
+	if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE day >= ?", climate.LocalMidnight(after, s.opts.Location).Unix()); err != nil {
 		return rep, fmt.Errorf("forget: delete the kept days: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

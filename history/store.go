@@ -52,6 +52,7 @@ type Options struct {
 // goroutine that feeds it. The live state derived from it is package
 // climate's (see Windows).
 type Store struct {
+	dayKey string // dayZoneKey of the store's time zone
 	opts Options
 	log  *slog.Logger
 	path string
@@ -141,7 +142,7 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	s.w = w
-	if was, err := checkDayZone(ctx, s.wdb, s.opts.Location); err != nil {
+	if was, err := checkDayZone(ctx, s.wdb, s.dayKey); err != nil {
 		s.closeDBs()
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	} else if was != "" {
@@ -186,6 +187,7 @@ func newStore(path string, opts *Options) *Store {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	s.dayKey = dayZoneKey(o.Location)
 	s.log = o.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
