@@ -53,9 +53,9 @@ type Options struct {
 // climate's (see Windows).
 type Store struct {
 	dayKey string // dayZoneKey of the store's time zone
-	opts Options
-	log  *slog.Logger
-	path string
+	opts   Options
+	log    *slog.Logger
+	path   string
 
 	wdb *sql.DB // the writer's single connection
 	rdb *sql.DB // readers' pool, query-only
