@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/history"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,32 +18,14 @@ import (
 // from 40 days before now: the days answered, or the error.
 func dailyDays(t *testing.T, loc *time.Location, now time.Time, from, to string) ([]any, error) {
 	t.Helper()
-	ctx := context.Background()
-	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{Now: testutil.FixedClock(now), Location: loc})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rs []sensors.Reading
 	for d := now.AddDate(0, 0, -40); d.Before(now); d = d.AddDate(0, 0, 1) {
 		noon := time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, loc)
 		rs = append(rs, sensors.Reading{Zone: "Living", Measurement: sensors.Temperature, Value: 20, Time: noon, Source: "test"})
 	}
-	if err := store.Record(ctx, rs); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	srv := New(t.Context(), store, &Options{Zones: []string{"Living"}, Version: "test", Location: loc, Now: testutil.FixedClock(now)})
-	t.Cleanup(func() {
-		srv.Close()
-		store.Close(ctx)
-	})
-	st, ct := sdk.NewInMemoryTransports()
-	if _, err := srv.MCP().Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs := connect(t, ct)
+	cs := serveReadings(t, rs, &history.Options{Now: testutil.FixedClock(now), Location: loc},
+		&Options{Zones: []string{"Living"}, Version: "test", Location: loc, Now: testutil.FixedClock(now)})
+	ctx := context.Background()
 	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: DailyURI("Living", url.Values{"from": {from}, "to": {to}})})
 	if err != nil {
 		return nil, err

@@ -18,7 +18,8 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Resource URIs. Zone names are path-escaped (url.PathEscape).
+// Resource URIs. Zone and measurement names are written with
+// escapeSegment, queries with encodeQuery.
 const (
 	URIZones           = "climate://zones"
 	uriZonePrefix      = "climate://zone/"
@@ -32,15 +33,11 @@ const (
 )
 
 // ZoneURI is the resource of one zone's current state.
-func ZoneURI(zone string) string { return uriZonePrefix + url.PathEscape(zone) }
+func ZoneURI(zone string) string { return uriZonePrefix + escapeSegment(zone) }
 
 // HistoryURI is the history resource of one measurement of a zone.
 func HistoryURI(zone string, m sensors.Measurement, q url.Values) string {
-	u := "climate://history/" + url.PathEscape(zone) + "/" + url.PathEscape(string(m))
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
+	return "climate://history/" + escapeSegment(zone) + "/" + escapeSegment(string(m)) + encodeQuery(q)
 }
 
 // DailyURI is the daily summary resource of a zone.
@@ -50,11 +47,39 @@ func DailyURI(zone string, q url.Values) string {
 
 // zoneURI is the climate://KIND/ZONE resource, with q as its query.
 func zoneURI(kind, zone string, q url.Values) string {
-	u := "climate://" + kind + "/" + url.PathEscape(zone)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+	return "climate://" + kind + "/" + escapeSegment(zone) + encodeQuery(q)
+}
+
+// escapeSegment percent-encodes every byte of a path segment but RFC
+// 3986's unreserved characters (A-Z a-z 0-9 - . _ ~), as a URI
+// template's {zone} expands (RFC 6570): the SDK finds the template of a
+// read by matching it with that rule, so a character left as it is
+// (url.PathEscape keeps & : + = @ $) makes the URI "not found".
+// url.PathUnescape reads the segment back.
+func escapeSegment(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
 	}
-	return u
+	return b.String()
+}
+
+// encodeQuery is q as a URI's query, "?" and all, or "" for none: as
+// url.Values.Encode writes it, with a space as %20, not +, which the
+// templates' query expansion does not have.
+func encodeQuery(q url.Values) string {
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + strings.ReplaceAll(q.Encode(), "+", "%20")
 }
 
 // invalidParams is the JSON-RPC error for a request whose arguments are wrong.
