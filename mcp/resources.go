@@ -116,7 +116,7 @@ func (s *Server) addResources() {
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
 		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone; " +
 			"outdoor zones also hdd/cdd (heating/cooling degree days of the day's mean temperature) and, where the hub's location " +
-			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 31 days (for longer spans: " +
+			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 31 local days, counting the first and the last one touched (for longer spans: " +
 			"climate://months). measurements: a " +
 			"comma-separated list to keep (default all).",
 	}, s.readDaily)
@@ -294,20 +294,32 @@ func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) 
 	return jsonResult(req.Params.URI, res)
 }
 
-// maxDailySpan is the longest span climate://daily answers: a month of a
-// weather station's days is about 7,000 tokens (docs/mcp.md), a year of
-// them 80,000, more than an assistant should read at once; a year is
-// read per month (climate://months).
-const maxDailySpan = 31*24*time.Hour + time.Hour // a month, and a day of 25 hours in it
+// maxDailyDays is the most local days climate://daily answers: a month
+// of a weather station's days is about 7,000 tokens (docs/mcp.md), a
+// year of them 80,000, more than an assistant should read at once; a
+// year is read per month (climate://months).
+const maxDailyDays = 31
+
+// localDays counts the local days in loc that [from, to) covers, as the
+// daily summaries answer them: from the day of from to the day of to's
+// last instant before it, both counted. A day of 23 or 25 hours is one
+// day.
+func localDays(from, to time.Time, loc *time.Location) int {
+	date := func(t time.Time) time.Time {
+		y, m, d := t.In(loc).Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return int(date(to.Add(-time.Nanosecond)).Sub(date(from))/(24*time.Hour)) + 1
+}
 
 func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Day, error) {
 	f, t, err := s.timeRange(from, to, defaultDailyFrom)
 	if err != nil {
 		return nil, err
 	}
-	if t.Sub(f) > maxDailySpan {
-		return nil, fmt.Errorf("daily summaries of at most 31 days (a month) at once, not %d: for a longer span read %s month by month, or ask for a month with from and to",
-			int(t.Sub(f).Hours()/24+0.5), MonthsURI(zone, url.Values{"year": {strconv.Itoa(t.In(s.opts.Location).Year())}}))
+	if n := localDays(f, t, s.opts.Location); n > maxDailyDays {
+		return nil, fmt.Errorf("daily summaries of at most %d days (a month) at once, not %d (the local days %s to %s): for a longer span read %s month by month, or ask for a month with from and to",
+			maxDailyDays, n, f.In(s.opts.Location).Format(time.DateOnly), t.Add(-time.Nanosecond).In(s.opts.Location).Format(time.DateOnly), MonthsURI(zone, url.Values{"year": {strconv.Itoa(t.In(s.opts.Location).Year())}}))
 	}
 	days, err := s.hub.Daily(ctx, zone, f, t)
 	if err != nil {
