@@ -39,7 +39,7 @@ func (s *Server) addAlerts() {
 			"Subscribe to " + URIAlertsHistory + " to be told of every new entry.",
 	}
 	s.mcp.AddResource(history, s.readAlertHistory)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: URIAlertsHistoryTemplate, Name: history.Name,
+	s.addTemplate(&sdk.ResourceTemplate{URITemplate: URIAlertsHistoryTemplate, Name: history.Name,
 		Title: history.Title, MIMEType: jsonMIME, Description: history.Description}, s.readAlertHistory)
 }
 

@@ -101,18 +101,18 @@ func (s *Server) addResources() {
 		Description: "Every zone of the house with its measurements (unit, source, latest value and time), its sources, " +
 			"whether it is stale and its last sensor error: what describe_zones returns.",
 	}, s.readZones)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIZoneTemplate, Name: "zone", Title: "Current climate of a zone", MIMEType: jsonMIME,
 		Description: "The get_climate structure of one zone: its current values, extremes since midnight, trends, rain sums and When.",
 	}, s.readZone)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIHistoryTemplate, Name: "history", Title: "History of a measurement", MIMEType: jsonMIME,
 		Description: "One measurement of one zone over a time range: a summary (count, min, max with their times, mean; sum for rain) " +
 			"then points [t, mean, min, max] (rain: [t, sum]) per step. from/to: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 " +
 			"(percent-encode ':' in URIs); default from=24h, to=now. step: 1m, 15m, 1h, 1d; default chosen for at most 500 points, " +
 			"and a step that would give more is coarsened, with a note saying so.",
 	}, s.readHistory)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
 		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone; " +
 			"outdoor zones also hdd/cdd (heating/cooling degree days of the day's mean temperature) and, where the hub's location " +
