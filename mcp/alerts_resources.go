@@ -39,7 +39,7 @@ func (s *Server) addAlerts() {
 			"Subscribe to " + URIAlertsHistory + " to be told of every new entry.",
 	}
 	s.mcp.AddResource(history, s.readAlertHistory)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: URIAlertsHistoryTemplate, Name: history.Name,
+	s.addTemplate(&sdk.ResourceTemplate{URITemplate: URIAlertsHistoryTemplate, Name: history.Name,
 		Title: history.Title, MIMEType: jsonMIME, Description: history.Description}, s.readAlertHistory)
 }
 
@@ -138,7 +138,7 @@ func (s *Server) alertMaterial(ctx context.Context, p promptSpec, per period) (s
 	if p.defaultPeriod != "" {
 		note = "\n\nMention the alerts of the period (below, newest first: when each fired or cleared, in words), if any."
 		q := url.Values{"since": {per.from}, "until": {per.to}, "limit": {strconv.Itoa(alertReportLimit)}}
-		uri, read = URIAlertsHistory+"?"+q.Encode(), s.readAlertHistory
+		uri, read = URIAlertsHistory+encodeQuery(q), s.readAlertHistory
 	}
 	res, err := read(ctx, &sdk.ReadResourceRequest{Params: &sdk.ReadResourceParams{URI: uri}})
 	if err != nil {

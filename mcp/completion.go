@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -22,7 +24,7 @@ const maxCompletions = 100
 // prompt arguments and resource template variables.
 func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
 	p := req.Params
-	if err := completable(p.Ref, p.Argument.Name); err != nil {
+	if err := s.completable(p.Ref, p.Argument.Name); err != nil {
 		return nil, err
 	}
 	var ctxArgs map[string]string
@@ -37,7 +39,7 @@ func (s *Server) complete(_ context.Context, req *sdk.CompleteRequest) (*sdk.Com
 		candidates = s.measurementNames(ctxArgs["zone"])
 	case "period":
 		candidates = periodNames()
-	case "from", "to", "since":
+	case "from", "to", "since", "until":
 		candidates = timeSuggestions
 	case "step":
 		candidates = stepSuggestions
@@ -90,19 +92,33 @@ func (s *Server) measurementNames(zone string) []string {
 	return names
 }
 
-// templateVariables are the variables of each resource template.
-var templateVariables = map[string][]string{
-	URIZoneTemplate:    {"zone"},
-	URIHistoryTemplate: {"zone", "measurement", "from", "to", "step"},
-	URIDailyTemplate:   {"zone", "from", "to", "measurements"},
-	URIRecordsTemplate: {"zone", "since"},
+// templateExpr is an expression of a URI template (RFC 6570): its
+// operator, then its variables.
+var templateExpr = regexp.MustCompile(`\{[+#./;?&]?([^}]*)\}`)
+
+// addTemplate registers a resource template with the SDK and keeps its
+// variables for completion, so that every template the hub lists
+// completes, and no other.
+func (s *Server) addTemplate(rt *sdk.ResourceTemplate, h sdk.ResourceHandler) {
+	s.mcp.AddResourceTemplate(rt, h)
+	if s.templates == nil {
+		s.templates = map[string][]string{}
+	}
+	var vars []string
+	for _, m := range templateExpr.FindAllStringSubmatch(rt.URITemplate, -1) {
+		for _, v := range strings.Split(m[1], ",") {
+			v, _, _ = strings.Cut(strings.TrimSuffix(v, "*"), ":")
+			vars = append(vars, v)
+		}
+	}
+	s.templates[rt.URITemplate] = vars
 }
 
 // completable refuses, as invalid params (-32602), completion for a
 // prompt or resource template the hub does not have, or for an argument
 // it does not take: suggesting zone names there would tell the client the
 // prompt exists.
-func completable(ref *sdk.CompleteReference, arg string) error {
+func (s *Server) completable(ref *sdk.CompleteReference, arg string) error {
 	if ref == nil {
 		return invalidParams("completion/complete needs a ref (ref/prompt or ref/resource)")
 	}
@@ -117,9 +133,9 @@ func completable(ref *sdk.CompleteReference, arg string) error {
 			args = append(args, a.Name)
 		}
 	case "ref/resource":
-		vars, ok := templateVariables[ref.URI]
+		vars, ok := s.templates[ref.URI]
 		if !ok {
-			return invalidParams("no resource template %q: the templates are %s, %s, %s and %s", ref.URI, URIZoneTemplate, URIHistoryTemplate, URIDailyTemplate, URIRecordsTemplate)
+			return invalidParams("no resource template %q: the templates are %s", ref.URI, strings.Join(slices.Sorted(maps.Keys(s.templates)), ", "))
 		}
 		args = vars
 	default:

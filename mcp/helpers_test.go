@@ -91,3 +91,30 @@ func hubWith(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Cleanup(func() { srv.Close(); ts.Close(); store.Close(context.Background()) })
 	return srv, ts
 }
+
+// serveReadings connects a client in memory to a server with opts over a
+// real store with hubOpts that holds rs.
+func serveReadings(t *testing.T, rs []sensors.Reading, hubOpts *history.Options, opts *Options) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	store, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), hubOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv := New(t.Context(), store, opts)
+	t.Cleanup(func() {
+		srv.Close()
+		store.Close(ctx)
+	})
+	st, ct := sdk.NewInMemoryTransports()
+	if _, err := srv.MCP().Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	return mcptest.Connect(t, ct)
+}

@@ -19,7 +19,7 @@ func MonthsURI(zone string, q url.Values) string {
 }
 
 func (s *Server) addMonthsResource() {
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIMonthsTemplate, Name: "months", Title: "Months and year of a zone", MIMEType: jsonMIME,
 		Description: "A year of a zone per month and as a whole, from its daily summaries: each measurement's mean of the days' " +
 			"means, lowest and highest with their times, an amount's total and its largest day (rain: the wettest), the wind's " +

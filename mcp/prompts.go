@@ -29,7 +29,9 @@ type period struct {
 }
 
 var periods = []period{
-	{name: "today", from: "today", to: "now", about: "today (since local midnight)", step: "1h"},
+	{name: "today", about: "today (since local midnight)", step: "1h", bounds: func(now time.Time) (time.Time, time.Time) {
+		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location()), now
+	}},
 	{name: "yesterday", from: "yesterday", to: "today", about: "yesterday (the previous local day)", step: "1h"},
 	{name: "last_24h", from: "24h", to: "now", about: "the last 24 hours", step: "1h"},
 	{name: "last_7_days", from: "7d", to: "now", about: "the last 7 days"}, // the daily summaries are the curve
@@ -55,7 +57,8 @@ func periodNames() []string {
 }
 
 // findPeriod is the period called name (def when name is empty), its
-// calendar bounds worked out at now, in the hub's time zone.
+// calendar bounds worked out at now, in the hub's time zone, as
+// periodBounds writes them.
 func findPeriod(name, def string, now time.Time) (period, error) {
 	if name == "" {
 		name = def
@@ -65,12 +68,27 @@ func findPeriod(name, def string, now time.Time) (period, error) {
 			continue
 		}
 		if p.bounds != nil {
-			from, to := p.bounds(now)
+			from, to := periodBounds(p.bounds(now))
 			p.from, p.to, p.year = from.Format(time.RFC3339), to.Format(time.RFC3339), from.Year()
 		}
 		return p, nil
 	}
 	return period{}, fmt.Errorf("period %q: want one of %s", name, strings.Join(periodNames(), ", "))
+}
+
+// periodBounds are a calendar period's bounds in whole seconds, as RFC
+// 3339 writes them: to rounded up to the second, and at least a second
+// after from, so that a period asked for in its first instant (now at or
+// just after from) is not empty: the resources refuse a from that is not
+// before to.
+func periodBounds(from, to time.Time) (time.Time, time.Time) {
+	if whole := to.Truncate(time.Second); whole.Before(to) {
+		to = whole.Add(time.Second)
+	}
+	if least := from.Add(time.Second); to.Before(least) {
+		to = least
+	}
+	return from, to
 }
 
 // summaries is the resource of zone's summaries over p: its days, only

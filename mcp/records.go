@@ -19,7 +19,7 @@ func RecordsURI(zone string, q url.Values) string {
 }
 
 func (s *Server) addRecordsResource() {
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIRecordsTemplate, Name: "records", Title: "Records of a zone", MIMEType: jsonMIME,
 		Description: "Each measurement's lowest and highest value this year and ever, with their times (rain: the wettest " +
 			"day). since (24h, 7d, today …): only the records set since then, each with the one it beat (was).",

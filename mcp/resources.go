@@ -18,7 +18,8 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Resource URIs. Zone names are path-escaped (url.PathEscape).
+// Resource URIs. Zone and measurement names are written with
+// escapeSegment, queries with encodeQuery.
 const (
 	URIZones           = "climate://zones"
 	uriZonePrefix      = "climate://zone/"
@@ -32,15 +33,11 @@ const (
 )
 
 // ZoneURI is the resource of one zone's current state.
-func ZoneURI(zone string) string { return uriZonePrefix + url.PathEscape(zone) }
+func ZoneURI(zone string) string { return uriZonePrefix + escapeSegment(zone) }
 
 // HistoryURI is the history resource of one measurement of a zone.
 func HistoryURI(zone string, m sensors.Measurement, q url.Values) string {
-	u := "climate://history/" + url.PathEscape(zone) + "/" + url.PathEscape(string(m))
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
+	return "climate://history/" + escapeSegment(zone) + "/" + escapeSegment(string(m)) + encodeQuery(q)
 }
 
 // DailyURI is the daily summary resource of a zone.
@@ -50,11 +47,39 @@ func DailyURI(zone string, q url.Values) string {
 
 // zoneURI is the climate://KIND/ZONE resource, with q as its query.
 func zoneURI(kind, zone string, q url.Values) string {
-	u := "climate://" + kind + "/" + url.PathEscape(zone)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+	return "climate://" + kind + "/" + escapeSegment(zone) + encodeQuery(q)
+}
+
+// escapeSegment percent-encodes every byte of a path segment but RFC
+// 3986's unreserved characters (A-Z a-z 0-9 - . _ ~), as a URI
+// template's {zone} expands (RFC 6570): the SDK finds the template of a
+// read by matching it with that rule, so a character left as it is
+// (url.PathEscape keeps & : + = @ $) makes the URI "not found".
+// url.PathUnescape reads the segment back.
+func escapeSegment(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
 	}
-	return u
+	return b.String()
+}
+
+// encodeQuery is q as a URI's query, "?" and all, or "" for none: as
+// url.Values.Encode writes it, with a space as %20, not +, which the
+// templates' query expansion does not have.
+func encodeQuery(q url.Values) string {
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + strings.ReplaceAll(q.Encode(), "+", "%20")
 }
 
 // invalidParams is the JSON-RPC error for a request whose arguments are wrong.
@@ -76,22 +101,22 @@ func (s *Server) addResources() {
 		Description: "Every zone of the house with its measurements (unit, source, latest value and time), its sources, " +
 			"whether it is stale and its last sensor error: what describe_zones returns.",
 	}, s.readZones)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIZoneTemplate, Name: "zone", Title: "Current climate of a zone", MIMEType: jsonMIME,
 		Description: "The get_climate structure of one zone: its current values, extremes since midnight, trends, rain sums and When.",
 	}, s.readZone)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIHistoryTemplate, Name: "history", Title: "History of a measurement", MIMEType: jsonMIME,
 		Description: "One measurement of one zone over a time range: a summary (count, min, max with their times, mean; sum for rain) " +
 			"then points [t, mean, min, max] (rain: [t, sum]) per step. from/to: now, 24h, 7d, today, yesterday, 2026-11-30 or RFC 3339 " +
 			"(percent-encode ':' in URIs); default from=24h, to=now. step: 1m, 15m, 1h, 1d; default chosen for at most 500 points, " +
 			"and a step that would give more is coarsened, with a note saying so.",
 	}, s.readHistory)
-	s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addTemplate(&sdk.ResourceTemplate{
 		URITemplate: URIDailyTemplate, Name: "daily", Title: "Daily summaries of a zone", MIMEType: jsonMIME,
 		Description: "Per local day: min and max with their times, mean, and for rain the day's total, for every measurement of the zone; " +
 			"outdoor zones also hdd/cdd (heating/cooling degree days of the day's mean temperature) and, where the hub's location " +
-			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 31 days (for longer spans: " +
+			"is set, sunrise, sunset (local) and daylight. Default from=7d, to=now; at most 31 local days, counting the first and the last one touched (for longer spans: " +
 			"climate://months). measurements: a " +
 			"comma-separated list to keep (default all).",
 	}, s.readDaily)
@@ -269,20 +294,32 @@ func (s *Server) readHistory(ctx context.Context, req *sdk.ReadResourceRequest) 
 	return jsonResult(req.Params.URI, res)
 }
 
-// maxDailySpan is the longest span climate://daily answers: a month of a
-// weather station's days is about 7,000 tokens (docs/mcp.md), a year of
-// them 80,000, more than an assistant should read at once; a year is
-// read per month (climate://months).
-const maxDailySpan = 31*24*time.Hour + time.Hour // a month, and a day of 25 hours in it
+// maxDailyDays is the most local days climate://daily answers: a month
+// of a weather station's days is about 7,000 tokens (docs/mcp.md), a
+// year of them 80,000, more than an assistant should read at once; a
+// year is read per month (climate://months).
+const maxDailyDays = 31
+
+// localDays counts the local days in loc that [from, to) covers, as the
+// daily summaries answer them: from the day of from to the day of to's
+// last instant before it, both counted. A day of 23 or 25 hours is one
+// day.
+func localDays(from, to time.Time, loc *time.Location) int {
+	date := func(t time.Time) time.Time {
+		y, m, d := t.In(loc).Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return int(date(to.Add(-time.Nanosecond)).Sub(date(from))/(24*time.Hour)) + 1
+}
 
 func (s *Server) daily(ctx context.Context, zone, from, to string) ([]history.Day, error) {
 	f, t, err := s.timeRange(from, to, defaultDailyFrom)
 	if err != nil {
 		return nil, err
 	}
-	if t.Sub(f) > maxDailySpan {
-		return nil, fmt.Errorf("daily summaries of at most 31 days (a month) at once, not %d: for a longer span read %s month by month, or ask for a month with from and to",
-			int(t.Sub(f).Hours()/24+0.5), MonthsURI(zone, url.Values{"year": {strconv.Itoa(t.In(s.opts.Location).Year())}}))
+	if n := localDays(f, t, s.opts.Location); n > maxDailyDays {
+		return nil, fmt.Errorf("daily summaries of at most %d days (a month) at once, not %d (the local days %s to %s): for a longer span read %s month by month, or ask for a month with from and to",
+			maxDailyDays, n, f.In(s.opts.Location).Format(time.DateOnly), t.Add(-time.Nanosecond).In(s.opts.Location).Format(time.DateOnly), MonthsURI(zone, url.Values{"year": {strconv.Itoa(t.In(s.opts.Location).Year())}}))
 	}
 	days, err := s.hub.Daily(ctx, zone, f, t)
 	if err != nil {

@@ -69,14 +69,17 @@ type Server struct {
 	log  *slog.Logger
 	// sdkLog is for the go-sdk: its routine INFO at DEBUG, its warnings
 	// rate-limited (transport.SDKLogger).
-	sdkLog   *slog.Logger
-	hub      Hub
-	mcp      *sdk.Server
-	http     *transport.HTTP // the HTTP transports, serving mcp
-	zones    *zoneResources
-	measures measures // the house's measurements the tools name (measures.go)
-	stop     context.CancelFunc
-	done     chan struct{} // the watcher's end
+	sdkLog *slog.Logger
+	hub    Hub
+	mcp    *sdk.Server
+	http   *transport.HTTP // the HTTP transports, serving mcp
+	zones  *zoneResources
+	// templates are the variables of each resource template the hub
+	// registers (addTemplate): what completion completes.
+	templates map[string][]string
+	measures  measures // the house's measurements the tools name (measures.go)
+	stop      context.CancelFunc
+	done      chan struct{} // the watcher's end
 }
 
 // Grants is what the server's transports ask of the hub's authorization
