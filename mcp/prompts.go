@@ -30,7 +30,7 @@ type period struct {
 
 var periods = []period{
 	{name: "today", about: "today (since local midnight)", step: "1h", bounds: func(now time.Time) (time.Time, time.Time) {
-		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location()), now
+		return climate.LocalMidnight(now, now.Location()), now
 	}},
 	{name: "yesterday", from: "yesterday", to: "today", about: "yesterday (the previous local day)", step: "1h"},
 	{name: "last_24h", from: "24h", to: "now", about: "the last 24 hours", step: "1h"},
