@@ -61,6 +61,9 @@ func (k keptDay) day(date string) Day {
 
 // keptDays are zone's kept days that start in [from, to), by their start.
 func (s *Store) keptDays(ctx context.Context, zone string, from, to int64) (map[int64]keptDay, error) {
+	if s.daysForeign {
+		return map[int64]keptDay{}, nil // in another zone: none is this store's
+	}
 	rows, err := s.rdb.QueryContext(ctx, "SELECT day, summary FROM day_summary WHERE zone = ? AND day >= ? AND day < ?", zone, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("read the kept daily summaries of %s: %w", zone, err)
@@ -132,16 +135,58 @@ func dayZoneKey(loc *time.Location) string {
 	return fmt.Sprintf("%s %x", loc.String(), h.Sum64())
 }
 
+// settleDayZone makes the kept days the store's, at Open. The hub's
+// store deletes those kept in another time zone than its own (they are
+// summarised again in its zone) and notes its zone. A store opened for
+// one command (Options.Command) in another zone than the one noted
+// changes nothing at Open, so that a command that fails leaves the kept
+// days as they were: it reads none of them and keeps none, and each of
+// its writes deletes, in the same transaction, the kept days it changes
+// in whatever zone they were kept (touchedDays.unkeep), for the hub to
+// summarise again. The kept days thus always equal what the tiers say in
+// the noted zone.
+func (s *Store) settleDayZone(ctx context.Context) error {
+	key := s.dayKey
+	if s.opts.Command {
+		noted, err := notedDayZone(ctx, s.wdb)
+		if err != nil {
+			return err
+		}
+		if noted != "" && noted != key {
+			s.daysForeign, s.w.days.foreign = true, true
+			s.log.Info("daily summaries: kept in another time zone than this command's; left as they are but for the days it changes", "kept_in", noted, "here", key)
+			return nil
+		}
+	}
+	was, err := checkDayZone(ctx, s.wdb, key)
+	if err != nil {
+		return err
+	}
+	if was != "" {
+		s.log.Info("daily summaries: the time zone changed, they are summarised again in the new one", "was", was, "now", key)
+	}
+	s.w.days.keep = s.keepDays
+	return nil
+}
+
+// notedDayZone is the time zone the kept days are in (dayZoneKey), ""
+// when none is noted.
+func notedDayZone(ctx context.Context, db *sql.DB) (string, error) {
+	var noted string
+	err := db.QueryRowContext(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&noted)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("read the kept daily summaries' time zone: %w", err)
+	}
+	return noted, nil
+}
+
 // checkDayZone deletes the kept days when they were kept in another time
 // zone than the hub's (key, a dayZoneKey), and notes the hub's. It reports what the key was
 // ("" for none) when it changed.
 func checkDayZone(ctx context.Context, db *sql.DB, key string) (was string, err error) {
-	err = db.QueryRowContext(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&was)
-	if err == nil && was == key {
-		return "", nil
-	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("read the kept daily summaries' time zone: %w", err)
+	was, err = notedDayZone(ctx, db)
+	if err != nil || was == key {
+		return "", err
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {

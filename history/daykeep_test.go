@@ -58,6 +58,22 @@ func dailyJSON(t *testing.T, s *Store, zone string, from, to time.Time) string {
 	return string(b)
 }
 
+// keptHouse records keepHouse(start) in a history at path opened with
+// o, compacts it, keeps its days and closes it.
+func keptHouse(t *testing.T, path string, o *Options, start time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	s := openTest(t, path, o)
+	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	if _, err := s.keepDays(ctx, s.wdb, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	s.Close(ctx)
+}
+
 // TestKeptDaysAnswerAsSummarised: the days kept answer climate://daily
 // exactly as they were summarised from the tiers (every measurement, a
 // direction's mean, the rain's sum, feels-like, the 23-hour day), the
@@ -150,18 +166,10 @@ func TestKeptDaysFollowTheTimeZone(t *testing.T) {
 	now := start.Add(11 * 24 * time.Hour)
 	path := filepath.Join(t.TempDir(), "h.db")
 	ctx := context.Background()
-	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
-		t.Fatal(err)
-	}
-	compactNow(t, s)
-	if _, err := s.keepDays(ctx, s.wdb, time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	s.Close(ctx)
+	keptHouse(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC}, start)
 	tokyo := time.FixedZone("UTC+9", 9*3600)
 	log := &testutil.Buffer{}
-	s = openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: tokyo, Logger: slog.New(slog.NewTextHandler(log, nil))})
+	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: tokyo, Logger: slog.New(slog.NewTextHandler(log, nil))})
 	if n := keptCount(t, s, "Living"); n != 0 {
 		t.Errorf("%d days kept in UTC are still kept in UTC+9", n)
 	}

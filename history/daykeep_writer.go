@@ -21,6 +21,10 @@ type dayKeeper struct {
 	// stale is set by whoever deletes kept days outside the writer's
 	// transactions (forget): the keeper looks again.
 	stale atomic.Bool
+	// foreign: the kept days are in another time zone than the store's
+	// (Store.settleDayZone); a write deletes those around the days it
+	// changes.
+	foreign bool
 }
 
 // keepEvery is how often the writer's loop looks for days to keep, apart
@@ -72,11 +76,24 @@ func (d touchedDays) add(r sensors.Reading, loc *time.Location) {
 	days[climate.LocalMidnight(r.Time, loc).Unix()] = true
 }
 
+// foreignMargin is how far around a day of the store's time zone the
+// kept days of another zone are deleted when a write changes it: a local
+// day holding an instant starts less than two days before it (a day is
+// 25 hours at most, but for a zone that moved across the date line),
+// and the store's day holding the instant starts at most that instant.
+const foreignMargin = 2 * 86400
+
 // unkeep deletes the kept days that d changes: they are summarised again.
-func (d touchedDays) unkeep(ctx context.Context, tx *sql.Tx) error {
+// With foreign (the days are kept in another time zone) it deletes every
+// kept day of the zone within foreignMargin of a day d changes.
+func (d touchedDays) unkeep(ctx context.Context, tx *sql.Tx, foreign bool) error {
+	margin := int64(0)
+	if foreign {
+		margin = foreignMargin
+	}
 	for zone, days := range d {
 		for day := range days {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ? AND day = ?", zone, day); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ? AND day >= ? AND day <= ?", zone, day-margin, day+margin); err != nil {
 				return fmt.Errorf("delete the kept day %d of %s: %w", day, zone, err)
 			}
 		}

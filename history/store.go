@@ -46,6 +46,11 @@ type Options struct {
 	// duration, the readings it wrote and its error (for metrics).
 	OnFlush func(d time.Duration, n int, err error)
 	Logger  *slog.Logger // nil discards
+	// Command says the store is opened for one command (import, forget)
+	// while the hub is stopped, not by the hub: when Location is not the
+	// time zone the database keeps its daily summaries in, the store
+	// leaves them in that zone (settleDayZone).
+	Command bool
 }
 
 // Store is the history of every zone: a SQLite file and the writer
@@ -79,6 +84,11 @@ type Store struct {
 
 	readOnly bool     // opened by OpenReadOnly: no writer
 	lock     *os.File // the writer's lock (lockDB), released by Close
+
+	// daysForeign: the kept daily summaries are in another time zone
+	// than Location, left so for the hub (Options.Command): this store
+	// neither reads nor keeps them.
+	daysForeign bool
 }
 
 // Open opens (creating if needed) the database at path, brings its schema up
@@ -142,13 +152,10 @@ func openOnce(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	s.w = w
-	if was, err := checkDayZone(ctx, s.wdb, s.dayKey); err != nil {
+	if err := s.settleDayZone(ctx); err != nil {
 		s.closeDBs()
 		return nil, fmt.Errorf("open history %s: %w", path, err)
-	} else if was != "" {
-		s.log.Info("daily summaries: the time zone changed, they are summarised again in the new one", "was", was, "now", dayZoneKey(s.opts.Location))
 	}
-	w.days.keep = s.keepDays
 	s.in = make(chan sensors.Batch, 64)
 	s.flushReq = make(chan chan error)
 	s.pingReq = make(chan chan error)

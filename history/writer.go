@@ -319,7 +319,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		rolls.add(id, t, decode(r.Measurement, float64(v)), info.Kind == sensors.Direction)
 		days.add(r, w.opts.Location)
 	}
-	if err := days.unkeep(ctx, tx); err != nil {
+	if err := days.unkeep(ctx, tx, w.days.foreign); err != nil {
 		return err
 	}
 	if len(days) > 0 {

@@ -127,7 +127,10 @@ func timeFlag(name, v string, now time.Time, loc *time.Location) (time.Time, err
 // (import, forget): a running hub holds its lock, and the error says to
 // stop the hub first.
 func openAlone(ctx context.Context, cmd, db string, loc *time.Location) (*history.Store, error) {
-	store, err := history.Open(ctx, db, &history.Options{Location: loc})
+	// Command: opened in another time zone than the hub's (another
+	// --config, a shell's TZ), it leaves the hub's kept daily summaries
+	// but for the days it changes, and a failed command changes none.
+	store, err := history.Open(ctx, db, &history.Options{Location: loc, Command: true})
 	if locked := (*history.LockedError)(nil); errors.As(err, &locked) {
 		// The hub is the one writer of its database: an import beside it
 		// would race its series and count its rain twice.

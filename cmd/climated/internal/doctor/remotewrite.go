@@ -61,5 +61,9 @@ func describeStanding(s remotewrite.Standing, now time.Time) string {
 	if !s.SentAt.IsZero() {
 		last = "last request taken " + ago(now.Sub(s.SentAt)) + " ago"
 	}
+	if s.SetBack {
+		return fmt.Sprintf("%d samples sent, %d given up, %s; the clock was set back behind readings sent (up to %s): the hub sends those recorded since, and not those again",
+			s.Sent, s.Failed, last, time.Unix(s.Position.T, 0).UTC().Format(time.RFC3339))
+	}
 	return fmt.Sprintf("%d samples sent, %d given up, %s, %d readings waiting", s.Sent, s.Failed, last, s.Behind)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
 )
 
 // Probe sends cfg's store an empty WriteRequest, as the hub would send
@@ -28,6 +29,10 @@ func Probe(ctx context.Context, cfg Config) (refused bool, err error) {
 type Standing struct {
 	Kept
 	Behind int64 // readings old enough to be sent (at the default delay) that wait
+	// SetBack says the readings sent reach past the clock (it was set
+	// back behind them): the hub sends those recorded since, and passes
+	// over those sent ahead when the clock reaches them (setBack).
+	SetBack bool
 }
 
 // ReadStanding reads, beside a running hub, the cursor of cfg's store in
@@ -44,6 +49,9 @@ func ReadStanding(ctx context.Context, path string, cfg Config, commit time.Dura
 	}
 	defer st.Close(ctx)
 	upto := now.Add(-cfg.withDefaults(commit).Delay).Unix()
+	if !now.Before(climate.ClockSet) && k.Position.T > upto+int64(setBackSlack.Seconds()) {
+		return Standing{Kept: k, SetBack: true}, nil
+	}
 	n, err := st.CountAfter(ctx, k.Position, upto)
 	if err != nil {
 		return Standing{Kept: k}, fmt.Errorf("count the readings behind: %w", err)

@@ -67,7 +67,9 @@ type Sender struct {
 	// every reading, while its flushes fail; 0 when they do not.
 	held atomic.Int64
 
-	cur     cursor // owned by Run
+	cur     cursor     // owned by Run
+	back    *setBack   // while the clock is behind readings sent (setback.go); Run's
+	watch   clockWatch // Run's
 	window  int64
 	counted time.Time // when behind was last counted
 
@@ -209,7 +211,24 @@ func (s *Sender) Run(ctx context.Context) error {
 
 // next reads the next batch from the history; nil when nothing waits.
 func (s *Sender) next(ctx context.Context) (*batch, error) {
-	upto := s.upto()
+	if err := s.checkClock(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		b, err := s.read(ctx)
+		if b != nil || err != nil {
+			return b, err
+		}
+		if passed, err := s.passAhead(ctx); !passed || err != nil {
+			return nil, err
+		}
+	}
+}
+
+// read reads the next batch after the cursor up to sendable; nil when
+// nothing waits there.
+func (s *Sender) read(ctx context.Context) (*batch, error) {
+	upto := s.sendable()
 	from := s.cur.pos
 	to := min(upto, from.T+s.window)
 	for {
@@ -302,12 +321,12 @@ func (s *Sender) advance(ctx context.Context, b batch, o Outcome) {
 		s.cur.sent += int64(b.samples)
 		s.cur.sentAt = s.now().Unix()
 	}
-	err := s.db.save(ctx, s.cur, b.changed())
+	err := s.db.save(ctx, s.kept(), b.changed())
 	if err != nil && ctx.Err() == nil {
 		// The store has the samples; the cursor is kept in memory and
 		// written with the next batch. Only a stop before that sends
 		// this batch again.
-		err = s.db.save(ctx, s.cur, nil)
+		err = s.db.save(ctx, s.kept(), nil)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -53,15 +53,22 @@ func newReceiver(t *testing.T, codes ...int) *receiver {
 // run starts a sender of cfg on st until the test ends.
 func run(t *testing.T, st History, cfg Config) *Sender {
 	t.Helper()
-	s, err := New(context.Background(), st, Options{Config: cfg, CommitInterval: time.Second, Hostname: "hub"})
+	s, stop := runWith(t, st, Options{Config: cfg, CommitInterval: time.Second, Hostname: "hub"})
+	t.Cleanup(stop)
+	return s
+}
+
+// runWith starts a sender of o on st until stop.
+func runWith(t *testing.T, st History, o Options) (s *Sender, stop func()) {
+	t.Helper()
+	s, err := New(context.Background(), st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); s.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done; s.Close() })
-	return s
+	return s, func() { cancel(); <-done; s.Close() }
 }
 
 // TestSends: the readings go in one request with the protocol's headers

@@ -15,6 +15,10 @@ const (
 	StateCatchingUp = "catching up" // readings wait, and the store takes them
 	StateRetrying   = "retrying"    // the store or the network fails: the same batch again after a back-off
 	StateRefused    = "refused"     // the store refuses the hub (credentials, URL): nothing moves until that is mended
+	// StateSetBack: every reading recorded since the clock was set back
+	// behind readings sent has been sent; those sent ahead of it are
+	// passed over when it reaches them (setBack).
+	StateSetBack = "clock set back"
 )
 
 // Status is how a sender stands.
@@ -32,6 +36,9 @@ type Status struct {
 	Failed    int64 // samples the store refused for good, all told
 	Failures  int64 // requests that failed in this run, retried or not
 	Error     string
+	// SentAhead is, while the clock is behind readings sent (it was set
+	// back), the time of the last of them; zero otherwise.
+	SentAhead time.Time
 }
 
 // Status is how the sender stands now.
@@ -54,7 +61,7 @@ func (s *Sender) countBehind(ctx context.Context, force bool) {
 		return
 	}
 	s.counted = s.now()
-	upto := s.upto()
+	upto := s.sendable()
 	n, err := s.hist.CountAfter(ctx, s.cur.pos, upto)
 	if err != nil {
 		return
@@ -68,8 +75,11 @@ func (s *Sender) countBehind(ctx context.Context, force bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.Behind, s.st.BehindFor = n, age
-	if n == 0 && (s.st.State == StateCatchingUp || s.st.State == StateStarting) {
+	if n == 0 && (s.st.State == StateCatchingUp || s.st.State == StateStarting || s.st.State == StateSetBack) {
 		s.st.State = StateUpToDate
+		if s.back != nil {
+			s.st.State = StateSetBack
+		}
 	}
 }
 
@@ -83,6 +93,9 @@ func (s *Sender) Health() any {
 	}
 	if !st.SentUpTo.IsZero() {
 		out["sent_up_to"] = st.SentUpTo.UTC().Format(time.RFC3339)
+	}
+	if !st.SentAhead.IsZero() {
+		out["sent_ahead_up_to"] = st.SentAhead.UTC().Format(time.RFC3339)
 	}
 	return out
 }
@@ -178,7 +191,7 @@ func (ss Senders) Warnings() []string {
 func (s *Sender) collect(ch chan<- prometheus.Metric) {
 	st := s.Status()
 	up, last := 0.0, 0.0
-	if st.State == StateUpToDate || st.State == StateCatchingUp {
+	if st.State == StateUpToDate || st.State == StateCatchingUp || st.State == StateSetBack {
 		up = 1
 	}
 	if !st.LastSuccess.IsZero() {

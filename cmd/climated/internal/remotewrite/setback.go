@@ -1,0 +1,159 @@
+package remotewrite
+
+import (
+	"context"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/history/climate"
+)
+
+// setBackSlack is how far the cursor may be past the clock's present
+// (its time less the delay) before the clock is taken as set back: the
+// cursor never passes the present, so only a clock that went back puts
+// it there, and a step of NTP's of a few seconds is let be.
+const setBackSlack = time.Minute
+
+// setBack is the way over the readings sent ahead of the clock, once it
+// was set back behind them (a Raspberry Pi without a real-time clock, a
+// date set wrong by hand, a bad NTP server, set right again).
+//
+// The rule. The cursor is the last reading sent in (time, series) order,
+// and nothing gives the order in which readings were recorded (the raw
+// tier has no row ids, only those keys), so the readings recorded once
+// the clock is right, stamped before the cursor, are found by time. When
+// the cursor is more than setBackSlack past the clock's present (its
+// time less the delay), the sender logs it once and goes back before the
+// present by the longest of: the backfill (as for a new store), and the
+// real time since it last looked plus MaxAhead (a source's clock may be
+// that far behind), so that every reading recorded since the clock went
+// back is after it. When this run saw the clock jump ahead, it goes back
+// no further than the cursor was then: what was sent before the jump is
+// not sent again (otherwise those within that span are, with the same
+// times and values, which a store takes as one sample). From there it
+// sends, as the clock goes on, the readings before the first one after
+// the present it found then (from: those were stamped ahead and sent);
+// when the clock reaches them it goes on from the old cursor (ahead), so
+// they are not sent twice. The amounts' counters are worked out again
+// from the history at each move (history.AmountTotals). Two positions,
+// in memory: the database keeps the old cursor until the sender passes
+// it, so that a restart in between finds the clock behind it again and
+// goes back as well, never past the readings sent ahead.
+type setBack struct {
+	ahead history.Position // the cursor as it was: the last reading sent ahead of the clock
+	from  int64            // the second of the first reading sent ahead: the readings from it on to ahead were sent
+}
+
+// clockWatch is what the sender notes of its clock at each look for a
+// batch, to tell how far back to go once the clock was set back.
+type clockWatch struct {
+	real  time.Time // time.Now() at the last look: monotonic, whatever the wall clock did
+	clock time.Time // the sender's clock then
+	// before is the cursor when the clock was last seen jumping forward
+	// (its time went on further than the real time by setBackSlack):
+	// every reading up to it was sent before the jump. Zero when none
+	// was seen in this run.
+	before history.Position
+}
+
+// look notes the clock at now, and the cursor when it jumped forward
+// since the last look; it returns the real time since that look (the
+// interval at the first).
+func (s *Sender) look(now time.Time) time.Duration {
+	w := &s.watch
+	since := s.cfg.Interval
+	if !w.real.IsZero() {
+		since = time.Since(w.real)
+		if now.Sub(w.clock)-since > setBackSlack {
+			w.before = s.cur.pos
+		}
+	}
+	w.real, w.clock = time.Now(), now
+	return since
+}
+
+// checkClock notices, before a batch is read, a clock set back behind
+// the cursor (setBack).
+func (s *Sender) checkClock(ctx context.Context) error {
+	now := s.now()
+	since := s.look(now)
+	if s.back != nil || now.Before(climate.ClockSet) {
+		return nil // a clock never set judges nothing
+	}
+	present := now.Add(-s.cfg.Delay).Unix()
+	if s.cur.pos.T <= present+int64(setBackSlack.Seconds()) {
+		return nil
+	}
+	back := &setBack{ahead: s.cur.pos, from: s.cur.pos.T + 1}
+	t, ok, err := s.hist.NextAfter(ctx, history.End(present))
+	if err != nil {
+		return err
+	}
+	if ok && t <= back.ahead.T {
+		back.from = t
+	}
+	// Back by lookBack, but not before the readings sent before the
+	// clock jumped ahead, when this run saw it jump.
+	pos := history.End(present - int64(max(s.cfg.Backfill, since+climate.MaxAhead).Seconds()))
+	if b := s.watch.before; b.T <= present && pos.Before(b) {
+		pos = b
+	}
+	totals, err := s.hist.AmountTotals(ctx, pos)
+	if err != nil {
+		return err
+	}
+	s.back, s.cur.pos, s.cur.totals = back, pos, totals
+	s.log.Warn("remote write: the clock is behind the readings sent (it was set back): the readings recorded since are sent from "+
+		stamp(pos.T)+", and those stamped ahead, sent already, are passed over when the clock reaches them",
+		"sent_up_to", stamp(back.ahead.T), "stamped_ahead_from", stamp(back.from), "clock", now.UTC().Format(time.RFC3339))
+	s.mu.Lock()
+	s.st.State, s.st.SentAhead = StateSetBack, time.Unix(back.ahead.T, 0)
+	s.mu.Unlock()
+	return nil
+}
+
+// sendable is the last second whose readings are sent now: upto, and
+// while the clock is behind readings sent, the second before the first
+// of them.
+func (s *Sender) sendable() int64 {
+	u := s.upto()
+	if s.back != nil {
+		u = min(u, s.back.from-1)
+	}
+	return u
+}
+
+// passAhead ends the way over the readings sent ahead of the clock once
+// the clock has reached them, every reading before them sent: the
+// cursor goes on from the last of them. It reports whether it did.
+func (s *Sender) passAhead(ctx context.Context) (bool, error) {
+	if s.back == nil || s.upto() < s.back.from {
+		return false, nil
+	}
+	totals, err := s.hist.AmountTotals(ctx, s.back.ahead)
+	if err != nil {
+		return false, err
+	}
+	s.cur.pos, s.cur.totals, s.back = s.back.ahead, totals, nil
+	if err := s.db.save(ctx, s.cur, nil); err != nil {
+		return false, err
+	}
+	s.log.Info("remote write: the clock reached the readings sent ahead of it: sending goes on after them", "sent_up_to", stamp(s.cur.pos.T))
+	s.mu.Lock()
+	s.st.State, s.st.SentAhead, s.st.SentUpTo = StateCatchingUp, time.Time{}, time.Unix(s.cur.pos.T, 0)
+	s.mu.Unlock()
+	return true, nil
+}
+
+// kept is the cursor as the database keeps it: while the clock is
+// behind readings sent, the last of them, so that a restart goes back
+// again rather than past them.
+func (s *Sender) kept() cursor {
+	c := s.cur
+	if s.back != nil {
+		c.pos = s.back.ahead
+	}
+	return c
+}
+
+func stamp(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }

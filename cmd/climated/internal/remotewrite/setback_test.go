@@ -1,0 +1,98 @@
+package remotewrite
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
+)
+
+// startOn runs a sender on st with the clock now until stop.
+func startOn(t *testing.T, st *history.Store, url string, now func() time.Time) (s *Sender, stop func()) {
+	t.Helper()
+	return runWith(t, st, Options{Config: Config{URL: url, Backfill: 4 * time.Hour, Interval: time.Second},
+		CommitInterval: time.Second, Hostname: "hub", Now: now})
+}
+
+// samples counts the samples r took by series and time, and all told.
+func (r *receiver) samples(t *testing.T) (map[string]int, int) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen, n := map[string]int{}, 0
+	for _, body := range r.took {
+		for key, ss := range decode(t, body) {
+			for _, s := range ss {
+				seen[key+time.UnixMilli(s.ms).UTC().Format(time.RFC3339)]++
+				n++
+			}
+		}
+	}
+	return seen, n
+}
+
+// TestClockSetBackSendsEachReadingOnce: a clock that jumps a year ahead
+// and is set right again. The readings recorded before the jump, ahead
+// of it and once it is right are each sent once; the sender says the
+// clock was set back while the readings sent ahead wait for it; once
+// the clock reaches them, it goes on after them without sending them
+// again. A restart while the clock is behind them goes back again and
+// does not send them again either.
+func TestClockSetBackSendsEachReadingOnce(t *testing.T) {
+	st := openHistory(t)
+	r := newReceiver(t)
+	truth := time.Now()
+	var clock atomic.Int64
+	clock.Store(truth.UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	s, stop := startOn(t, st, r.srv.URL, now)
+	defer func() { stop() }()
+	sent := func(n int64) func() bool { return func() bool { return s.Status().Sent == n } }
+
+	record(t, st, minutes(truth.Add(-3*time.Hour).Truncate(time.Minute), 5)...)
+	s.Poke()
+	testutil.WaitFor(t, "the readings before the jump sent", sent(10))
+	clock.Store(truth.AddDate(1, 0, 0).UnixNano())
+	record(t, st, minutes(truth.AddDate(1, 0, 0).Add(-30*time.Minute).Truncate(time.Minute), 5)...)
+	s.Poke()
+	testutil.WaitFor(t, "the readings stamped ahead sent", sent(20))
+	clock.Store(truth.UnixNano())
+	record(t, st, minutes(truth.Add(-30*time.Minute).Truncate(time.Minute), 5)...)
+	s.Poke()
+	testutil.WaitFor(t, "the readings recorded once the clock is right sent", sent(30))
+	testutil.WaitFor(t, "the state says the clock was set back", func() bool { return s.Status().State == StateSetBack })
+	if got := s.Status(); got.SentAhead.Unix() != truth.AddDate(1, 0, 0).Add(-26*time.Minute).Truncate(time.Minute).Unix() {
+		t.Errorf("sent ahead up to %s", got.SentAhead)
+	}
+	if seen, n := r.samples(t); len(seen) != 30 || n != 30 {
+		t.Errorf("%d samples took, %d different; want the 30 sent once each", n, len(seen))
+	}
+
+	// A restart with the clock still behind: it goes back by the
+	// backfill (it did not see the jump), and sends none stamped ahead.
+	stop()
+	s, stop = startOn(t, st, r.srv.URL, now)
+	testutil.WaitFor(t, "the 20 readings within the backfill sent again", func() bool { return s.Status().Sent == 50 })
+	testutil.WaitFor(t, "the restarted sender says the clock was set back", func() bool { return s.Status().State == StateSetBack })
+	seen, _ := r.samples(t)
+	for k, n := range seen {
+		if n != 1 && k[len(k)-20:] > truth.Add(time.Hour).UTC().Format(time.RFC3339) {
+			t.Errorf("%s sent %d times", k, n)
+		}
+	}
+
+	// The clock reaches the readings sent ahead, and passes them.
+	clock.Store(truth.AddDate(1, 0, 0).Add(time.Hour).UnixNano())
+	record(t, st, minutes(truth.AddDate(1, 0, 0).Truncate(time.Minute), 5)...)
+	s.Poke()
+	testutil.WaitFor(t, "the readings after those sent ahead sent", func() bool { _, n := r.samples(t); return n == 60 })
+	testutil.WaitFor(t, "up to date", func() bool { return s.Status().State == StateUpToDate })
+	if got := s.Status(); !got.SentAhead.IsZero() {
+		t.Errorf("still sent ahead up to %s once the clock passed it", got.SentAhead)
+	}
+	if seen, _ := r.samples(t); len(seen) != 40 {
+		t.Errorf("%d different samples took; want 40", len(seen))
+	}
+}
