@@ -23,10 +23,10 @@ func TestForgetSourceTakesWhatClaimCallsMeasured(t *testing.T) {
 	if sensors.Simulated("DEMO/Bedroom") {
 		t.Fatal("sensors.Simulated calls DEMO/Bedroom simulated")
 	}
-	if err := s.Record(ctx, []sensors.Reading{
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{
 		{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 20, Time: at, Source: "DEMO/Bedroom"},
-		{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 30, Time: at.Add(time.Minute), Source: "demo/Bedroom"}, // skipped: the series is measured
-	}); err != nil {
+		{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 30, Time: at.Add(time.Minute), Source: "demo/Bedroom"},
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

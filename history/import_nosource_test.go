@@ -25,7 +25,7 @@ func TestImportWithoutSourceNeverJoinsTheDemo(t *testing.T) {
 	for i := range 60 {
 		rs = append(rs, sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 30, Time: t0.Add(time.Duration(i) * time.Minute), Source: "demo/Bedroom"})
 	}
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

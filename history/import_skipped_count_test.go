@@ -22,7 +22,7 @@ func TestImportCountsNoSkippedSimulatedRows(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	s := openTest(t, path, nil)
 	t0 := time.Now().Add(-5 * time.Hour).Truncate(time.Hour)
-	if err := s.Record(ctx, []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 20, Time: t0, Source: "station/gw2000a"}}); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 20, Time: t0, Source: "station/gw2000a"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {

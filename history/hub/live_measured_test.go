@@ -33,7 +33,7 @@ func TestLiveSkipsTheDemoInASeriesStillMeasured(t *testing.T) {
 	for i := range 24 {
 		rs = append(rs, sensors.Reading{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 20, Time: t0.Add(time.Duration(i) * time.Hour), Source: "station/gw2000a"})
 	}
-	if err := st.Record(ctx, rs); err != nil {
+	if err := st.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Flush(ctx); err != nil {
@@ -68,7 +68,7 @@ func TestLiveSkipsTheDemoInASeriesStillMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	if err := h.Record(ctx, []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 30, Time: time.Now().Add(-time.Minute), Source: "demo/Bedroom"}}); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: 30, Time: time.Now().Add(-time.Minute), Source: "demo/Bedroom"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Flush(ctx); err != nil {

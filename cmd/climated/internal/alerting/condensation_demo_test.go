@@ -41,11 +41,11 @@ func TestCondensationNotFromTheDemosOutdoors(t *testing.T) {
 	now := time.Now()
 	for i := 10; i >= 0; i -= 5 {
 		at := now.Add(-time.Duration(i) * time.Minute)
-		if err := h.Record(ctx, []sensors.Reading{
+		if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{
 			{Zone: "Balcony", Measurement: sensors.Temperature, Value: -12, Time: at, Source: "demo/Balcony"},
 			{Zone: "Living room", Measurement: sensors.Temperature, Value: 21, Time: at, Source: "i2c1/0x44 sht3x"},
 			{Zone: "Living room", Measurement: sensors.Humidity, Value: 75, Time: at, Source: "i2c1/0x44 sht3x"},
-		}); err != nil {
+		}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -40,7 +40,7 @@ func TestForgottenDemoLeavesNoAlert(t *testing.T) {
 		rs = append(rs, sensors.Reading{Zone: "Bedroom", Measurement: sensors.CO2, Value: 2000, Time: now.Add(-time.Duration(i) * time.Minute), Source: "demo/Bedroom"})
 	}
 	for _, r := range rs {
-		if err := h.Record(ctx, []sensors.Reading{r}); err != nil {
+		if err := h.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 			t.Fatal(err)
 		}
 	}

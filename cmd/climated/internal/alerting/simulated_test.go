@@ -39,10 +39,10 @@ func TestAlertsJudgeNoSimulatedReadingOfAMeasuredSeries(t *testing.T) {
 	temp := func(v float64, ago time.Duration, src string) []sensors.Reading {
 		return []sensors.Reading{{Zone: "Bedroom", Measurement: sensors.Temperature, Value: v, Time: now.Add(-ago), Source: src}}
 	}
-	if err := h.Record(ctx, temp(20, 2*time.Minute, "station/gw2000a")); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: temp(20, 2*time.Minute, "station/gw2000a")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Record(ctx, temp(30, time.Minute, "demo/Bedroom")); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: temp(30, time.Minute, "demo/Bedroom")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.Snapshot().Climate["Bedroom"]["Temperature"]; got != 20.0 {

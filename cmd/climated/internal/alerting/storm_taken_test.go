@@ -36,10 +36,10 @@ func TestStormNotFromDemoToStation(t *testing.T) {
 	hpa := func(v float64, ago time.Duration, src string) []sensors.Reading {
 		return []sensors.Reading{{Zone: "Garden", Measurement: sensors.Pressure, Value: v, Time: now.Add(-ago), Source: src}}
 	}
-	if err := h.Record(ctx, hpa(1030, 2*time.Hour, "demo/Garden")); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: hpa(1030, 2*time.Hour, "demo/Garden")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Record(ctx, hpa(1010, time.Minute, "station/gw2000a")); err != nil {
+	if err := h.Record(ctx, sensors.Batch{Readings: hpa(1010, time.Minute, "station/gw2000a")}); err != nil {
 		t.Fatal(err)
 	}
 	if pts := h.Points("Garden", sensors.Pressure, 0); len(pts) != 1 || pts[0].V != 1010 {

@@ -35,7 +35,7 @@ func TestRainCounterCountsNoSimulatedRain(t *testing.T) {
 		{rain("Garden", 5, 20*time.Minute, "demo/Garden")},
 		{rain("Meadow", 2, 10*time.Minute, "station/gw2000a")},
 	} {
-		if err := h.Record(ctx, rs); err != nil {
+		if err := h.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 			t.Fatal(err)
 		}
 	}
