@@ -40,8 +40,10 @@ func (s *subscribers) admitted(valid []sensors.Reading) []sensors.Reading {
 	return valid
 }
 
-// OnRecord registers f to be called with every batch of valid readings
-// Record takes, after the store and the live structure have them, on the
+// OnRecord registers f to be called with the readings of every batch
+// Record takes that the live structure's claim kept (none of a simulated
+// reading of a measured series, which the store skips too), after the
+// store and the live structure have them, on the
 // recording goroutine and in the order the batches came: the alert engine
 // judges them there. Imports do not reach it.
 func (h *Hub) OnRecord(f func(ctx context.Context, rs []sensors.Reading)) {
@@ -96,7 +98,9 @@ func (s *subscribers) notify(rs []sensors.Reading, added bool) {
 			zones = append(zones, r.Zone)
 		}
 	}
-	s.call(zones, added)
+	if len(zones) > 0 || added {
+		s.call(zones, added)
+	}
 }
 
 // changed tells the subscribers that what is known of zones changed
