@@ -62,15 +62,11 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 	}
 	rep.Series = names
 	for _, id := range ids {
-		for _, ft := range forgetTables {
-			res, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id)
-			if err != nil {
-				return rep, fmt.Errorf("forget source: delete from %s: %w", ft.table, err)
-			}
-			if n, _ := res.RowsAffected(); ft.table == "raw" || ft.table == "recent" {
-				rep.Readings += n
-			}
+		n, err := forgetSeries(ctx, tx, id)
+		if err != nil {
+			return rep, fmt.Errorf("forget source: %w", err)
 		}
+		rep.Readings += n
 	}
 	for _, z := range rep.Zones() {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ?", z); err != nil {
@@ -82,6 +78,22 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 	}
 	s.w.days.stale.Store(true)
 	return rep, nil
+}
+
+// forgetSeries deletes, within tx, every reading of series id from every
+// tier and the counters kept of it (dropCounters); n counts the raw and
+// recent readings deleted.
+func forgetSeries(ctx context.Context, tx *sql.Tx, id int64) (n int64, err error) {
+	for _, ft := range forgetTables {
+		res, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id)
+		if err != nil {
+			return n, fmt.Errorf("delete from %s: %w", ft.table, err)
+		}
+		if k, _ := res.RowsAffected(); ft.table == "raw" || ft.table == "recent" {
+			n += k
+		}
+	}
+	return n, dropCounters(ctx, tx, id)
 }
 
 // sourceSeries are the ids and names of the series whose source begins

@@ -210,3 +210,31 @@ func (e *Engine) commit(ctx context.Context, b *batch) ([]Event, error) {
 	}
 	return b.events, nil
 }
+
+// Reset forgets what the engine keeps of zone's m, whose past readings are
+// gone (the hub's OnSeriesReset: a measured source took a series the demo
+// filled, or the demo's series were forgotten): its rate rules' past
+// values and latest value, and the states of the rules that judge it in
+// zone, which go back to ok without an event (as a deleted rule's do),
+// committed so that a restart does not bring them back. What comes next of
+// the series is judged afresh.
+func (e *Engine) Reset(ctx context.Context, zone string, m sensors.Measurement) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	z := e.zones[zone]
+	if z == nil {
+		return nil
+	}
+	delete(z.series, m)
+	delete(z.latest, m)
+	var b batch
+	now := e.now()
+	for _, rule := range e.index.byMeasurement[m] {
+		if st := e.states[stateKey{rule.ID, zone}]; st != nil && st.Phase != OK && inScope(rule, zone, z.outdoor) {
+			e.move(&b, st, OK, now, 0)
+			st.FiredAt = time.Time{}
+		}
+	}
+	_, err := e.commit(ctx, &b)
+	return err
+}

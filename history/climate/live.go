@@ -129,11 +129,17 @@ func (l *Live) Add(rs []sensors.Reading) Added {
 }
 
 // Load installs series read back from storage, replacing what Live held
-// of them.
-func (l *Live) Load(ws ...Window) {
+// of them, and returns those that changed hands: a measured source holds
+// now a series Live knew as simulated (sensors.Claim would reset it).
+func (l *Live) Load(ws ...Window) (taken []Series) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, w := range ws {
+		if old := l.series[seriesKey{w.Zone, w.Measurement}]; old != nil {
+			if _, reset := sensors.Claim(old.source, w.Source); reset {
+				taken = append(taken, Series{w.Zone, w.Measurement})
+			}
+		}
 		info, _ := sensors.Lookup(w.Measurement)
 		pts := w.Points
 		if len(pts) == 0 && w.Latest.T != 0 {
@@ -142,6 +148,7 @@ func (l *Live) Load(ws ...Window) {
 		l.series[seriesKey{w.Zone, w.Measurement}] = &recent{source: w.Source, kind: info.Kind, pts: pts}
 	}
 	l.gen.Add(1)
+	return taken
 }
 
 // Latest returns the time of the newest current reading of any series

@@ -53,7 +53,7 @@ func OpenReadOnly(ctx context.Context, path string, opts *history.Options, refre
 	}
 	h, ws := compose(st, opts)
 	h.Start("history follower", func(ctx context.Context) error {
-		st.Follow(ctx, refresh, ws, func(rs []sensors.Reading) { h.add(rs) })
+		st.Follow(ctx, refresh, ws, func(rs []sensors.Reading) { h.add(ctx, rs) })
 		return nil
 	})
 	return h, nil
@@ -72,13 +72,14 @@ func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) 
 	return h, ws
 }
 
-// reload reads every series' recent window back into the live structure.
+// reload reads every series' recent window back into the live structure
+// and resets the series that changed hands (OnSeriesReset).
 func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 	ws, err := h.store.Windows(ctx, h.window)
 	if err != nil {
 		return nil, err
 	}
-	h.live.Load(ws...)
+	h.subs.wasReset(ctx, h.live.Load(ws...))
 	return ws, nil
 }
 
@@ -96,7 +97,7 @@ func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 		if err := h.store.RecordPrepared(ctx, b); err != nil {
 			return err
 		}
-		if kept := h.add(valid); len(kept) > 0 {
+		if kept := h.add(ctx, valid); len(kept) > 0 {
 			h.subs.recorded(ctx, kept)
 		}
 	}
@@ -105,15 +106,18 @@ func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 
 // add takes valid readings into the live structure, tells listeners of
 // the zones that got readings and returns the readings the claim kept:
-// the house's, which alone OnRecord's subscribers hear of.
-func (h *Hub) add(rs []sensors.Reading) []sensors.Reading {
+// the house's, which alone OnRecord's subscribers hear of. The series
+// the batch took from the demo are reset first (OnSeriesReset).
+func (h *Hub) add(ctx context.Context, rs []sensors.Reading) []sensors.Reading {
 	a := h.live.Add(rs)
+	h.subs.wasReset(ctx, a.Taken)
 	h.subs.notify(a.Kept, a.New)
 	return a.Kept
 }
 
 // Import imports into the store (history.Store.Import) and rebuilds the
-// live structure from what is then recorded.
+// live structure from what is then recorded; the series the import took
+// from the demo are reset (OnSeriesReset).
 func (h *Hub) Import(ctx context.Context, r io.Reader, o history.ImportOptions) (history.ImportResult, error) {
 	res, err := h.store.Import(ctx, r, o)
 	if err != nil {
