@@ -110,7 +110,7 @@ func (e *Engine) remember(z *zone, r sensors.Reading) {
 	}
 	if r.Measurement == sensors.Temperature || r.Measurement == sensors.Humidity {
 		if last, ok := z.latest[r.Measurement]; !ok || !r.Time.Before(last.t) {
-			z.latest[r.Measurement] = sample{r.Time, r.Value}
+			z.latest[r.Measurement] = sample{r.Time, r.Value, sensors.Simulated(r.Source)}
 		}
 	}
 }
@@ -138,18 +138,21 @@ func (e *Engine) value(rule *Rule, z *zone, r sensors.Reading) (float64, bool) {
 }
 
 // margin is the condensation margin of zone z at t from its latest
-// temperature and humidity and the freshest outdoor temperature.
+// temperature and humidity and the freshest outdoor temperature of the
+// same kind: a measured room's against a measured outside, the demo's
+// rooms against the demo's outside, never one against the other.
 func (e *Engine) margin(z *zone, t time.Time) (float64, bool) {
 	in, okT := z.latest[sensors.Temperature]
 	rh, okH := z.latest[sensors.Humidity]
 	if !okT || !okH {
 		return 0, false
 	}
+	sim := in.sim || rh.sim
 	var out sample
 	found := false
 	for _, oz := range e.zones {
 		s, ok := oz.latest[sensors.Temperature]
-		if ok && oz.outdoor && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
+		if ok && oz.outdoor && s.sim == sim && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
 			out, found = s, true
 		}
 	}
