@@ -88,8 +88,9 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 // refuse, and keeps the rest in the store, with the batch's mark and
 // states, and in the live structure; OnRecord's and OnUpdate's
 // subscribers hear of those the claim keeps (a series is simulated or
-// measured, never both: sensors.Claim), the store skipping the same. A batch with no reading left records nothing,
-// its mark and states neither. See sensors.Sink.
+// measured, never both: sensors.Claim), the store skipping the same. A
+// batch with no reading left records nothing, its mark and states
+// neither. See sensors.Sink.
 func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 	valid, invalid := history.Prepare(b.Readings)
 	if valid = h.subs.admitted(valid); len(valid) > 0 {
