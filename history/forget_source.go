@@ -34,7 +34,8 @@ func (r SourceReport) Zones() []string {
 }
 
 // ForgetSource deletes every reading, from every tier, of the series
-// whose source begins with prefix (the demo house's "demo/"): for a
+// whose source begins with prefix, case and all, as sensors.Simulated
+// tells the demo house's ("demo/"): for a
 // source that has stopped, whose readings must not be shown as the
 // house's. The series rows stay (the writer knows them by id) and take
 // the next source that records them. It runs in one transaction, after
@@ -62,15 +63,11 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 	}
 	rep.Series = names
 	for _, id := range ids {
-		for _, ft := range forgetTables {
-			res, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id)
-			if err != nil {
-				return rep, fmt.Errorf("forget source: delete from %s: %w", ft.table, err)
-			}
-			if n, _ := res.RowsAffected(); ft.table == "raw" || ft.table == "recent" {
-				rep.Readings += n
-			}
+		n, err := forgetSeries(ctx, tx, id)
+		if err != nil {
+			return rep, fmt.Errorf("forget source: %w", err)
 		}
+		rep.Readings += n
 	}
 	for _, z := range rep.Zones() {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ?", z); err != nil {
@@ -84,10 +81,29 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 	return rep, nil
 }
 
+// forgetSeries deletes, within tx, every reading of series id from every
+// tier and the counters kept of it (dropCounters); n counts the raw and
+// recent readings deleted.
+func forgetSeries(ctx context.Context, tx *sql.Tx, id int64) (n int64, err error) {
+	for _, ft := range forgetTables {
+		res, err := tx.ExecContext(ctx, "DELETE FROM "+ft.table+" WHERE series = ?", id)
+		if err != nil {
+			return n, fmt.Errorf("delete from %s: %w", ft.table, err)
+		}
+		if k, _ := res.RowsAffected(); ft.table == "raw" || ft.table == "recent" {
+			n += k
+		}
+	}
+	return n, dropCounters(ctx, tx, id)
+}
+
 // sourceSeries are the ids and names of the series whose source begins
-// with prefix, by zone and measurement.
+// with prefix, by zone and measurement. It compares as sensors.Simulated
+// does (strings.HasPrefix), byte for byte: SQLite's LIKE ignores ASCII
+// case, and would take a "DEMO/…" series that the claim calls measured
+// for the demo's.
 func sourceSeries(ctx context.Context, tx *sql.Tx, prefix string) ([]int64, []SeriesName, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, zone, measurement FROM series WHERE source LIKE ? || '%' ORDER BY zone, measurement`, prefix)
+	rows, err := tx.QueryContext(ctx, `SELECT id, zone, measurement, source FROM series ORDER BY zone, measurement`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("forget source: read series: %w", err)
 	}
@@ -97,10 +113,13 @@ func sourceSeries(ctx context.Context, tx *sql.Tx, prefix string) ([]int64, []Se
 	for rows.Next() {
 		var id int64
 		var n SeriesName
-		if err := rows.Scan(&id, &n.Zone, &n.Measurement); err != nil {
+		var src string
+		if err := rows.Scan(&id, &n.Zone, &n.Measurement, &src); err != nil {
 			return nil, nil, fmt.Errorf("forget source: read series: %w", err)
 		}
-		ids, names = append(ids, id), append(names, n)
+		if strings.HasPrefix(src, prefix) {
+			ids, names = append(ids, id), append(names, n)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, fmt.Errorf("forget source: read series: %w", err)

@@ -168,7 +168,7 @@ type importer struct {
 	tw      *txState
 	o       ImportOptions
 	chunk   []sensors.Reading
-	written int64 // readings written so far
+	written int64 // readings written so far, those the claim skipped or deleted left out
 }
 
 // readRows reads the rows, counts the broken ones in res.Bad and writes
@@ -188,13 +188,30 @@ func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportRe
 		if res.Bad.N > 0 && !im.o.SkipBad {
 			continue // nothing will be written: only look for more broken lines
 		}
-		im.chunk = append(im.chunk, row.Readings...)
+		im.chunk = append(im.chunk, named(row.Readings)...)
 		if len(im.chunk) >= importChunk {
 			if err := im.flush(ctx); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// ImportSource is the source of an imported reading that names none (an
+// empty source column: a thermometer's own log, an export from before
+// sources were named): a measured one, as sensors.Claim tells them, so
+// that such a reading never joins a series the demo filled as one of its
+// simulated readings, nor goes when the demo's readings are forgotten.
+const ImportSource = "import"
+
+// named gives the readings of rs without a source ImportSource, in place.
+func named(rs []sensors.Reading) []sensors.Reading {
+	for i := range rs {
+		if rs[i].Source == "" {
+			rs[i].Source = ImportSource
+		}
+	}
+	return rs
 }
 
 // csvRows are the lines of a CSV file in Export's format after its
@@ -228,7 +245,7 @@ func (im *importer) flush(ctx context.Context) error {
 	if err := im.w.writeTx(ctx, im.tx, im.tw, im.chunk); err != nil {
 		return err
 	}
-	im.written += int64(len(im.chunk))
+	im.written = im.tw.writtenAll()
 	if im.o.Progress != nil {
 		im.o.Progress(im.written)
 	}

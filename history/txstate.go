@@ -9,10 +9,22 @@ type txState struct {
 	parent  *txState
 	created map[seriesKey]int64
 	sources map[int64]string
+	// written counts the readings writeTx wrote per series and the
+	// transaction keeps: those of a series a later reading took from the
+	// demo are deleted, and no longer counted.
+	written map[int64]int64
 }
 
 func newTxState() *txState {
-	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}}
+	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}, written: map[int64]int64{}}
+}
+
+// writtenAll is how many readings writeTx wrote, all series together.
+func (t *txState) writtenAll() (n int64) {
+	for _, k := range t.written {
+		n += k
+	}
+	return n
 }
 
 func (t *txState) child() *txState {

@@ -289,7 +289,7 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 }
 
 // writeTx writes rs within tx into raw and the rollups: compaction and
-// import use it.
+// import use it. tw counts what it wrote per series (txState.written).
 func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	rolls := newRollups()
@@ -304,6 +304,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 			continue
 		case taken:
 			rolls.drop(id) // what the batch gave it before is gone too
+			tw.written[id] = 0
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
@@ -311,6 +312,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		if err != nil {
 			return err
 		}
+		tw.written[id]++
 		if !first {
 			days.add(r, w.opts.Location) // the raw tier's value changed
 			continue

@@ -104,7 +104,7 @@ func (s *Server) historyResult(ctx context.Context, a historyArgs) (*sdk.CallToo
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Meta = sdk.Meta{metaHistory: map[string]any{"measurements": s.measurementsOf(res.Zone), "simulated": s.opts.Simulated}}
+	r.Meta = sdk.Meta{metaHistory: map[string]any{"measurements": s.measurementsOf(res.Zone), "simulated": s.simulated()}}
 	return r, nil, nil
 }
 
@@ -154,7 +154,7 @@ type zoneBadge struct {
 var kindNames = map[sensors.Kind]string{sensors.Gauge: "gauge", sensors.Amount: "amount", sensors.Direction: "direction", sensors.Health: "health"}
 
 func (s *Server) houseMeta(ctx context.Context) houseMeta {
-	m := houseMeta{Simulated: s.opts.Simulated, Units: map[string]unitView{}, Zones: map[string]zoneBadge{}, Alerts: []activeView{}}
+	m := houseMeta{Simulated: s.simulated(), Units: map[string]unitView{}, Zones: map[string]zoneBadge{}, Alerts: []activeView{}}
 	for _, info := range sensors.Catalogue() {
 		m.Order = append(m.Order, string(info.Name))
 		m.Units[string(info.Name)] = unitView{Unit: info.Unit, Decimals: info.Decimals, Kind: kindNames[info.Kind]}

@@ -81,7 +81,7 @@ func (s *Server) addClimateTool() {
 	tool := &sdk.Tool{
 		Name:         ToolGetClimate,
 		Title:        "House climate",
-		Description:  climateDescription(s.opts.Zones, s.measured(), s.opts.Simulated),
+		Description:  climateDescription(s.opts.Zones, s.measured(), s.simulated()),
 		OutputSchema: climateOutputSchema,
 		Annotations:  readOnly(),
 		Meta:         viewMeta(ViewHouseURI),
@@ -98,3 +98,8 @@ func (s *Server) addClimateTool() {
 		}, nil, nil
 	})
 }
+
+// Resimulate gives get_climate the description of the data as it stands
+// (Options.SimulatedNow), once a reload started or stopped the demo house:
+// the clients are told that the list of tools changed.
+func (s *Server) Resimulate() { s.addClimateTool() }

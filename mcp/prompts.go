@@ -298,7 +298,7 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 		_, are := p.zoneChoice(s)
 		text += "\n\nThere are no " + strings.TrimPrefix(are, "the ") + " yet: say so."
 	}
-	if s.opts.Simulated {
+	if s.simulated() {
 		text += "\n\nThe data comes from climated's demo house: it is SIMULATED, say so."
 	}
 	if p.digest != nil {

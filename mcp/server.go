@@ -46,6 +46,12 @@ type Options struct {
 	Version            string           // reported to clients as the server version
 	Zones              []string         // zone names, named in the tool description
 	Simulated          bool             // the data comes from the demo house
+	// SimulatedNow, when set, says it as it stands (a reload may start or
+	// stop the demo house), in place of Simulated, for what is made per
+	// request (prompts, the views' data) and get_climate's description
+	// once Resimulate renews it; the instructions a session gets when it
+	// starts say it as it stood when the server was made.
+	SimulatedNow func() bool
 	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this (transport.DefaultSessionTimeout)
 	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (transport.DefaultStreamlessTimeout)
 	StaleAfter         time.Duration    // a zone silent this long is stale
@@ -185,11 +191,20 @@ func (s *Server) buildSDKServer() {
 	s.addAlerts()
 }
 
+// simulated says whether the data comes from the demo house, as it
+// stands.
+func (s *Server) simulated() bool {
+	if s.opts.SimulatedNow != nil {
+		return s.opts.SimulatedNow()
+	}
+	return s.opts.Simulated
+}
+
 func (s *Server) instructions() string {
 	text := "climated is a home-climate hub: it records the house's zone sensors (rooms, outdoors, rain gauge). " +
 		"Call get_climate for the current temperature, humidity, CO2, noise, pressure, rain and sensor status of every zone. " +
 		"Times are Unix seconds; the hub's time zone is " + s.timeZone() + ": give times to the user in that local time."
-	if s.opts.Simulated {
+	if s.simulated() {
 		text += " This hub runs its demo house: all values are SIMULATED, not measured; say so when you report them."
 	}
 	return text

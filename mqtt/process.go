@@ -278,6 +278,10 @@ func (in *Ingest) addReadings(item inbound, vs []decode.Value, dev *device, t ti
 			continue
 		}
 		r := sensors.Reading{Zone: dev.zone, Measurement: v.Measurement, Value: val, Time: at, Source: dev.status.Source}
+		if v.Simulated {
+			// Another hub's demo house: simulated here too.
+			r.Source = sensors.SimulatedPrefix + r.Source
+		}
 		if err := r.Validate(); err != nil {
 			in.stats.badValues.Add(1)
 			in.warnDevice("bad value dropped", item, dev.status.Source, err)

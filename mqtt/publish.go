@@ -41,6 +41,11 @@ type Snapshots interface {
 // do not know it ignore it and use When.
 const keyTimes = "times"
 
+// keySimulated is the state's key for the measurements whose values are
+// simulated (the demo house's), so that a hub that follows this one keeps
+// them simulated (decode.KeySimulated).
+const keySimulated = decode.KeySimulated
+
 // PublishOptions configure the Publisher.
 type PublishOptions struct {
 	// Enabled publishes the zones' states under <prefix>/<zone>/state, for
@@ -191,7 +196,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 	if bytes.Equal(sn.JSON, p.lastJSON) {
 		return nil
 	}
-	structure, times := sn.Climate, sn.Times
+	structure, times, sims := sn.Climate, sn.Times, sn.Simulated
 	names := make([]string, 0, len(structure))
 	for zone := range structure {
 		if p.publishes(zone) {
@@ -200,7 +205,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 	}
 	sort.Strings(names)
 	for _, zone := range names {
-		if err := p.publishZone(ctx, zone, structure[zone], times[zone]); err != nil {
+		if err := p.publishZone(ctx, zone, structure[zone], times[zone], sims[zone]); err != nil {
 			return err
 		}
 	}
@@ -231,7 +236,7 @@ func (p *Publisher) resend(states bool) {
 	p.lastJSON = nil
 }
 
-func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[string]any, times map[string]int64) error {
+func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[string]any, times map[string]int64, sims []string) error {
 	z := p.zones[zone]
 	if z == nil {
 		z = &pubZone{slug: p.slugFor(zone), announced: map[string]bool{}}
@@ -245,7 +250,7 @@ func (p *Publisher) publishZone(ctx context.Context, zone string, keys map[strin
 	if !p.opts.Enabled && !p.opts.HomeAssistant {
 		return nil
 	}
-	payload, err := json.Marshal(p.state(zone, keys, times))
+	payload, err := json.Marshal(p.state(zone, keys, times, sims))
 	if err != nil {
 		return fmt.Errorf("encode zone %s: %w", zone, err)
 	}
@@ -281,15 +286,18 @@ func (p *Publisher) announce(ctx context.Context, zone string, z *pubZone, keys 
 }
 
 // state is zone's state message: its keys, its name, the measurements'
-// own times and the day's amounts.
-func (p *Publisher) state(zone string, keys map[string]any, times map[string]int64) map[string]any {
-	state := make(map[string]any, len(keys)+3)
+// own times, those that are simulated and the day's amounts.
+func (p *Publisher) state(zone string, keys map[string]any, times map[string]int64, sims []string) map[string]any {
+	state := make(map[string]any, len(keys)+4)
 	for k, v := range keys {
 		state[k] = v
 	}
 	state["zone"] = zone
 	if len(times) > 0 {
 		state[keyTimes] = times
+	}
+	if len(sims) > 0 {
+		state[keySimulated] = sims
 	}
 	if when, ok := keys[sensors.KeyWhen].(int64); ok {
 		if logs := amountLogs(p.climate, zone, keys, when); logs != nil {

@@ -51,6 +51,17 @@ type hubDeps struct {
 	// write's senders.
 	flush  *flushHook
 	remote remotewrite.Senders
+	// simulated says whether the demo house runs, as reloads change it.
+	simulated *simulatedFlag
+}
+
+// simulatedNow is what the dashboard and the MCP server ask whether the
+// demo house runs; nil (the start's set says) without d.simulated.
+func (d hubDeps) simulatedNow() func() bool {
+	if d.simulated == nil {
+		return nil
+	}
+	return d.simulated.Load
 }
 
 // startServing starts the alerts' dispatcher, the sources, the MCP server
@@ -62,10 +73,13 @@ func startServing(ctx context.Context, d hubDeps) (*sources.Running, <-chan erro
 	d.metrics.Count(h)
 	run := sources.NewRunning(log, h, set)
 	srv := mcp.New(ctx, h, &mcp.Options{
-		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, Location: d.loc,
+		Version: buildVersion(), Zones: set.Zones, Simulated: set.Simulated, SimulatedNow: d.simulatedNow(), Location: d.loc,
 		Logger: log.With("component", "mcp"), Alerts: d.alert.MCP(), GrantRecheck: d.grantRecheck,
 	})
 	d.alert.SendTo(srv)
+	if d.simulated != nil {
+		d.simulated.onChange(srv.Resimulate)
+	}
 	if err := publishAlerts(d.alert, set, log); err != nil {
 		srv.Close()
 		return nil, nil, err
@@ -131,7 +145,7 @@ func hubFront(d hubDeps, srv *mcp.Server, run *sources.Running) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
-	dopts := &dash.Options{Simulated: d.sources.Simulated, Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins,
+	dopts := &dash.Options{Simulated: d.sources.Simulated, SimulatedNow: d.simulatedNow(), Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins,
 		Proxied: cfg.PublicURL != "", Logger: d.log.With("component", "dashboard")}
 	opts := &front.Options{Token: d.token, AllowedHosts: cfg.Hosts(), AllowedOrigins: cfg.AllowedOrigins, ToolScope: mcp.ToolScope, Logger: d.log.With("component", "http")}
 	if as != nil { // only when set: a nil *oauth.Server would be a non-nil interface

@@ -77,6 +77,8 @@ type reloader struct {
 	run     *sources.Running
 	m       *metrics.Metrics
 	alert   *alerting.Alerter // publishes the alerts beside a new MQTT client
+	// simulated is set to whether the new sources run the demo house.
+	simulated *simulatedFlag
 }
 
 // until serves reloads until ctx ends or the HTTP server fails, and
@@ -142,6 +144,9 @@ func (r *reloader) reload(ctx context.Context, cur config.Config) config.Config 
 		r.log.Error("reload", "err", err)
 	}
 	r.run.Start(ctx, set)
+	if r.simulated != nil {
+		r.simulated.set(set.Simulated)
+	}
 	watchMQTT(r.m, r.run, set)
 	r.log.Info("configuration reloaded", "sources", set.Count(), "zones", set.Zones, "simulated", set.Simulated,
 		"log_level", next.LogLevel, "took", time.Since(t0).Round(time.Millisecond))

@@ -142,7 +142,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	if err != nil {
 		return err
 	}
-	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, grantRecheck: env.grantRecheck, avahi: env.avahi, flush: flush}
+	d := hubDeps{cfg: cfg, loc: loc, hub: store, sources: set, alert: alert, metrics: m, disk: disk, token: token, ln: ln, log: log, oauthSeam: env.oauth, grantRecheck: env.grantRecheck, avahi: env.avahi, flush: flush, simulated: newSimulatedFlag(set.Simulated)}
 	run, httpErr, err := startServing(ctx, d)
 	if err != nil {
 		alert.Close()
@@ -158,7 +158,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, env serveEn
 	// for a collection, and start-up to serving has a budget too.
 	memtrim.FreeStartup()
 
-	rl := &reloader{log: log, load: env.load, level: env.level, sources: sd, run: run, m: m, alert: alert}
+	rl := &reloader{log: log, load: env.load, level: env.level, sources: sd, run: run, m: m, alert: alert, simulated: d.simulated}
 	runErr := rl.until(ctx, cfg, env, httpErr)
 	systemd.Notify(log, daemon.SdNotifyStopping)
 	return stopHub(store, runErr, log)

@@ -87,8 +87,9 @@ type zone struct {
 }
 
 type sample struct {
-	t time.Time
-	v float64
+	t   time.Time
+	v   float64
+	sim bool // of a simulated source (sensors.Simulated): the demo house's
 }
 
 // ErrNoRule is returned (wrapped) when a rule ID is unknown.

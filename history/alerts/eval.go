@@ -110,7 +110,7 @@ func (e *Engine) remember(z *zone, r sensors.Reading) {
 	}
 	if r.Measurement == sensors.Temperature || r.Measurement == sensors.Humidity {
 		if last, ok := z.latest[r.Measurement]; !ok || !r.Time.Before(last.t) {
-			z.latest[r.Measurement] = sample{r.Time, r.Value}
+			z.latest[r.Measurement] = sample{r.Time, r.Value, sensors.Simulated(r.Source)}
 		}
 	}
 }
@@ -138,18 +138,21 @@ func (e *Engine) value(rule *Rule, z *zone, r sensors.Reading) (float64, bool) {
 }
 
 // margin is the condensation margin of zone z at t from its latest
-// temperature and humidity and the freshest outdoor temperature.
+// temperature and humidity and the freshest outdoor temperature of the
+// same kind: a measured room's against a measured outside, the demo's
+// rooms against the demo's outside, never one against the other.
 func (e *Engine) margin(z *zone, t time.Time) (float64, bool) {
 	in, okT := z.latest[sensors.Temperature]
 	rh, okH := z.latest[sensors.Humidity]
 	if !okT || !okH {
 		return 0, false
 	}
+	sim := in.sim || rh.sim
 	var out sample
 	found := false
 	for _, oz := range e.zones {
 		s, ok := oz.latest[sensors.Temperature]
-		if ok && oz.outdoor && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
+		if ok && oz.outdoor && s.sim == sim && t.Sub(s.t) <= outdoorFresh && (!found || s.t.After(out.t)) {
 			out, found = s, true
 		}
 	}
@@ -209,4 +212,32 @@ func (e *Engine) commit(ctx context.Context, b *batch) ([]Event, error) {
 		return b.events, fmt.Errorf("save alert states: %w", err)
 	}
 	return b.events, nil
+}
+
+// Reset forgets what the engine keeps of zone's m, whose past readings are
+// gone (the hub's OnSeriesReset: a measured source took a series the demo
+// filled, or the demo's series were forgotten): its rate rules' past
+// values and latest value, and the states of the rules that judge it in
+// zone, which go back to ok without an event (as a deleted rule's do),
+// committed so that a restart does not bring them back. What comes next of
+// the series is judged afresh.
+func (e *Engine) Reset(ctx context.Context, zone string, m sensors.Measurement) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	z := e.zones[zone]
+	if z == nil {
+		return nil
+	}
+	delete(z.series, m)
+	delete(z.latest, m)
+	var b batch
+	now := e.now()
+	for _, rule := range e.index.byMeasurement[m] {
+		if st := e.states[stateKey{rule.ID, zone}]; st != nil && st.Phase != OK && inScope(rule, zone, z.outdoor) {
+			e.move(&b, st, OK, now, 0)
+			st.FiredAt = time.Time{}
+		}
+	}
+	_, err := e.commit(ctx, &b)
+	return err
 }

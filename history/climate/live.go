@@ -75,16 +75,37 @@ func New(opts *Options) *Live {
 	return l
 }
 
-// Add merges rs (valid readings) and reports whether it created a series.
-func (l *Live) Add(rs []sensors.Reading) (added bool) {
+// Added is what Add made of a batch.
+type Added struct {
+	// Kept are the readings the series took, in the batch's order: the
+	// claim (sensors.Claim) skipped the others, a simulated reading of a
+	// measured series. They alone are the house's.
+	Kept []sensors.Reading
+	// Taken are the series a measured reading took from the demo: their
+	// simulated points were dropped before it.
+	Taken []Series
+	// New says whether a series was created.
+	New bool
+}
+
+// Series names one zone's measurement.
+type Series struct {
+	Zone        string
+	Measurement sensors.Measurement
+}
+
+// Add merges rs (valid readings) by the claim of each series (a series is
+// simulated or measured, never both: sensors.Claim) and says what it took.
+func (l *Live) Add(rs []sensors.Reading) Added {
 	h := NewestCurrent(l.opts.Now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	a := Added{Kept: make([]sensors.Reading, 0, len(rs))}
 	for _, r := range rs {
 		k := seriesKey{r.Zone, r.Measurement}
 		s := l.series[k]
 		if s == nil {
-			added = true
+			a.New = true
 			info, _ := sensors.Lookup(r.Measurement)
 			s = &recent{kind: info.Kind}
 			l.series[k] = s
@@ -95,22 +116,30 @@ func (l *Live) Add(rs []sensors.Reading) (added bool) {
 		}
 		if reset {
 			s.pts = nil
+			a.Taken = append(a.Taken, Series{r.Zone, r.Measurement})
 		}
 		if r.Source != "" {
 			s.source = r.Source
 		}
 		s.add(Point{T: r.Time.Unix(), V: r.Value}, l.window, h)
+		a.Kept = append(a.Kept, r)
 	}
 	l.gen.Add(1)
-	return added
+	return a
 }
 
 // Load installs series read back from storage, replacing what Live held
-// of them.
-func (l *Live) Load(ws ...Window) {
+// of them, and returns those that changed hands: a measured source holds
+// now a series Live knew as simulated (sensors.Claim would reset it).
+func (l *Live) Load(ws ...Window) (taken []Series) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, w := range ws {
+		if old := l.series[seriesKey{w.Zone, w.Measurement}]; old != nil {
+			if _, reset := sensors.Claim(old.source, w.Source); reset {
+				taken = append(taken, Series{w.Zone, w.Measurement})
+			}
+		}
 		info, _ := sensors.Lookup(w.Measurement)
 		pts := w.Points
 		if len(pts) == 0 && w.Latest.T != 0 {
@@ -119,6 +148,7 @@ func (l *Live) Load(ws ...Window) {
 		l.series[seriesKey{w.Zone, w.Measurement}] = &recent{source: w.Source, kind: info.Kind, pts: pts}
 	}
 	l.gen.Add(1)
+	return taken
 }
 
 // Latest returns the time of the newest current reading of any series

@@ -2,6 +2,7 @@ package climate
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/climated/climated/sensors"
@@ -16,6 +17,10 @@ type Snapshot struct {
 	// Times is, for each zone and measurement, the Unix time of the
 	// measurement's latest reading (When is only the newest of them).
 	Times map[string]map[string]int64
+	// Simulated is, for each zone, its measurements whose series is
+	// simulated (sensors.Simulated: the demo house's), sorted; a zone
+	// without one has no entry.
+	Simulated map[string][]string
 
 	gen uint64
 }
@@ -35,7 +40,7 @@ func (l *Live) Snapshot() *Snapshot {
 	if sn := l.snap.Load(); sn != nil && sn.gen == l.gen.Load() && sn.Time.Unix() == now.Unix() {
 		return sn
 	}
-	c, times, gen := l.shape(now)
+	c, times, sims, gen := l.shape(now)
 	data, err := json.Marshal(c)
 	if err != nil {
 		// Every value is a finite number, an integer or a string: a failure
@@ -43,13 +48,13 @@ func (l *Live) Snapshot() *Snapshot {
 		l.opts.Logger.Error("encode climate", "err", err)
 		data = []byte("{}")
 	}
-	sn := &Snapshot{Time: now, Climate: c, JSON: data, Times: times, gen: gen}
+	sn := &Snapshot{Time: now, Climate: c, JSON: data, Times: times, Simulated: sims, gen: gen}
 	l.snap.Store(sn)
 	return sn
 }
 
 // shape builds the structure from the live state as it stands at now.
-func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uint64) {
+func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, map[string][]string, uint64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	gen := l.gen.Load()
@@ -57,6 +62,7 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 	midnight := LocalMidnight(now, l.opts.Location).Unix()
 	c := make(Structure)
 	times := make(map[string]map[string]int64)
+	sims := make(map[string][]string)
 	h := NewestCurrent(now)
 	for k, s := range l.series {
 		// Only what is current: points ahead of the clock wait for it.
@@ -72,6 +78,9 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 			times[k.zone] = make(map[string]int64)
 		}
 		times[k.zone][string(k.m)] = latest.T
+		if sensors.Simulated(s.source) {
+			sims[k.zone] = append(sims[k.zone], string(k.m))
+		}
 		if when, ok := z[sensors.KeyWhen].(int64); !ok || latest.T > when {
 			z[sensors.KeyWhen] = latest.T
 		}
@@ -81,7 +90,10 @@ func (l *Live) shape(now time.Time) (Structure, map[string]map[string]int64, uin
 	for zone, z := range c {
 		l.deriveZone(z, zone, h, midnight)
 	}
-	return c, times, gen
+	for _, ms := range sims {
+		slices.Sort(ms)
+	}
+	return c, times, sims, gen
 }
 
 // derive adds to zone z the keys that measurement m brings with it, from

@@ -53,7 +53,7 @@ func OpenReadOnly(ctx context.Context, path string, opts *history.Options, refre
 	}
 	h, ws := compose(st, opts)
 	h.Start("history follower", func(ctx context.Context) error {
-		st.Follow(ctx, refresh, ws, h.add)
+		st.Follow(ctx, refresh, ws, func(rs []sensors.Reading) { h.add(ctx, rs) })
 		return nil
 	})
 	return h, nil
@@ -72,13 +72,14 @@ func compose(st *history.Store, opts *history.Options) (*Hub, []climate.Window) 
 	return h, ws
 }
 
-// reload reads every series' recent window back into the live structure.
+// reload reads every series' recent window back into the live structure
+// and resets the series that changed hands (OnSeriesReset).
 func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 	ws, err := h.store.Windows(ctx, h.window)
 	if err != nil {
 		return nil, err
 	}
-	h.live.Load(ws...)
+	h.subs.wasReset(ctx, h.live.Load(ws...))
 	return ws, nil
 }
 
@@ -86,8 +87,10 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 // validation of a reading on its way in), drops those Admit's functions
 // refuse, and keeps the rest in the store, with the batch's mark and
 // states, and in the live structure; OnRecord's and OnUpdate's
-// subscribers hear of them. A batch with no reading left records nothing,
-// its mark and states neither. See sensors.Sink.
+// subscribers hear of those the claim keeps (a series is simulated or
+// measured, never both: sensors.Claim), the store skipping the same. A
+// batch with no reading left records nothing, its mark and states
+// neither. See sensors.Sink.
 func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 	valid, invalid := history.Prepare(b.Readings)
 	if valid = h.subs.admitted(valid); len(valid) > 0 {
@@ -95,17 +98,27 @@ func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 		if err := h.store.RecordPrepared(ctx, b); err != nil {
 			return err
 		}
-		h.add(valid)
-		h.subs.recorded(ctx, valid)
+		if kept := h.add(ctx, valid); len(kept) > 0 {
+			h.subs.recorded(ctx, kept)
+		}
 	}
 	return invalid
 }
 
-// add takes valid readings into the live structure and tells listeners.
-func (h *Hub) add(rs []sensors.Reading) { h.subs.notify(rs, h.live.Add(rs)) }
+// add takes valid readings into the live structure, tells listeners of
+// the zones that got readings and returns the readings the claim kept:
+// the house's, which alone OnRecord's subscribers hear of. The series
+// the batch took from the demo are reset first (OnSeriesReset).
+func (h *Hub) add(ctx context.Context, rs []sensors.Reading) []sensors.Reading {
+	a := h.live.Add(rs)
+	h.subs.wasReset(ctx, a.Taken)
+	h.subs.notify(a.Kept, a.New)
+	return a.Kept
+}
 
 // Import imports into the store (history.Store.Import) and rebuilds the
-// live structure from what is then recorded.
+// live structure from what is then recorded; the series the import took
+// from the demo are reset (OnSeriesReset).
 func (h *Hub) Import(ctx context.Context, r io.Reader, o history.ImportOptions) (history.ImportResult, error) {
 	res, err := h.store.Import(ctx, r, o)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
 
@@ -16,6 +17,7 @@ type subscribers struct {
 	rec   []func(ctx context.Context, rs []sensors.Reading)
 	rep   []func(st sensors.Status)
 	admit []func(r sensors.Reading) bool
+	reset []func(ctx context.Context, zone string, m sensors.Measurement)
 }
 
 // Admit registers f to judge every valid reading Record is handed, before
@@ -40,8 +42,10 @@ func (s *subscribers) admitted(valid []sensors.Reading) []sensors.Reading {
 	return valid
 }
 
-// OnRecord registers f to be called with every batch of valid readings
-// Record takes, after the store and the live structure have them, on the
+// OnRecord registers f to be called with the readings of every batch
+// Record takes that the live structure's claim kept (none of a simulated
+// reading of a measured series, which the store skips too), after the
+// store and the live structure have them, on the
 // recording goroutine and in the order the batches came: the alert engine
 // judges them there. Imports do not reach it.
 func (h *Hub) OnRecord(f func(ctx context.Context, rs []sensors.Reading)) {
@@ -56,6 +60,36 @@ func (s *subscribers) recorded(ctx context.Context, rs []sensors.Reading) {
 	s.mu.Unlock()
 	for _, f := range fs {
 		f(ctx, rs)
+	}
+}
+
+// OnSeriesReset registers f to be called when a series' past readings are
+// gone from the history and the live structure: a measured reading took a
+// series the demo filled (its simulated readings dropped: sensors.Claim),
+// an import did, or ForgetSource forgot the series. What a listener keeps
+// of the series (a counter's total, a rate rule's past values, an alert
+// its readings raised) goes with them: what comes next is another
+// source's. f runs on the recording goroutine before OnRecord's
+// subscribers hear of the batch that took the series, or on the caller of
+// ForgetSource or Import; register it before the sources run.
+func (h *Hub) OnSeriesReset(f func(ctx context.Context, zone string, m sensors.Measurement)) {
+	h.subs.mu.Lock()
+	defer h.subs.mu.Unlock()
+	h.subs.reset = append(h.subs.reset, f)
+}
+
+// wasReset tells OnSeriesReset's subscribers of the series ss.
+func (s *subscribers) wasReset(ctx context.Context, ss []climate.Series) {
+	if len(ss) == 0 {
+		return
+	}
+	s.mu.Lock()
+	fs := s.reset
+	s.mu.Unlock()
+	for _, x := range ss {
+		for _, f := range fs {
+			f(ctx, x.Zone, x.Measurement)
+		}
 	}
 }
 
@@ -96,7 +130,9 @@ func (s *subscribers) notify(rs []sensors.Reading, added bool) {
 			zones = append(zones, r.Zone)
 		}
 	}
-	s.call(zones, added)
+	if len(zones) > 0 || added {
+		s.call(zones, added)
+	}
 }
 
 // changed tells the subscribers that what is known of zones changed

@@ -90,16 +90,19 @@ func (h *Hub) Totals(ctx context.Context, m sensors.Measurement) (map[string]int
 
 // ForgetSource deletes the readings of the series whose source begins
 // with prefix (history.Store.ForgetSource) and drops them from the live
-// structure, so that get_climate and the dashboard no longer show them.
-// Call it while no source records.
+// structure, so that get_climate and the dashboard no longer show them,
+// and resets them (OnSeriesReset). Call it while no source records.
 func (h *Hub) ForgetSource(ctx context.Context, prefix string) (history.SourceReport, error) {
 	rep, err := h.store.ForgetSource(ctx, prefix)
 	if err != nil {
 		return history.SourceReport{}, err
 	}
+	ss := make([]climate.Series, 0, len(rep.Series))
 	for _, s := range rep.Series {
 		h.live.Drop(s.Zone, s.Measurement)
+		ss = append(ss, climate.Series{Zone: s.Zone, Measurement: s.Measurement})
 	}
+	h.subs.wasReset(ctx, ss)
 	return rep, nil
 }
 

@@ -61,7 +61,31 @@ func (d *climated) Decode(topic string, payload []byte) Result {
 	}
 	d.applyJSON(&r, o)
 	d.measurements(&r, o, d.amounts(&r, o))
+	markSimulated(&r, o)
 	return r
+}
+
+// KeySimulated is the key of a climated state that lists the zone's
+// measurements whose values are simulated (the demo house's): another hub
+// that follows it keeps them simulated, as sensors.Simulated tells them.
+const KeySimulated = "simulated"
+
+// markSimulated marks the values of r whose measurement the state lists
+// under KeySimulated.
+func markSimulated(r *Result, o object) {
+	list, _ := o[KeySimulated].([]any)
+	if len(list) == 0 {
+		return
+	}
+	sim := make(map[sensors.Measurement]bool, len(list))
+	for _, m := range list {
+		if s, ok := m.(string); ok {
+			sim[sensors.Measurement(s)] = true
+		}
+	}
+	for i := range r.Values {
+		r.Values[i].Simulated = sim[r.Values[i].Measurement]
+	}
 }
 
 // isAlertState says whether a state topic is an alert's,

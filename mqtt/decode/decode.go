@@ -51,6 +51,9 @@ type Value struct {
 	// Counter marks a cumulative total (rain gauges count up from when they
 	// were powered on); the ingest turns differences into Rain amounts.
 	Counter bool
+	// Simulated (climated only) marks a value the other hub's demo house
+	// simulated (KeySimulated): the ingest keeps it simulated.
+	Simulated bool
 	// Probe names the sensor within the device when a device has several
 	// of a kind (Tasmota's DS18B20-2, rtl_433's temperature_1_C as "1",
 	// a Shelly add-on's ext_temperature/1 as "1"): "<device>/<probe>" can

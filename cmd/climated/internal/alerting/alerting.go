@@ -96,7 +96,16 @@ func Open(ctx context.Context, d Deps) (*Alerter, error) {
 		log.Warn("alerts: cannot read the recent past; rate rules start with empty windows", "err", err)
 	}
 	h.OnRecord(a.observe)
+	h.OnSeriesReset(a.reset)
 	return a, nil
+}
+
+// reset has the engine forget a series whose past readings are gone
+// (hub.OnSeriesReset).
+func (a *Alerter) reset(ctx context.Context, zone string, m sensors.Measurement) {
+	if err := a.engine.Reset(ctx, zone, m); err != nil {
+		a.warn(&a.storeFailed, "alerts: cannot store the alerts' states", "err", err)
+	}
 }
 
 // observe has the engine judge a batch the hub recorded (hub.OnRecord)

@@ -40,6 +40,9 @@ const (
 // Options configure a Handler; the zero value gives the defaults.
 type Options struct {
 	Simulated      bool     // the data comes from the demo house: the page says so
+	// SimulatedNow, when set, says it as it stands (a reload may start
+	// or stop the demo house), in place of Simulated.
+	SimulatedNow func() bool
 	Token          string   // the hub's token; empty: loopback only
 	AllowedHosts   []string // Host names accepted besides loopback ones (as mcp.Options)
 	AllowedOrigins []string // other origins whose pages may call the dashboard
@@ -124,6 +127,15 @@ func New(src Source, opts *Options) (*Handler, error) {
 	return h, nil
 }
 
+// simulated says whether the data comes from the demo house, as it
+// stands.
+func (h *Handler) simulated() bool {
+	if h.opts.SimulatedNow != nil {
+		return h.opts.SimulatedNow()
+	}
+	return h.opts.Simulated
+}
+
 func (h *Handler) defaults() {
 	o := &h.opts
 	if o.MaxStreams <= 0 {
@@ -201,7 +213,7 @@ type state struct {
 }
 
 func (h *Handler) state(withUnits bool) []byte {
-	st := state{Simulated: h.opts.Simulated, Now: h.opts.Now().Unix(), Climate: h.src.Climate(), Zones: h.src.Zones()}
+	st := state{Simulated: h.simulated(), Now: h.opts.Now().Unix(), Climate: h.src.Climate(), Zones: h.src.Zones()}
 	if st.Zones == nil {
 		st.Zones = []Zone{}
 	}

@@ -25,6 +25,7 @@ type Readings interface {
 	Flush(ctx context.Context) error
 	Totals(ctx context.Context, m sensors.Measurement) (map[string]int64, error)
 	OnRecord(f func(ctx context.Context, rs []sensors.Reading))
+	OnSeriesReset(f func(ctx context.Context, zone string, m sensors.Measurement))
 }
 
 // WatchReadings adds the current readings, one family per measurement of
@@ -51,6 +52,7 @@ func (m *Metrics) WatchReadings(ctx context.Context, h Readings, staleAfter time
 		}
 	}
 	h.OnRecord(c.recorded)
+	h.OnSeriesReset(c.reset)
 	return m.reg.Register(c)
 }
 
@@ -138,6 +140,15 @@ func (c *readingsCollector) recorded(_ context.Context, rs []sensors.Reading) {
 			c.totals[seriesKey{r.Zone, r.Measurement}] += steps(r.Value, f.info.Resolution)
 		}
 	}
+}
+
+// reset drops the total of a series whose past readings are gone (the
+// hub's OnSeriesReset): a station that takes a zone the demo filled
+// counts from its own first amount, as the history's totals do.
+func (c *readingsCollector) reset(_ context.Context, zone string, m sensors.Measurement) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.totals, seriesKey{zone, m})
 }
 
 // steps is v in integers of res, as the history stores it.

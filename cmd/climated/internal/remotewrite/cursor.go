@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/sensors"
 )
 
 // cursor is what the store has taken, as kept in the history's database
@@ -21,6 +22,7 @@ type cursor struct {
 	sent   int64 // samples the store took, all told
 	failed int64 // samples it refused for good, all told
 	totals map[int64]int64
+	sims   map[int64]bool // whether each series' total counts simulated readings
 }
 
 // cursorDB keeps one store's cursor, on a connection of its own (as the
@@ -116,6 +118,28 @@ func (c *cursorDB) save(ctx context.Context, cur cursor, changed map[int64]bool)
 		return fmt.Errorf("save remote-write cursor: %w", err)
 	}
 	return nil
+}
+
+// simulated says, of every series, whether its source is a simulated one
+// (sensors.Simulated): what its counter counts, as the history deletes a
+// series' counters when its source changes kind (a measured source takes
+// a series the demo filled) or it is forgotten.
+func (c *cursorDB) simulated(ctx context.Context) (map[int64]bool, error) {
+	rows, err := c.db.QueryContext(ctx, "SELECT id, source FROM series")
+	if err != nil {
+		return nil, fmt.Errorf("read series' sources: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		var src string
+		if err := rows.Scan(&id, &src); err != nil {
+			return nil, fmt.Errorf("read series' sources: %w", err)
+		}
+		out[id] = sensors.Simulated(src)
+	}
+	return out, rows.Err()
 }
 
 // Kept is a store's cursor as the database has it, for climated doctor.

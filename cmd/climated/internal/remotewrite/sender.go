@@ -129,6 +129,9 @@ func (s *Sender) start(ctx context.Context) error {
 		}
 		s.log.Info("remote write: a new store; it gets the readings from here on", "from", time.Unix(cur.pos.T, 0).UTC().Format(time.RFC3339))
 	}
+	if cur.sims, err = s.db.simulated(ctx); err != nil {
+		return err
+	}
 	s.cur = cur
 	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed}
 	if cur.sentAt > 0 {
@@ -238,7 +241,7 @@ func (s *Sender) read(ctx context.Context) (*batch, error) {
 		}
 		if len(rs) > 0 {
 			s.adapt(len(rs))
-			b := makeBatch(rs, s.cur.totals, s.extra)
+			b := makeBatch(rs, s.cur.totals, s.cur.sims, s.extra)
 			return &b, nil
 		}
 		if to >= upto {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
@@ -120,6 +121,11 @@ func ForgetDemo(ctx context.Context, set *Set, d Deps) error {
 // warnMixed names the zones the demo house shares with real sources.
 func warnMixed(set *Set, d Deps) {
 	if len(set.Mixed) > 0 {
-		d.Log.Warn("demo house runs beside real sources (demo: enabled: true): in these zones what a real sensor measures replaces the demo's simulated values, and the demo fills in the rest", "zones", set.Mixed)
+		sayMixed(d.Log, set.Mixed)
 	}
+}
+
+// sayMixed names zones the demo house shares with real sources.
+func sayMixed(log *slog.Logger, zones []string) {
+	log.Warn("demo house runs beside real sources (demo: enabled: true): in these zones what a real sensor measures replaces the demo's simulated values, and the demo fills in the rest", "zones", zones)
 }

@@ -20,7 +20,7 @@ import (
 // read the current set through it, so a reload reaches them too.
 type Running struct {
 	log  *slog.Logger
-	sink sensors.Sink
+	sink *mixedSink // the hub, and what says a zone the demo shares
 
 	cur    atomic.Pointer[Set]
 	cancel context.CancelFunc
@@ -29,7 +29,7 @@ type Running struct {
 
 // NewRunning is the runner of set, whose sources record into sink.
 func NewRunning(log *slog.Logger, sink sensors.Sink, set *Set) *Running {
-	r := &Running{log: log, sink: sink}
+	r := &Running{log: log, sink: newMixedSink(log, sink)}
 	r.cur.Store(set)
 	return r
 }
@@ -40,6 +40,7 @@ func (r *Running) Set() *Set { return r.cur.Load() }
 // Start runs set's runners and sources until ctx ends or Stop.
 func (r *Running) Start(ctx context.Context, set *Set) {
 	r.cur.Store(set)
+	r.sink.start(set)
 	ctx, r.cancel = context.WithCancel(ctx)
 	for _, rn := range set.Runners {
 		r.wg.Go(func() {
