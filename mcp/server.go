@@ -43,15 +43,15 @@ type Hub interface {
 
 // Options configure a Server; nil means defaults.
 type Options struct {
-	Version            string           // reported to clients as the server version
-	Zones              []string         // zone names, named in the tool description
-	Simulated          bool             // the data comes from the demo house
+	Version   string   // reported to clients as the server version
+	Zones     []string // zone names, named in the tool description
+	Simulated bool     // the data comes from the demo house
 	// SimulatedNow, when set, says it as it stands (a reload may start or
 	// stop the demo house), in place of Simulated, for what is made per
 	// request (prompts, the views' data) and get_climate's description
 	// once Resimulate renews it; the instructions a session gets when it
 	// starts say it as it stood when the server was made.
-	SimulatedNow func() bool
+	SimulatedNow       func() bool
 	SessionTimeout     time.Duration    // idle Streamable HTTP sessions end after this (transport.DefaultSessionTimeout)
 	StreamlessTimeout  time.Duration    // Streamable HTTP sessions with no stream and no request end after this (transport.DefaultStreamlessTimeout)
 	StaleAfter         time.Duration    // a zone silent this long is stale

@@ -39,10 +39,10 @@ const (
 
 // Options configure a Handler; the zero value gives the defaults.
 type Options struct {
-	Simulated      bool     // the data comes from the demo house: the page says so
+	Simulated bool // the data comes from the demo house: the page says so
 	// SimulatedNow, when set, says it as it stands (a reload may start
 	// or stop the demo house), in place of Simulated.
-	SimulatedNow func() bool
+	SimulatedNow   func() bool
 	Token          string   // the hub's token; empty: loopback only
 	AllowedHosts   []string // Host names accepted besides loopback ones (as mcp.Options)
 	AllowedOrigins []string // other origins whose pages may call the dashboard
