@@ -117,7 +117,7 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 	cfg := testConfig(t)
-	cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://" + closed}, Publish: publish.PublishOptions{Enabled: true}}
+	cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://" + closed}, Publish: publish.Options{Enabled: true}}
 	if err := cfg.MQTT.Validate(); err != nil {
 		t.Fatal(err)
 	}

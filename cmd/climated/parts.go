@@ -203,7 +203,7 @@ func watchMQTT(m *metrics.Metrics, run *sources.Running, set *sources.Set) {
 // builds a new set, and with it a new publisher).
 func publishAlerts(a *alerting.Alerter, set *sources.Set, log *slog.Logger) error {
 	var client *mqtt.Client
-	var opts publish.PublishOptions
+	var opts publish.Options
 	if p := set.MQTTPublish; p != nil {
 		client, opts = p.Client, p.Opts
 	}

@@ -14,7 +14,7 @@ import (
 func TestPressureFromAltitude(t *testing.T) {
 	aqara := upstream(t, "zigbee2mqtt", "aqara_weather_pressure")
 	bmp := upstream(t, "tasmota", "bme280_mmhg")
-	in := newTestIngest(t, IngestOptions{Altitude: 120},
+	in := newTestIngest(t, Options{Altitude: 120},
 		Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", Zone: "Bathroom"},
 		Mapping{Topic: "tele/+/+", Format: "tasmota", Zone: "Cabinet"})
 	sink := &recSink{}

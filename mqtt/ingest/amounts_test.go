@@ -24,7 +24,7 @@ func startIngestAt(t *testing.T, broker, prefix, filter, path string) (h *storeS
 		t.Fatal(err)
 	}
 	c := clienttest.New(t, clienttest.FastOptions(broker, prefix))
-	in, err := NewIngest(c, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Recorded: h.Points, Logger: mqtttest.Logger(t)})
+	in, err := New(c, []Mapping{{Topic: filter, Format: "climated"}}, &Options{Recorded: h.Points, Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

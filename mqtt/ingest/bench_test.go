@@ -43,8 +43,8 @@ func BenchmarkIngest(b *testing.B) {
 			if target == "history" {
 				sink = openStore(b)
 			}
-			in, err := NewIngest(nil, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
-				&IngestOptions{QueueSize: 4096, Logger: mqtttest.Discard()})
+			in, err := New(nil, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
+				&Options{QueueSize: 4096, Logger: mqtttest.Discard()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -80,8 +80,8 @@ func BenchmarkBrokerIngest(b *testing.B) {
 	opts := clienttest.FastOptions(broker, "climated/bench")
 	opts.Logger = mqtttest.Discard()
 	c := clienttest.New(b, opts)
-	in, err := NewIngest(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
-		&IngestOptions{QueueSize: 1 << 16, Logger: mqtttest.Discard()})
+	in, err := New(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
+		&Options{QueueSize: 1 << 16, Logger: mqtttest.Discard()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -96,14 +96,14 @@ func (c corpusCase) msg() mqtt.Message {
 
 // capturingIngest is an ingest without a client whose log (also shown
 // through t) is kept for the test to read.
-func capturingIngest(t *testing.T, opts IngestOptions, ms ...Mapping) (*Ingest, *testutil.Buffer) {
+func capturingIngest(t *testing.T, opts Options, ms ...Mapping) (*Ingest, *testutil.Buffer) {
 	t.Helper()
 	buf := &testutil.Buffer{}
 	opts.Logger = mqtttest.LoggerTo(t, buf)
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return t0 }
 	}
-	in, err := NewIngest(nil, ms, &opts)
+	in, err := New(nil, ms, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}

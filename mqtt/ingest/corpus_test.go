@@ -118,7 +118,7 @@ func startCorpusHub(t *testing.T, ms []Mapping) *corpusHub {
 	var tick atomic.Int64
 	start := time.Now().Add(-10 * time.Minute).Truncate(time.Second)
 	var err error
-	h.in, err = NewIngest(c, ms, &IngestOptions{
+	h.in, err = New(c, ms, &Options{
 		Altitude: corpusAltitude,
 		// Every device of the corpus is a zone of its own: more than the
 		// default bound.

@@ -17,7 +17,7 @@ import (
 func TestRetainedStatePerTopic(t *testing.T) {
 	temp := upstream(t, "shelly", "plus_ht_status_temperature")
 	hum := upstream(t, "shelly", "plus_ht_status_humidity")
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "shellies/#", Format: "shelly", Zone: "Hall"})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "shellies/#", Format: "shelly", Zone: "Hall"})
 	sink := &recSink{}
 	feed(t, in, sink, temp.msg(), hum.msg())
 	if got := sink.values("Hall", sensors.Temperature); !equal(got, []float64{29.1}) {
@@ -39,7 +39,7 @@ func TestRetainedStatePerTopic(t *testing.T) {
 func TestTasmotaChipTemperatureIsNoRoom(t *testing.T) {
 	plug := upstream(t, "tasmota", "esp32_with_energy")
 	panel := upstream(t, "tasmota", "nspanel_analog_esp32_fahrenheit")
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "tele/#", Format: "tasmota", AutoZone: true})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "tele/#", Format: "tasmota", AutoZone: true})
 	sink := &recSink{}
 	feed(t, in, sink, plug.msg())
 	if len(sink.readings) != 0 || len(in.Zones()) != 0 {
@@ -51,7 +51,7 @@ func TestTasmotaChipTemperatureIsNoRoom(t *testing.T) {
 	}
 
 	// A field still picks the input by its path.
-	in = newTestIngest(t, IngestOptions{}, Mapping{Topic: "tele/#", Format: "tasmota", Zone: "Hall",
+	in = newTestIngest(t, Options{}, Mapping{Topic: "tele/#", Format: "tasmota", Zone: "Hall",
 		Fields: []decode.Field{{Measurement: sensors.Temperature, Path: "ANALOG.Temperature1"}}})
 	sink = &recSink{}
 	feed(t, in, sink, panel.msg())
@@ -64,7 +64,7 @@ func TestTasmotaChipTemperatureIsNoRoom(t *testing.T) {
 // and Theengs'; the sea-level Pressure is derived from it.
 func TestZigbeePressureIsStationPressure(t *testing.T) {
 	aqara := upstream(t, "zigbee2mqtt", "aqara_weather_pressure")
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true})
 	sink := &recSink{}
 	feed(t, in, sink, aqara.msg())
 	zone := "humidity_xiaomi_bad_stefan"
@@ -82,7 +82,7 @@ func TestZigbeePressureIsStationPressure(t *testing.T) {
 func TestNullIsNoValue(t *testing.T) {
 	fresh := upstream(t, "zigbee2mqtt", "zth01_all_null")
 	half := upstream(t, "zigbee2mqtt", "wsdcgq01lm_null_humidity")
-	in, log := capturingIngest(t, IngestOptions{}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
+	in, log := capturingIngest(t, Options{}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
 	sink := &recSink{}
 	feed(t, in, sink, fresh.msg(), half.msg())
 	if st := in.Stats(); st.BadValues != 0 {
@@ -108,7 +108,7 @@ func TestShellyGen1(t *testing.T) {
 	p0 := upstream(t, "shelly", "gen1_ext_temperature_0")
 	p1 := upstream(t, "shelly", "gen1_ext_temperature_1")
 	f := upstream(t, "shelly", "gen1_ext_temperature_f_ignored")
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "shellies/#", Format: "shelly", Zone: "Boiler room",
+	in := newTestIngest(t, Options{}, Mapping{Topic: "shellies/#", Format: "shelly", Zone: "Boiler room",
 		Devices: map[string]string{"shellies/shelly1-XXXXXX/1": "Boiler"}})
 	sink := &recSink{}
 	feed(t, in, sink, p0.msg(), p1.msg(), f.msg())
@@ -127,7 +127,7 @@ func TestShellyGen1(t *testing.T) {
 func TestProbesToZones(t *testing.T) {
 	three := upstream(t, "tasmota", "ds18b20_three_probes")
 	soil := upstream(t, "rtl_433", "acurite_00275rm_probe")
-	in, log := capturingIngest(t, IngestOptions{},
+	in, log := capturingIngest(t, Options{},
 		Mapping{Topic: "tele/#", Format: "tasmota", Zone: "Boiler",
 			Devices: map[string]string{"ds18x20/DS18B20-3": "Kitchen"}},
 		Mapping{Topic: "rtl_433/+/events", Format: "rtl_433",
@@ -154,7 +154,7 @@ func TestRTL433DeviceKey(t *testing.T) {
 	event := upstream(t, "rtl_433", "fineoffset_whx080_base")
 	field := upstream(t, "rtl_433", "devices_topic_temperature")
 	other := upstream(t, "rtl_433", "acurite_tower_b")
-	in, log := capturingIngest(t, IngestOptions{}, Mapping{Topic: "rtl_433/#", Format: "rtl_433",
+	in, log := capturingIngest(t, Options{}, Mapping{Topic: "rtl_433/#", Format: "rtl_433",
 		Devices: map[string]string{"Fineoffset-WHx080/0/5": "Garden"}})
 	sink := &recSink{}
 	feed(t, in, sink, event.msg(), field.msg(), other.msg())
@@ -171,7 +171,7 @@ func TestRTL433DeviceKey(t *testing.T) {
 func TestBadInputLoggedPerDevice(t *testing.T) {
 	b := upstream(t, "rtl_433", "acurite_tower_b")
 	c := upstream(t, "rtl_433", "acurite_tower_c")
-	in, log := capturingIngest(t, IngestOptions{}, Mapping{Topic: "rtl_433/+/events", Format: "rtl_433",
+	in, log := capturingIngest(t, Options{}, Mapping{Topic: "rtl_433/+/events", Format: "rtl_433",
 		Devices: map[string]string{"Fineoffset-WH24/191": "Garden"}})
 	feed(t, in, &recSink{}, b.msg(), c.msg())
 	s := log.String()
@@ -188,7 +188,7 @@ func TestBadInputLoggedPerDevice(t *testing.T) {
 func TestKnownZoneIsNotNew(t *testing.T) {
 	half := upstream(t, "zigbee2mqtt", "wsdcgq01lm_null_humidity")
 	for _, known := range []bool{false, true} {
-		in, log := capturingIngest(t, IngestOptions{KnownZone: func(string) bool { return known }},
+		in, log := capturingIngest(t, Options{KnownZone: func(string) bool { return known }},
 			Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
 		feed(t, in, &recSink{}, half.msg())
 		info := strings.Contains(log.String(), `level=INFO msg="mqtt: new zone from a device"`)

@@ -9,7 +9,7 @@
 // counted); Run decodes, converts, validates and records in batches, and
 // acknowledges QoS 1 messages once their readings are committed.
 //
-// Start reading at NewIngest (ingest.go): a message goes from
+// Start reading at New (ingest.go): a message goes from
 // Ingest.handler to the queue, is taken by Ingest.drain, decoded by
 // package mqtt/decode (process.go), placed in its zone (place.go) and
 // recorded, its acknowledgement held until the history commits it

@@ -16,8 +16,8 @@ import (
 // broker when its persistent session resumes. The readings of
 // acknowledgement-waiting messages are recorded as they arrive (live at
 // once), each drain's as a journalled batch, and committed together by
-// one Flush, at most ackDelay (IngestOptions.CommitWait: the history's
-// Commit interval, in the hub) after the first of them arrived or as
+// one Flush, at most ackDelay (Options.CommitWait: the history's
+// commit interval, in the hub) after the first of them arrived or as
 // soon as ackBatch wait, so that a burst costs a few commits and not one
 // per message, and acknowledgements never wait for the history's own
 // flush tick (1 s) while the broker's in-flight window (mosquitto's
@@ -98,7 +98,7 @@ type durable struct {
 	keys     []mqtt.DeliveryKey
 	recorded bool          // readings handed to the sink await a Flush that failed
 	acks     []func()      // waiting, in the order received
-	wait     time.Duration // the longest the first waiting message waits (IngestOptions.CommitWait)
+	wait     time.Duration // the longest the first waiting message waits (Options.CommitWait)
 	timer    *time.Timer
 	waiting  bool // timer runs
 
@@ -127,7 +127,7 @@ func newDurable(sink sensors.Sink, wait time.Duration) *durable {
 	return d
 }
 
-// Settle takes what one drain collected: with nothing to wait for it is
+// settle takes what one drain collected: with nothing to wait for it is
 // recorded and acknowledged at once, else held for the next commit.
 func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) error {
 	d := in.durable
@@ -167,7 +167,7 @@ func (in *Ingest) settle(ctx context.Context, sink sensors.Sink, w *intake) erro
 	return nil
 }
 
-// Commit records the held readings, has the sink commit them, journals
+// commit records the held readings, has the sink commit them, journals
 // that, and acknowledges the waiting messages. A failed Flush leaves them
 // waiting for the next attempt, ackDelay later: the broker keeps them
 // meanwhile and sends no more than its in-flight window.

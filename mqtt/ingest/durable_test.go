@@ -55,7 +55,7 @@ func TestMosquittoAckAfterFlush(t *testing.T) {
 	m.Start()
 	sink := &gatedStore{storeSink: openStore(t), gate: make(chan struct{})}
 	c := clienttest.New(t, sessionOptions(t, m.URL(), "climated/ack"))
-	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: mqtttest.Logger(t)})
+	in, err := New(c, []Mapping{counterMapping}, &Options{Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestMosquittoQoS1LiveBeforeTheCommit(t *testing.T) {
 	m.Start()
 	sink := &countingStore{storeSink: openStore(t)}
 	c := clienttest.New(t, sessionOptions(t, m.URL(), "climated/live"))
-	in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: mqtttest.Logger(t), CommitWait: time.Hour})
+	in, err := New(c, []Mapping{counterMapping}, &Options{Logger: mqtttest.Logger(t), CommitWait: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestMosquittoQueuedWhileAway(t *testing.T) {
 	dev := testutil.MQTTClient(t, m.URL(), "")
 	start := func() (*mqtt.Client, *Ingest, func()) {
 		c := clienttest.New(t, opts)
-		in, err := NewIngest(c, []Mapping{counterMapping}, &IngestOptions{Logger: mqtttest.Logger(t)})
+		in, err := New(c, []Mapping{counterMapping}, &Options{Logger: mqtttest.Logger(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestMosquittoRedeliveryAfterCut(t *testing.T) {
 	c := clienttest.New(t, sessionOptions(t, p.URL(), "climated/cut"))
 	mapping := Mapping{Topic: "sensors/+", Format: "generic", AutoZone: true, Fields: []decode.Field{
 		{Measurement: sensors.CO2, Path: "n"}, {Measurement: sensors.Rain, Path: "rain"}}}
-	in, err := NewIngest(c, []Mapping{mapping}, &IngestOptions{Logger: mqtttest.Logger(t)})
+	in, err := New(c, []Mapping{mapping}, &Options{Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

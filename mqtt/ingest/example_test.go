@@ -35,14 +35,14 @@ func Example() {
 		log.Error("config", "section", "mqtt", "err", err)
 		return
 	}
-	in, err := ingest.NewIngest(client, []ingest.Mapping{
+	in, err := ingest.New(client, []ingest.Mapping{
 		{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", Devices: map[string]string{"bedroom_th": "Bedroom"}},
 		{Topic: "rtl_433/+/events", Format: "rtl_433", AutoZone: true},
-	}, &ingest.IngestOptions{Logger: log.With("source", "mqtt")})
+	}, &ingest.Options{Logger: log.With("source", "mqtt")})
 	if err != nil {
 		return
 	}
-	pub, err := publish.NewPublisher(client, store, &publish.PublishOptions{Enabled: true, HomeAssistant: true,
+	pub, err := publish.NewPublisher(client, store, &publish.Options{Enabled: true, HomeAssistant: true,
 		Skip:    in.Feeds, // publish the hub's own zones only
 		Version: "1.0.0", Logger: log.With("component", "mqtt-publish")})
 	if err != nil {

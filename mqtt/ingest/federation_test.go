@@ -38,11 +38,11 @@ func startHubOn(t *testing.T, broker, prefix, filter string) *peer {
 	t.Helper()
 	h := &peer{store: openStore(t), client: clienttest.New(t, clienttest.FastOptions(broker, prefix))}
 	var err error
-	h.ingest, err = NewIngest(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &IngestOptions{Recorded: h.store.Points, Logger: mqtttest.Logger(t)})
+	h.ingest, err = New(h.client, []Mapping{{Topic: filter, Format: "climated"}}, &Options{Recorded: h.store.Points, Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := publish.NewPublisher(h.client, h.store, &publish.PublishOptions{
+	p, err := publish.NewPublisher(h.client, h.store, &publish.Options{
 		Enabled: true, Interval: 10 * time.Millisecond, Skip: h.ingest.Feeds, Logger: mqtttest.Logger(t),
 	})
 	if err != nil {

@@ -18,7 +18,7 @@ func TestHubOfflineMarksItsZones(t *testing.T) {
 		t.Fatal(err)
 	}
 	topic, payload, _ := bytes.Cut(state, []byte("\n"))
-	in := newTestIngest(t, IngestOptions{},
+	in := newTestIngest(t, Options{},
 		Mapping{Topic: "climated/hub-a/#", Format: "climated"},
 		Mapping{Topic: "climated/hub-b/#", Format: "climated"})
 	sink := &recSink{}

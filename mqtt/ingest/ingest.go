@@ -18,7 +18,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Defaults for IngestOptions fields left zero.
+// Defaults for Options fields left zero.
 const (
 	DefaultQueueSize    = 1024
 	DefaultMaxPayload   = mqtt.DefaultMaxPayload
@@ -35,8 +35,8 @@ const (
 	excerptBytes = 120
 )
 
-// IngestOptions tune an Ingest; nil means defaults.
-type IngestOptions struct {
+// Options tune an Ingest; nil means defaults.
+type Options struct {
 	// KnownZone reports zones the history has already: a device placed
 	// in one by auto_zone is not a new zone, and is logged at DEBUG only
 	// (every restart would log every auto zone again). Nil: none known.
@@ -90,7 +90,7 @@ type Ingest struct {
 	journal  *mqtt.Journal // the client's journal; nil without one
 	mappings []Mapping
 	decoders []decode.Decoder
-	opts     IngestOptions
+	opts     Options
 	log      *slog.Logger
 	limit    *loglimit.Limiter
 	queue    chan inbound
@@ -117,11 +117,11 @@ type inbound struct {
 	at      time.Time
 }
 
-// NewIngest checks the mappings and registers their filters on c. They
+// New checks the mappings and registers their filters on c. They
 // are registered before c connects so that a resumed session's queued
 // messages, which the broker sends right after the CONNACK, find their
 // handler; they wait in the queue for Run.
-func NewIngest(c *mqtt.Client, mappings []Mapping, opts *IngestOptions) (*Ingest, error) {
+func New(c *mqtt.Client, mappings []Mapping, opts *Options) (*Ingest, error) {
 	if err := ValidateMappings(mappings); err != nil {
 		return nil, err
 	}

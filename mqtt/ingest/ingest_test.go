@@ -35,14 +35,14 @@ func TestIngestThroughBrokerIntoHistory(t *testing.T) {
 	mqtttest.Publish(t, dev, topic, 1, true, payload)
 
 	c := clienttest.New(t, clienttest.FastOptions(broker, "climated/test"))
-	in, err := NewIngest(c, []Mapping{
+	in, err := New(c, []Mapping{
 		{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", Devices: map[string]string{"Bedroom sensor": "Bedroom"}},
 		{Topic: "tele/+/+", Format: "tasmota", Devices: map[string]string{"tasmota_1A2B3C": "Indoor"}},
 		{Topic: "livingroom-esp/#", Format: "esphome", Zone: "Living room"},
 		{Topic: "shellyhtg3-84fce63ad204/#", Format: "shelly", Zone: "Bathroom"},
 		{Topic: "home/+/BTtoMQTT/+", Format: "theengs", AutoZone: true},
 		{Topic: "rtl_433/+/events", Format: "rtl_433", Devices: map[string]string{"Fineoffset-WH24/140": "Garden"}},
-	}, &IngestOptions{Logger: mqtttest.Logger(t)})
+	}, &Options{Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,7 +167,7 @@ func validRTL433Key(key string) error {
 }
 
 // Validate reports what is wrong with o, naming the field.
-func (o *IngestOptions) Validate() error {
+func (o *Options) Validate() error {
 	switch {
 	case o.QueueSize < 0:
 		return field.Errorf("queue_size", "queue_size %d: must not be negative", o.QueueSize)

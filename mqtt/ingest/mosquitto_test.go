@@ -19,7 +19,7 @@ func TestMosquittoDownAtStartAndRestarted(t *testing.T) {
 	m := testutil.NewMosquitto(t)
 	store := openStore(t)
 	c := clienttest.New(t, clienttest.FastOptions(m.URL(), "climated/restart"))
-	in, err := NewIngest(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}}, &IngestOptions{Logger: mqtttest.Logger(t)})
+	in, err := New(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}}, &Options{Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestOversizedMessageIsNeverHeld(t *testing.T) {
 	opts := clienttest.FastOptions(m.URL(), "climated/big")
 	opts.SessionFile = t.TempDir() + "/session"
 	c := clienttest.New(t, opts)
-	in, err := NewIngest(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}}, &IngestOptions{Logger: mqtttest.Logger(t)})
+	in, err := New(c, []Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}}, &Options{Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

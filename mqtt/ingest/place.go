@@ -248,8 +248,8 @@ func (p *placer) fromHub(zone string) {
 }
 
 // PublishSkip is what a Publisher of this hub leaves out
-// (PublishOptions.Skip): every zone fed over MQTT, or with deviceZones
-// (PublishOptions.DeviceZones) only those fed by other hubs, so that hubs
+// (publish.Options.Skip): every zone fed over MQTT, or with deviceZones
+// (publish.Options.DeviceZones) only those fed by other hubs, so that hubs
 // never echo each other's zones.
 func (in *Ingest) PublishSkip(deviceZones bool) func(zone string) bool {
 	if !deviceZones {

@@ -76,13 +76,13 @@ func (s *recSink) raw(zone string, m sensors.Measurement) []float64 {
 var t0 = time.Unix(1_800_000_000, 0)
 
 // newTestIngest is an ingest without a client: tests hand it messages.
-func newTestIngest(t *testing.T, opts IngestOptions, ms ...Mapping) *Ingest {
+func newTestIngest(t *testing.T, opts Options, ms ...Mapping) *Ingest {
 	t.Helper()
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return t0 }
 	}
 	opts.Logger = mqtttest.Logger(t)
-	in, err := NewIngest(nil, ms, &opts)
+	in, err := New(nil, ms, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func equal(a, b []float64) bool {
 }
 
 func TestRainCounter(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "rtl_433/+/events", Format: "rtl_433", Devices: map[string]string{"WH24/1": "Garden"}})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "rtl_433/+/events", Format: "rtl_433", Devices: map[string]string{"WH24/1": "Garden"}})
 	sink := &recSink{}
 	ev := func(total string) string { return `{"model":"WH24","id":1,"temperature_C":5,"rain_mm":` + total + `}` }
 	feed(t, in, sink,
@@ -152,7 +152,7 @@ func TestRainCounter(t *testing.T) {
 }
 
 func TestRetainedAtStartThenReplayed(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true})
 	sink := &recSink{}
 	state := `{"temperature":20.5,"humidity":50,"linkquality":120}`
 	feed(t, in, sink,
@@ -169,7 +169,7 @@ func TestRetainedAtStartThenReplayed(t *testing.T) {
 }
 
 func TestAutoZones(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{MaxAutoZones: 1}, Mapping{Topic: "home/+/BTtoMQTT/+", Format: "theengs", AutoZone: true})
+	in := newTestIngest(t, Options{MaxAutoZones: 1}, Mapping{Topic: "home/+/BTtoMQTT/+", Format: "theengs", AutoZone: true})
 	sink := &recSink{}
 	feed(t, in, sink,
 		msg("home/gw/BTtoMQTT/45E174126E00", `{"id":"45:e1:74:12:6e:00","rssi":-89}`), // a phone: no zone
@@ -192,7 +192,7 @@ func TestAutoZones(t *testing.T) {
 }
 
 func TestClimatedStates(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "climated/a/+/state", Format: "climated"})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "climated/a/+/state", Format: "climated"})
 	sink := &recSink{}
 	// The temperature is the When's seconds after t0, over ten.
 	st := func(when, rain, sum24 string) string {
@@ -226,7 +226,7 @@ func TestClimatedStates(t *testing.T) {
 }
 
 func TestBadInputDroppedAndCounted(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{MaxPayload: 256}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
+	in := newTestIngest(t, Options{MaxPayload: 256}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true})
 	sink := &recSink{}
 	feed(t, in, sink,
 		msg("zigbee2mqtt/kid", `{"temperature":21.0}`),
@@ -256,7 +256,7 @@ func TestBadInputDroppedAndCounted(t *testing.T) {
 }
 
 func TestQueueFullDrops(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{QueueSize: 2}, Mapping{Topic: "a/+", Format: "generic", Zone: "A",
+	in := newTestIngest(t, Options{QueueSize: 2}, Mapping{Topic: "a/+", Format: "generic", Zone: "A",
 		Fields: fieldsOf(sensors.Temperature)})
 	for range 5 {
 		in.handler(0)(msg("a/t", "20"))
@@ -267,7 +267,7 @@ func TestQueueFullDrops(t *testing.T) {
 }
 
 func TestAvailabilityStatus(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", Zone: "Hall"})
+	in := newTestIngest(t, Options{}, Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", Zone: "Hall"})
 	sink := &recSink{}
 	feed(t, in, sink, msg("zigbee2mqtt/th/availability", `{"state":"offline"}`))
 	if err := sink.statuses["mqtt/zigbee2mqtt/th"].Err; !errors.Is(err, errOffline) {
@@ -284,7 +284,7 @@ func TestAvailabilityStatus(t *testing.T) {
 }
 
 func TestFirstMatchingMappingWins(t *testing.T) {
-	in := newTestIngest(t, IngestOptions{},
+	in := newTestIngest(t, Options{},
 		Mapping{Topic: "zigbee2mqtt/bedroom_th", Format: "zigbee2mqtt", Zone: "Bedroom"},
 		Mapping{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true},
 	)

@@ -6,7 +6,7 @@ import "testing"
 // those another hub feeds; without, neither.
 func TestPublishSkip(t *testing.T) {
 	snzb := upstream(t, "zigbee2mqtt", "snzb02_domoticz")
-	in := newTestIngest(t, IngestOptions{},
+	in := newTestIngest(t, Options{},
 		Mapping{Topic: "zigbee2mqtt/#", Format: "zigbee2mqtt", AutoZone: true},
 		Mapping{Topic: "climated/hub-b/#", Format: "climated"})
 	feed(t, in, &recSink{}, snzb.msg(),

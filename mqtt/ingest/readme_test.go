@@ -24,7 +24,7 @@ var readmeExample = filepath.Join("..", "..", "testdata", "mqtt-example.yaml")
 // and, replayed through mosquitto, lands where the example puts it.
 func TestReadmeExampleTakesTheCorpus(t *testing.T) {
 	ms := readmeSubscriptions(t)
-	in := newTestIngest(t, IngestOptions{}, ms...)
+	in := newTestIngest(t, Options{}, ms...)
 	var all []corpusCase
 	for _, p := range corpusProjects {
 		for _, c := range loadCorpus(t, p) {

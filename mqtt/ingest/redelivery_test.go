@@ -89,7 +89,7 @@ func (r *redeliveryRig) run(now time.Time, sink sensors.Sink, msgs ...mqtt.Messa
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := newTestIngest(t, IngestOptions{Now: func() time.Time { return now }, Marked: r.marked}, r.mapping)
+	in := newTestIngest(t, Options{Now: func() time.Time { return now }, Marked: r.marked}, r.mapping)
 	in.journal = sess
 	r.acked.Store(0)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -24,7 +24,7 @@ func TestAlertTopicsBesideState(t *testing.T) {
 	c := clienttest.New(t, clienttest.FastOptions(broker, "climated/hub"))
 	house := &fakeClimate{}
 	house.set(`{"Living room":{"CO2":700,"When":1796036400},"Living-room":{"CO2":700,"When":1796036400}}`)
-	states, err := NewPublisher(c, house, &PublishOptions{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
+	states, err := NewPublisher(c, house, &Options{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestDiscoveryAnnouncesEveryMeasurement(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{"Hall": zone})
 	climate := &fakeClimate{}
 	climate.set(string(data))
-	p, err := NewPublisher(c, climate, &PublishOptions{HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
+	p, err := NewPublisher(c, climate, &Options{HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

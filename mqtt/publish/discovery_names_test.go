@@ -18,7 +18,7 @@ func TestDiscoveryNamesDoNotRepeatTheZone(t *testing.T) {
 	c := clienttest.New(t, clienttest.FastOptions(broker, "climated/hub"))
 	climate := &fakeClimate{}
 	climate.set(`{"Rain":{"Rain":0.3,"sum_rain_1":0.3,"sum_rain_24":4.8,"When":1796036400},"Temperature":{"Temperature":4.5,"When":1796036400}}`)
-	p, err := NewPublisher(c, climate, &PublishOptions{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
+	p, err := NewPublisher(c, climate, &Options{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// Defaults for PublishOptions fields left zero.
+// Defaults for Options fields left zero.
 const (
 	DefaultPublishInterval = time.Second
 	DefaultDiscoveryPrefix = "homeassistant"
@@ -42,8 +42,8 @@ type Snapshots interface {
 // do not know it ignore it and use When.
 const keyTimes = "times"
 
-// PublishOptions configure the Publisher.
-type PublishOptions struct {
+// Options configure the Publisher.
+type Options struct {
 	// Enabled publishes the zones' states under <prefix>/<zone>/state, for
 	// Home Assistant and for other climated hubs (format climated).
 	Enabled bool `yaml:"enabled"`
@@ -72,7 +72,7 @@ type PublishOptions struct {
 }
 
 // Validate reports what is wrong with o, naming the field.
-func (o *PublishOptions) Validate() error {
+func (o *Options) Validate() error {
 	if o.Interval < 0 {
 		return field.Errorf("interval", "interval %s: must not be negative", o.Interval)
 	}
@@ -99,7 +99,7 @@ func (o *PublishOptions) Validate() error {
 type Publisher struct {
 	client  *mqtt.Client
 	climate Snapshots
-	opts    PublishOptions
+	opts    Options
 	log     *slog.Logger
 	node    string // Home Assistant node id: the prefix as a slug
 	only    map[string]bool
@@ -119,7 +119,7 @@ type pubZone struct {
 }
 
 // NewPublisher prepares a publisher of the snapshots of hub on c.
-func NewPublisher(c *mqtt.Client, hub Snapshots, opts *PublishOptions) (*Publisher, error) {
+func NewPublisher(c *mqtt.Client, hub Snapshots, opts *Options) (*Publisher, error) {
 	p := &Publisher{client: c, climate: hub, zones: map[string]*pubZone{}}
 	if opts != nil {
 		p.opts = *opts

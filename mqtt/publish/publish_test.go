@@ -55,7 +55,7 @@ func TestPublisherHomeAssistantDiscovery(t *testing.T) {
 	c := clienttest.New(t, clienttest.FastOptions(broker, "climated/hub"))
 	climate := &fakeClimate{}
 	climate.set(bedroom)
-	p, err := NewPublisher(c, climate, &PublishOptions{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Version: "1.2.3", Logger: mqtttest.Logger(t)})
+	p, err := NewPublisher(c, climate, &Options{Enabled: true, HomeAssistant: true, Interval: 10 * time.Millisecond, Version: "1.2.3", Logger: mqtttest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestPublisherSelectsZones(t *testing.T) {
 	c := clienttest.New(t, clienttest.FastOptions(broker, "climated/sel"))
 	climate := &fakeClimate{}
 	climate.set(`{"Indoor":{"Temperature":21},"Garden":{"Temperature":5},"Attic":{"Temperature":25},"attic":{"Temperature":26}}`)
-	p, err := NewPublisher(c, climate, &PublishOptions{
+	p, err := NewPublisher(c, climate, &Options{
 		Enabled: true, Interval: 10 * time.Millisecond,
 		Zones: []string{"Indoor", "Garden", "Attic", "attic"},
 		Skip:  func(z string) bool { return z == "Garden" },

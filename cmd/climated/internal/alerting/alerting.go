@@ -141,7 +141,7 @@ func (a *Alerter) SendTo(srv *mcp.Server) { a.srv = srv }
 // PublishOn makes an alert publisher on client, which then gets the
 // events, and returns it to run with the client; a nil client (the hub
 // does not publish, or no longer after a reload) publishes none.
-func (a *Alerter) PublishOn(client *mqtt.Client, opts publish.PublishOptions, log *slog.Logger) (*publish.AlertPublisher, error) {
+func (a *Alerter) PublishOn(client *mqtt.Client, opts publish.Options, log *slog.Logger) (*publish.AlertPublisher, error) {
 	if client == nil {
 		a.mq.Store(nil)
 		return nil, nil

@@ -17,10 +17,10 @@ import (
 // connection (package mqtt), the subscriptions and the ingest's tunables
 // (package ingest) and the publishing (package publish).
 type MQTT struct {
-	Options       mqtt.Options           `yaml:",inline"`
-	Subscriptions []ingest.Mapping       `yaml:"subscriptions"`
-	Ingest        ingest.IngestOptions   `yaml:"ingest"`
-	Publish       publish.PublishOptions `yaml:"publish"`
+	Options       mqtt.Options     `yaml:",inline"`
+	Subscriptions []ingest.Mapping `yaml:"subscriptions"`
+	Ingest        ingest.Options   `yaml:"ingest"`
+	Publish       publish.Options  `yaml:"publish"`
 }
 
 // Validate checks the whole section once, at start-up; errors name the

@@ -103,7 +103,7 @@ func TestConfigValidate(t *testing.T) {
 		return MQTT{
 			Options:       mqtt.Options{Broker: "tcp://127.0.0.1:1883", Prefix: "climated/hub1"},
 			Subscriptions: []ingest.Mapping{{Topic: "climated/hub2/+/state", Format: "climated"}},
-			Publish:       publish.PublishOptions{Enabled: true, HomeAssistant: true},
+			Publish:       publish.Options{Enabled: true, HomeAssistant: true},
 		}
 	}
 	c := base()

@@ -52,7 +52,7 @@ type Set struct {
 // MQTTPublish is the MQTT client the hub publishes on, and how.
 type MQTTPublish struct {
 	Client *mqtt.Client
-	Opts   publish.PublishOptions
+	Opts   publish.Options
 }
 
 // Runner is a long-running part that starts and stops with the sources.
@@ -200,7 +200,7 @@ func addMQTT(set *Set, cfg config.MQTT, altitude float64, commitWait time.Durati
 			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
 			cfg.Ingest.Marked = store.Marked   // batches committed before a crash
 		}
-		ingest, err := ingest.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
+		ingest, err := ingest.New(client, cfg.Subscriptions, &cfg.Ingest)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
