@@ -27,7 +27,15 @@ const (
 	// lingerTimeout bounds the shutdown's wait for the ingest's last
 	// commit and acknowledgements.
 	lingerTimeout = 5 * time.Second
+	// logInterval: a kind of warning gets a log line at most this often.
+	logInterval = time.Minute
+	// excerptBytes is how much of an unexpected payload a log line shows.
+	excerptBytes = 120
 )
+
+// DefaultMaxPayload is the largest payload the client reads until a part
+// raises it (AllowPayload); the ingest's max_payload defaults to it.
+const DefaultMaxPayload = 64 << 10
 
 // ErrNotConnected is returned by Publish while the broker is unreachable.
 var ErrNotConnected = errors.New("not connected to the MQTT broker")
@@ -47,13 +55,11 @@ type Client struct {
 	opts    Options
 	log     *slog.Logger
 	pc      paho.Client
-	journal *journal // nil without a SessionFile
+	journal *Journal // nil without a SessionFile
 	clean   bool
 
 	mu     sync.RWMutex
 	subs   map[string]subscription
-	births births            // who watches Home Assistant's birth (birth.go)
-	slugs  zoneSlugs         // the zones' topic levels under the prefix (slugs.go)
 	own    ownStatus         // watches the availability topic (ownstatus.go)
 	active map[string]uint64 // filter → the connection it was subscribed on
 	conns  atomic.Uint64     // connections paho made (OnConnect calls)
@@ -70,9 +76,9 @@ type Client struct {
 	// to its max_payload.
 	maxPayload atomic.Int64
 	// lingering counts the parts whose last acknowledgements the
-	// shutdown waits for (see linger).
+	// shutdown waits for (see Linger).
 	lingering sync.WaitGroup
-	// lingerMu orders linger's Add before shutdown's Wait: an ingest that
+	// lingerMu orders Linger's Add before shutdown's Wait: an ingest that
 	// starts while the client is shutting down (a hub stopped at once)
 	// must not Add to a WaitGroup being waited on.
 	lingerMu  sync.Mutex
@@ -89,7 +95,7 @@ func NewClient(opts Options) (*Client, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	var sess *journal
+	var sess *Journal
 	if opts.SessionFile != "" {
 		var err error
 		if sess, err = openJournal(opts.SessionFile, opts.ClientID); err != nil {
@@ -109,7 +115,7 @@ func NewClient(opts Options) (*Client, error) {
 		wake:    make(chan struct{}, 1),
 		up:      make(chan struct{}, 1),
 		down:    make(chan struct{}, 1),
-		own:     ownStatus{wake: make(chan struct{}, 1), limit: loglimit.New(DefaultLogInterval)},
+		own:     ownStatus{wake: make(chan struct{}, 1), limit: loglimit.New(logInterval)},
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -291,6 +297,21 @@ func wait(ctx context.Context, tok paho.Token) error {
 	}
 }
 
+// Journal is the session file's journal of the QoS 1 messages taken in,
+// shared with the ingest; nil without a session file.
+func (c *Client) Journal() *Journal { return c.journal }
+
+// ClientID is the id the broker knows the hub by: Options.ClientID, or
+// the session file's; "" for a clean session.
+func (c *Client) ClientID() string { return c.opts.ClientID }
+
+// Prefix is the topic prefix of the hub's own topics (Options.Prefix).
+func (c *Client) Prefix() string { return c.opts.Prefix }
+
+// AvailabilityTopic is the retained topic that says whether the hub is
+// online (Options.AvailabilityTopic).
+func (c *Client) AvailabilityTopic() string { return c.opts.AvailabilityTopic }
+
 // Connected reports whether the connection is up.
 func (c *Client) Connected() bool { return c.pc.IsConnectionOpen() }
 
@@ -321,11 +342,11 @@ func (c *Client) setErr(err error) {
 	c.lastErr = err
 }
 
-// linger keeps the connection open at shutdown until done is called (at
+// Linger keeps the connection open at shutdown until done is called (at
 // most lingerTimeout): the ingest commits what waits when it stops, and
 // its acknowledgements must reach the broker before the DISCONNECT, or
 // the broker delivers those messages again at the next start.
-func (c *Client) linger() (done func()) {
+func (c *Client) Linger() (done func()) {
 	c.lingerMu.Lock()
 	defer c.lingerMu.Unlock()
 	if c.lingerEnd {

@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/eclipse/paho.mqtt.golang/packets"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mqtt/internal/mqtttest"
 )
 
 // A reload stops the old client whenever it comes, also while it waits
@@ -21,8 +21,8 @@ func TestStopWhileSubscribingLogsNoError(t *testing.T) {
 	m.Start()
 	p, subscribing := newSubackDropper(t, strings.TrimPrefix(m.URL(), "tcp://"))
 	log := &testutil.Buffer{}
-	opts := fastOptions(p.url(), "climated/stopsub")
-	opts.Logger = slog.New(slog.NewTextHandler(multiWriter{log, tWriter{t}}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	opts := fastOptions(p.URL(), "climated/stopsub")
+	opts.Logger = mqtttest.LoggerTo(t, log)
 	c := newClient(t, opts)
 	for _, f := range []string{"zigbee2mqtt/+", "shellies/+/status", "tele/+/SENSOR", "homeassistant/status"} {
 		if err := c.Subscribe(f, 1, func(Message) {}); err != nil {
@@ -56,10 +56,10 @@ func TestStopWhileSubscribingLogsNoError(t *testing.T) {
 // newSubackDropper is a proxy to a broker that passes every MQTT packet
 // on but the broker's SUBACKs: the client's subscriptions never complete.
 // subscribing receives once the client has sent a SUBSCRIBE.
-func newSubackDropper(t testing.TB, target string) (p *proxy, subscribing chan struct{}) {
+func newSubackDropper(t testing.TB, target string) (p *mqtttest.Proxy, subscribing chan struct{}) {
 	t.Helper()
 	subscribing = make(chan struct{}, 1)
-	return newFilterProxy(t, target, func(up bool, cp packets.ControlPacket) bool {
+	return mqtttest.NewFilterProxy(t, target, func(up bool, cp packets.ControlPacket) bool {
 		switch cp.(type) {
 		case *packets.SubscribePacket:
 			signal(subscribing)

@@ -43,8 +43,8 @@ func (c *Client) open(uri *url.URL, o paho.ClientOptions) (net.Conn, error) {
 	return newLimitConn(conn, &c.maxPayload), nil
 }
 
-// allowPayload raises the largest payload the client reads to n.
-func (c *Client) allowPayload(n int) {
+// AllowPayload raises the largest payload the client reads to n.
+func (c *Client) AllowPayload(n int) {
 	for {
 		cur := c.maxPayload.Load()
 		if int64(n) <= cur || c.maxPayload.CompareAndSwap(cur, int64(n)) {

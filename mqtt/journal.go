@@ -49,12 +49,13 @@ const (
 	idBytes = 6
 )
 
-// deliveryKey identifies a message as the broker delivers it again: the same
+// DeliveryKey identifies a message as the broker delivers it again: the same
 // packet id (MQTT 3.1.1 §4.4 requires the original one), topic and
 // payload.
-type deliveryKey [16]byte
+type DeliveryKey [16]byte
 
-func messageKey(m Message) deliveryKey {
+// MessageKey is m's DeliveryKey.
+func MessageKey(m Message) DeliveryKey {
 	h := sha256.New()
 	var id [2]byte
 	binary.BigEndian.PutUint16(id[:], m.ID)
@@ -62,40 +63,42 @@ func messageKey(m Message) deliveryKey {
 	h.Write([]byte(m.Topic))
 	h.Write([]byte{0})
 	h.Write(m.Payload)
-	var k deliveryKey
+	var k DeliveryKey
 	copy(k[:], h.Sum(nil))
 	return k
 }
 
-type markState uint8
+// MarkState is how far a journalled message's readings got.
+type MarkState uint8
 
 const (
-	markHeld      markState = iota // taken in this run, its readings not yet in the history
-	markPending                    // journalled and handed to the history; not yet committed
-	markCommitted                  // its readings are committed
-	markUncertain                  // pending when the previous run ended: committed or not
-	markLost                       // pending when the previous run ended, and the history has not its mark: not committed
+	MarkHeld      MarkState = iota // taken in this run, its readings not yet in the history
+	MarkPending                    // journalled and handed to the history; not yet committed
+	MarkCommitted                  // its readings are committed
+	MarkUncertain                  // pending when the previous run ended: committed or not
+	MarkLost                       // pending when the previous run ended, and the history has not its mark: not committed
 )
 
-type mark struct {
-	at    time.Time // when the message first arrived: its readings' time
-	batch uint64
-	state markState
+// Mark is what the journal knows of one delivered message.
+type Mark struct {
+	At    time.Time // when the message first arrived: its readings' time
+	Batch uint64    // the batch its readings were journalled in
+	State MarkState
 }
 
-// journal is the session file in memory: the messages the broker
+// Journal is the session file in memory: the messages the broker
 // delivered and the batches their readings were committed in, so that a
 // redelivery after a crash is not recorded twice. Its methods are safe for
 // concurrent use.
-type journal struct {
+type Journal struct {
 	path     string
 	clientID string
 	file     *sessionFile // shared with the other sessions on path
 
 	mu      sync.Mutex
 	filters map[string]bool // subscribed on the broker
-	marks   map[deliveryKey]*mark
-	order   []deliveryKey // oldest first
+	marks   map[DeliveryKey]*Mark
+	order   []DeliveryKey // oldest first
 	batch   uint64        // the last batch number used
 	begun   []uint64      // batches journalled as pending, not yet committed
 	written int           // mark lines appended since the file was last rewritten
@@ -104,8 +107,8 @@ type journal struct {
 // openJournal reads the session file at path, or creates it with a new
 // client id. A configured clientID replaces the file's; the journal of
 // another id is dropped, since the broker's session is another one.
-func openJournal(path, clientID string) (*journal, error) {
-	s := &journal{path: path, file: sessionFileAt(path), marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
+func openJournal(path, clientID string) (*Journal, error) {
+	s := &Journal{path: path, file: sessionFileAt(path), marks: make(map[DeliveryKey]*Mark), filters: make(map[string]bool)}
 	// Read and rewrite as one, or another session's lines appended in
 	// between would be lost, and two first opens would make two ids.
 	s.file.mu.Lock()
@@ -122,7 +125,7 @@ func openJournal(path, clientID string) (*journal, error) {
 	}
 	if clientID != "" && clientID != s.clientID {
 		s.clientID = clientID
-		s.marks, s.order, s.filters = make(map[deliveryKey]*mark), nil, make(map[string]bool)
+		s.marks, s.order, s.filters = make(map[DeliveryKey]*Mark), nil, make(map[string]bool)
 	}
 	if s.clientID == "" {
 		b := make([]byte, idBytes)
@@ -138,7 +141,7 @@ func openJournal(path, clientID string) (*journal, error) {
 
 // add remembers k; past 2·keepMarks marks it forgets the oldest down to
 // keepMarks (at once, so that the copy is rare).
-func (s *journal) add(k deliveryKey, m *mark) {
+func (s *Journal) add(k DeliveryKey, m *Mark) {
 	if _, ok := s.marks[k]; !ok {
 		s.order = append(s.order, k)
 	}
@@ -151,28 +154,28 @@ func (s *journal) add(k deliveryKey, m *mark) {
 	}
 }
 
-// lookup finds the mark of a message delivered again.
-func (s *journal) lookup(k deliveryKey) (mark, bool) {
+// Lookup finds the mark of a message delivered again.
+func (s *Journal) Lookup(k DeliveryKey) (Mark, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, ok := s.marks[k]
 	if !ok {
-		return mark{}, false
+		return Mark{}, false
 	}
 	return *m, true
 }
 
-// hold marks a message whose readings, stamped at, are about to be
+// Hold marks a message whose readings, stamped at, are about to be
 // recorded in this run.
-func (s *journal) hold(k deliveryKey, at time.Time) {
+func (s *Journal) Hold(k DeliveryKey, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.add(k, &mark{at: at, state: markHeld})
+	s.add(k, &Mark{At: at, State: MarkHeld})
 }
 
-// begin journals the held messages ks as a batch, before their readings
+// Begin journals the held messages ks as a batch, before their readings
 // go to the history, and returns the batch's number.
-func (s *journal) begin(ks []deliveryKey) (uint64, error) {
+func (s *Journal) Begin(ks []DeliveryKey) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batch++
@@ -183,32 +186,32 @@ func (s *journal) begin(ks []deliveryKey) (uint64, error) {
 		if !ok {
 			continue // forgotten already: more than keepMarks wait
 		}
-		m.state, m.batch = markPending, s.batch
-		fmt.Fprintf(&buf, "p %d %d %x\n", s.batch, m.at.UnixNano(), k[:])
+		m.State, m.Batch = MarkPending, s.batch
+		fmt.Fprintf(&buf, "p %d %d %x\n", s.batch, m.At.UnixNano(), k[:])
 		s.written++
 	}
 	return s.batch, s.append(buf.Bytes())
 }
 
-// markName is the history's mark (sensors.Batch's Mark) of batch: the
+// MarkName is the history's mark (sensors.Batch's Mark) of batch: the
 // history commits it with the batch's readings.
-func (s *journal) markName(batch uint64) string {
+func (s *Journal) MarkName(batch uint64) string {
 	return fmt.Sprintf("mqtt %s %d", s.clientID, batch)
 }
 
-// settle records what the history says of batch, pending when the
+// Settle records what the history says of batch, pending when the
 // previous run ended: committed (journalled as such) or lost. It returns
 // the batch's messages' new state.
-func (s *journal) settle(batch uint64, committed bool) (markState, error) {
+func (s *Journal) Settle(batch uint64, committed bool) (MarkState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	state := markLost
+	state := MarkLost
 	if committed {
-		state = markCommitted
+		state = MarkCommitted
 	}
 	for _, m := range s.marks {
-		if m.batch == batch && m.state == markUncertain {
-			m.state = state
+		if m.Batch == batch && m.State == MarkUncertain {
+			m.State = state
 		}
 	}
 	if !committed {
@@ -217,8 +220,8 @@ func (s *journal) settle(batch uint64, committed bool) (markState, error) {
 	return state, s.append(fmt.Appendf(nil, "c %d\n", batch))
 }
 
-// commit records that every batch begun so far is in the history.
-func (s *journal) commit() error {
+// Commit records that every batch begun so far is in the history.
+func (s *Journal) Commit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.begun) == 0 {
@@ -232,8 +235,8 @@ func (s *journal) commit() error {
 	}
 	s.begun = s.begun[:0]
 	for _, m := range s.marks {
-		if m.state == markPending && done[m.batch] {
-			m.state = markCommitted
+		if m.State == MarkPending && done[m.Batch] {
+			m.State = MarkCommitted
 		}
 	}
 	if err := s.append(buf.Bytes()); err != nil {
@@ -247,7 +250,7 @@ func (s *journal) commit() error {
 
 // subscribed records that the broker holds a subscription to f, or no
 // longer does.
-func (s *journal) subscribed(f string, on bool) error {
+func (s *Journal) subscribed(f string, on bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.filters[f] == on {
@@ -264,7 +267,7 @@ func (s *journal) subscribed(f string, on bool) error {
 }
 
 // stale lists the filters subscribed on the broker that keep says not to.
-func (s *journal) stale(keep func(string) bool) []string {
+func (s *Journal) stale(keep func(string) bool) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var fs []string

@@ -24,7 +24,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 	id := first.clientID
 	const workers, rounds = 8, 20 // 160 marks: far below keepMarks, none forgotten
 	at := time.Unix(1_800_000_000, 0)
-	keys := make([][]deliveryKey, workers)
+	keys := make([][]DeliveryKey, workers)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -40,12 +40,12 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 					if err := s.refresh(); err != nil { // its Run
 						return fmt.Errorf("refresh: %w", err)
 					}
-					k := messageKey(Message{ID: uint16(w*rounds + r), Topic: "sensors/concurrent", Payload: []byte{byte(w), byte(r)}})
-					s.hold(k, at)
-					if _, err := s.begin([]deliveryKey{k}); err != nil {
+					k := MessageKey(Message{ID: uint16(w*rounds + r), Topic: "sensors/concurrent", Payload: []byte{byte(w), byte(r)}})
+					s.Hold(k, at)
+					if _, err := s.Begin([]DeliveryKey{k}); err != nil {
 						return fmt.Errorf("begin: %w", err)
 					}
-					if err := s.commit(); err != nil {
+					if err := s.Commit(); err != nil {
 						return fmt.Errorf("commit: %w", err)
 					}
 					keys[w] = append(keys[w], k)
@@ -83,7 +83,7 @@ func TestSessionConcurrentRewrites(t *testing.T) {
 	lost := 0
 	for w := range keys {
 		for _, k := range keys[w] {
-			if m, ok := s.lookup(k); !ok || m.state != markCommitted {
+			if m, ok := s.Lookup(k); !ok || m.State != MarkCommitted {
 				lost++
 			}
 		}

@@ -20,7 +20,7 @@ import (
 // still runs, journals and commits. Run calls it before connecting, once
 // the old run has stopped, so that the journal (and the batch numbers)
 // go on from the old run's last line.
-func (s *journal) refresh() error {
+func (s *Journal) refresh() error {
 	fresh, err := openJournal(s.path, s.clientID)
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func (s *journal) refresh() error {
 
 // parse reads the header and the journal; lines it cannot read (a write
 // cut short by a full disk) are skipped.
-func (s *journal) parse(data []byte) error {
+func (s *Journal) parse(data []byte) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	if !sc.Scan() || !strings.HasPrefix(sc.Text(), sessionHeader+" ") {
 		return fmt.Errorf("not a climated session file (want a first line %q and the client id)", sessionHeader)
@@ -45,8 +45,8 @@ func (s *journal) parse(data []byte) error {
 		s.parseLine(sc.Text(), committed)
 	}
 	for _, m := range s.marks {
-		if committed[m.batch] {
-			m.state = markCommitted
+		if committed[m.Batch] {
+			m.State = MarkCommitted
 		}
 	}
 	return sc.Err()
@@ -55,7 +55,7 @@ func (s *journal) parse(data []byte) error {
 // parseLine applies one journal line: a filter subscribed ("s") or
 // unsubscribed ("u"), a batch committed ("c"), a message held in a batch
 // ("p"). A line it cannot read is skipped.
-func (s *journal) parseLine(line string, committed map[uint64]bool) {
+func (s *Journal) parseLine(line string, committed map[uint64]bool) {
 	if op, q, ok := strings.Cut(line, " "); ok && (op == "s" || op == "u") {
 		if f, err := strconv.Unquote(q); err == nil {
 			if op == "s" {
@@ -76,17 +76,17 @@ func (s *journal) parseLine(line string, committed map[uint64]bool) {
 		b, err1 := strconv.ParseUint(f[1], 10, 64)
 		ns, err2 := strconv.ParseInt(f[2], 10, 64)
 		k, err3 := hex.DecodeString(f[3])
-		if err1 != nil || err2 != nil || err3 != nil || len(k) != len(deliveryKey{}) {
+		if err1 != nil || err2 != nil || err3 != nil || len(k) != len(DeliveryKey{}) {
 			return
 		}
-		s.add(deliveryKey(k), &mark{at: time.Unix(0, ns), batch: b, state: markUncertain})
+		s.add(DeliveryKey(k), &Mark{At: time.Unix(0, ns), Batch: b, State: MarkUncertain})
 		s.batch = max(s.batch, b)
 	}
 }
 
 // append adds lines to the file in one write. Opening it each time keeps
 // no descriptor for the Client's lifetime, which has no Close.
-func (s *journal) append(b []byte) error {
+func (s *Journal) append(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
@@ -113,7 +113,7 @@ func (s *journal) append(b []byte) error {
 // down to the marks kept. It reads the file rather than writing s's
 // memory, which lacks what the other sessions on the file appended (the
 // old client's last batches during a reload).
-func (s *journal) rewrite() error {
+func (s *Journal) rewrite() error {
 	s.file.mu.Lock()
 	defer s.file.mu.Unlock()
 	if s.file.owner != s.clientID {
@@ -126,7 +126,7 @@ func (s *journal) rewrite() error {
 	if err != nil {
 		return fmt.Errorf("session file: %w", err)
 	}
-	now := &journal{path: s.path, file: s.file, marks: make(map[deliveryKey]*mark), filters: make(map[string]bool)}
+	now := &Journal{path: s.path, file: s.file, marks: make(map[DeliveryKey]*Mark), filters: make(map[string]bool)}
 	if err := now.parse(data); err != nil {
 		return fmt.Errorf("session file %s: %w", s.path, err)
 	}
@@ -142,7 +142,7 @@ func (s *journal) rewrite() error {
 
 // write replaces the file with the header and s's journal, held messages
 // left out; the rename makes the change all or nothing. s.file.mu is held.
-func (s *journal) write() error {
+func (s *Journal) write() error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s %s\n", sessionHeader, s.clientID)
 	for f := range s.filters {
@@ -151,13 +151,13 @@ func (s *journal) write() error {
 	committed := map[uint64]bool{}
 	for _, k := range s.order {
 		m := s.marks[k]
-		if m.state == markHeld {
+		if m.State == MarkHeld {
 			continue // not yet journalled
 		}
-		fmt.Fprintf(&buf, "p %d %d %x\n", m.batch, m.at.UnixNano(), k[:])
-		if m.state == markCommitted && !committed[m.batch] {
-			committed[m.batch] = true
-			fmt.Fprintf(&buf, "c %d\n", m.batch)
+		fmt.Fprintf(&buf, "p %d %d %x\n", m.Batch, m.At.UnixNano(), k[:])
+		if m.State == MarkCommitted && !committed[m.Batch] {
+			committed[m.Batch] = true
+			fmt.Fprintf(&buf, "c %d\n", m.Batch)
 		}
 	}
 	if err := replaceFile(s.path, buf.Bytes()); err != nil {

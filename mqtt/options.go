@@ -7,13 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/climated/climated/sensors/field"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/climated/climated/sensors/field"
 )
 
 // Defaults for Options fields left zero.
@@ -104,12 +105,12 @@ func (o *Options) Validate() error {
 		return field.Errorf("reconnect_max", "reconnect_max %s: must not be negative", o.ReconnectMax)
 	}
 	if o.Prefix != "" {
-		if err := validTopic(o.Prefix); err != nil {
+		if err := ValidTopic(o.Prefix); err != nil {
 			return field.Errorf("prefix", "prefix %q: %w", o.Prefix, err)
 		}
 	}
 	if o.AvailabilityTopic != "" {
-		if err := validTopic(o.AvailabilityTopic); err != nil {
+		if err := ValidTopic(o.AvailabilityTopic); err != nil {
 			return field.Errorf("availability_topic", "availability_topic %q: %w", o.AvailabilityTopic, err)
 		}
 	}

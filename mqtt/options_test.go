@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climated/climated/mqtt/internal/mqtttest"
 )
 
 func TestOptionsValidate(t *testing.T) {
@@ -48,7 +50,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"wildcard availability", Options{Broker: "tcp://h:1883", AvailabilityTopic: "#"}, "availability_topic"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantErr(t, c.o.Validate(), c.want) })
+		t.Run(c.name, func(t *testing.T) { mqtttest.WantErr(t, c.o.Validate(), c.want) })
 	}
 }
 

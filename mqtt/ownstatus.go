@@ -67,7 +67,7 @@ func (c *Client) ownStatusSeen(m Message) {
 func (c *Client) sayOnlineAgain(ctx context.Context) {
 	o := &c.own
 	seen := o.other.Load()
-	if seen == nil || ctx.Err() != nil || !c.isReady() {
+	if seen == nil || ctx.Err() != nil || !c.Ready() {
 		return // answered, stopping, or onConnect's "online" is on its way
 	}
 	if wait := sayOnlineEvery - time.Since(o.last); wait > 0 {

@@ -3,7 +3,6 @@ package mqtt
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/mqtt/internal/mqtttest"
 )
 
 // Another client's retained "offline" on the hub's availability topic
@@ -38,7 +38,7 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	}
 	log := &testutil.Buffer{}
 	opts := fastOptions(m.URL(), "climated/own")
-	opts.Logger = slog.New(slog.NewTextHandler(multiWriter{log, tWriter{t}}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	opts.Logger = mqtttest.LoggerTo(t, log)
 	c := newClient(t, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -47,7 +47,7 @@ func TestOwnStatusSaysOnlineAgain(t *testing.T) {
 	t.Cleanup(func() { stop() })
 	testutil.WaitFor(t, "the hub's online", func() bool { return slices.Equal(observed(), []string{"online"}) })
 
-	publish(t, observer, topic, 1, true, "offline")
+	mqtttest.Publish(t, observer, topic, 1, true, "offline")
 	testutil.WaitFor(t, "the retained status to be online again", func() bool { return retainedOn(t, m.URL(), topic) == "online" })
 	testutil.WaitFor(t, "the hub's answer to reach the observer", func() bool { return len(observed()) >= 3 })
 

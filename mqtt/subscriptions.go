@@ -43,6 +43,13 @@ func (m Message) Ack() {
 	}
 }
 
+// WithAck is m acknowledged by calling ack: a message that did not come
+// from the broker (a handler's tests) with an acknowledgement to watch.
+func (m Message) WithAck(ack func()) Message {
+	m.ack = ack
+	return m
+}
+
 // Handler receives the messages of a subscription. It runs on the MQTT
 // client's own goroutine and must not block: paho delivers messages in
 // order from one goroutine, so a handler that waits (on a publish, a full
@@ -56,10 +63,10 @@ type subscription struct {
 	manualAck bool
 }
 
-// isReady reports whether the connection is up and set up: subscribed and
+// Ready reports whether the connection is up and set up: subscribed and
 // said online. Publishing before would be undone by the republication
 // that follows the session's start.
-func (c *Client) isReady() bool {
+func (c *Client) Ready() bool {
 	return c.Connected() && c.ready.Load() == c.conns.Load()
 }
 
@@ -201,7 +208,7 @@ func (c *Client) dispatch(_ paho.Client, pm paho.Message) {
 	var hs []subscription
 	c.mu.RLock()
 	for f, s := range c.subs {
-		if matches(f, m.Topic) {
+		if Matches(f, m.Topic) {
 			hs = append(hs, s)
 		}
 	}
@@ -237,7 +244,7 @@ func (c *Client) SubscribeManualAck(filter string, qos byte, h Handler) error {
 }
 
 func (c *Client) subscribe(filter string, s subscription) error {
-	if err := validFilter(filter); err != nil {
+	if err := ValidFilter(filter); err != nil {
 		return fmt.Errorf("subscribe %q: %w", filter, err)
 	}
 	if s.qos > 2 {

@@ -8,9 +8,9 @@ import (
 // maxTopic is the longest topic MQTT can carry (a two-byte length).
 const maxTopic = 65535
 
-// validFilter checks a subscription filter against MQTT 3.1.1 §4.7: '#'
+// ValidFilter checks a subscription filter against MQTT 3.1.1 §4.7: '#'
 // only as the whole last level, '+' only as a whole level.
-func validFilter(f string) error {
+func ValidFilter(f string) error {
 	if err := validName(f); err != nil {
 		return err
 	}
@@ -26,8 +26,8 @@ func validFilter(f string) error {
 	return nil
 }
 
-// validTopic checks a topic to publish on: no wildcards.
-func validTopic(t string) error {
+// ValidTopic checks a topic to publish on: no wildcards.
+func ValidTopic(t string) error {
 	if err := validName(t); err != nil {
 		return err
 	}
@@ -49,10 +49,10 @@ func validName(s string) error {
 	return nil
 }
 
-// matches reports whether topic matches filter. As the standard says,
+// Matches reports whether topic matches filter. As the standard says,
 // "a/#" also matches "a", and a wildcard in the first level does not
 // match topics that start with '$' (the broker's own).
-func matches(filter, topic string) bool {
+func Matches(filter, topic string) bool {
 	if strings.HasPrefix(topic, "$") && (strings.HasPrefix(filter, "+") || strings.HasPrefix(filter, "#")) {
 		return false
 	}

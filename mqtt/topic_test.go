@@ -27,24 +27,24 @@ func TestMatches(t *testing.T) {
 		{"a/+/b", "a//b", true},
 	}
 	for _, c := range cases {
-		if got := matches(c.filter, c.topic); got != c.want {
-			t.Errorf("matches(%q, %q) = %v, want %v", c.filter, c.topic, got, c.want)
+		if got := Matches(c.filter, c.topic); got != c.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", c.filter, c.topic, got, c.want)
 		}
 	}
 }
 
 func TestValidFilter(t *testing.T) {
 	for _, f := range []string{"a", "a/+/b", "#", "a/#", "+/+", "$SYS/#"} {
-		if err := validFilter(f); err != nil {
-			t.Errorf("validFilter(%q) = %v", f, err)
+		if err := ValidFilter(f); err != nil {
+			t.Errorf("ValidFilter(%q) = %v", f, err)
 		}
 	}
 	for _, f := range []string{"", "a/#/b", "a#", "a/b+", "a\x00b"} {
-		if err := validFilter(f); err == nil {
-			t.Errorf("validFilter(%q) accepted", f)
+		if err := ValidFilter(f); err == nil {
+			t.Errorf("ValidFilter(%q) accepted", f)
 		}
 	}
-	if validTopic("a/+") == nil || validTopic("climated/hub") != nil {
+	if ValidTopic("a/+") == nil || ValidTopic("climated/hub") != nil {
 		t.Error("validTopic: wildcards must be refused, plain topics accepted")
 	}
 }

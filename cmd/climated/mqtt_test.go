@@ -16,8 +16,10 @@ import (
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
 
+	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/publish"
 	"github.com/climated/climated/sensors"
 )
 
@@ -115,7 +117,7 @@ func TestServeWithUnreachableBroker(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 	cfg := testConfig(t)
-	cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + closed}, Publish: mqtt.PublishOptions{Enabled: true}}
+	cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://" + closed}, Publish: publish.Options{Enabled: true}}
 	if err := cfg.MQTT.Validate(); err != nil {
 		t.Fatal(err)
 	}

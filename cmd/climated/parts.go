@@ -25,6 +25,7 @@ import (
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/mcp/transport"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/publish"
 )
 
 // hubDeps are the parts of a hub that serve makes before it starts
@@ -216,7 +217,7 @@ func watchMQTT(m *metrics.Metrics, run *sources.Running, set *sources.Set) {
 // builds a new set, and with it a new publisher).
 func publishAlerts(a *alerting.Alerter, set *sources.Set, log *slog.Logger) error {
 	var client *mqtt.Client
-	var opts mqtt.PublishOptions
+	var opts publish.Options
 	if p := set.MQTTPublish; p != nil {
 		client, opts = p.Client, p.Opts
 	}

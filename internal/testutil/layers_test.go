@@ -23,12 +23,15 @@ var layers = map[string]int{
 	"history":         2,
 	"history/weewx":   2, // a weewx archive as rows for the history's import
 	"history/alerts":  3,
-	"mqtt":            4,
-	"history/hub":     5, // the composition the sources feed
-	"mcp/transport":   6, // the MCP transports, beneath the features that they serve
-	"mcp":             7,
-	"cmd":             8,
-	"scripts":         8,
+	"mqtt":            4, // the broker client and its session journal
+	"mqtt/internal":   4, // the mqtt packages' test helpers (clienttest imports the client)
+	"mqtt/ingest":     5, // devices' readings from the client's subscriptions
+	"mqtt/publish":    5, // the hub's zones and alerts, published through the client
+	"history/hub":     6, // the composition the sources feed
+	"mcp/transport":   7, // the MCP transports, beneath the features that they serve
+	"mcp":             8,
+	"cmd":             9,
+	"scripts":         9,
 }
 
 // layer is dir's rank, or -1 when no prefix of layers covers it.

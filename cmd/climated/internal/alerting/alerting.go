@@ -13,6 +13,7 @@ import (
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mcp"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/publish"
 	"github.com/climated/climated/sensors"
 )
 
@@ -49,7 +50,7 @@ type Alerter struct {
 
 	// Set before Run starts: where events go.
 	srv *mcp.Server
-	mq  atomic.Pointer[mqtt.AlertPublisher] // the MQTT alert publisher; nil without (a reload replaces it)
+	mq  atomic.Pointer[publish.AlertPublisher] // the MQTT alert publisher; nil without (a reload replaces it)
 }
 
 // Deps are what an Alerter is opened with.
@@ -149,12 +150,12 @@ func (a *Alerter) SendTo(srv *mcp.Server) { a.srv = srv }
 // PublishOn makes an alert publisher on client, which then gets the
 // events, and returns it to run with the client; a nil client (the hub
 // does not publish, or no longer after a reload) publishes none.
-func (a *Alerter) PublishOn(client *mqtt.Client, opts mqtt.PublishOptions, log *slog.Logger) (*mqtt.AlertPublisher, error) {
+func (a *Alerter) PublishOn(client *mqtt.Client, opts publish.Options, log *slog.Logger) (*publish.AlertPublisher, error) {
 	if client == nil {
 		a.mq.Store(nil)
 		return nil, nil
 	}
-	pub, err := mqtt.NewAlertPublisher(client, a.engine, &mqtt.AlertOptions{
+	pub, err := publish.NewAlertPublisher(client, a.engine, &publish.AlertOptions{
 		HomeAssistant: opts.HomeAssistant, DiscoveryPrefix: opts.DiscoveryPrefix,
 		Version: a.version, Logger: log.With("component", "mqtt-alerts"),
 	})

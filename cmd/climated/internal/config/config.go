@@ -19,7 +19,6 @@ import (
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
 	webhook "github.com/climated/climated/history/alerts/notify"
-	"github.com/climated/climated/mqtt"
 	"github.com/climated/climated/sensors/field"
 	"github.com/climated/climated/sensors/hw"
 	"github.com/climated/climated/sensors/raingauge"
@@ -64,7 +63,7 @@ type Config struct {
 	// sensors and wifi at the top level of the file (see hw.Config).
 	HW        hw.Config         `yaml:",inline"`
 	RainGauge *raingauge.Config `yaml:"rain_gauge"` // a tipping-bucket gauge on a GPIO pin
-	MQTT      *mqtt.Config      `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
+	MQTT      *MQTT             `yaml:"mqtt"`       // devices' readings from a broker, and publishing to it
 	Station   *station.Config   `yaml:"station"`    // a weather station that uploads to the hub (Ecowitt, Weather Underground)
 	Alerts    AlertsConfig      `yaml:"alerts"`     // the house rules and a webhook to a phone
 	// RemoteWrite pushes the readings to Prometheus-compatible stores,

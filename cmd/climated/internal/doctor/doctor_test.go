@@ -82,7 +82,7 @@ func TestDoctor(t *testing.T) {
 	t.Run("healthy", func(t *testing.T) {
 		cfg, env := healthy(t)
 		_, brokerAddr := testutil.LoopbackBroker(t)
-		cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + brokerAddr}}
+		cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://" + brokerAddr}}
 		var out bytes.Buffer
 		if err := Run(t.Context(), cfg, env, false, &out); err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
@@ -105,13 +105,13 @@ func TestDoctor(t *testing.T) {
 			cfg.HW.Sensors[0].Address = 0x45
 		}, "sensors", []string{"0x45", "wiring"}},
 		{"stopped broker", func(t *testing.T, cfg *config.Config, env *Env) {
-			cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://127.0.0.1:" + testutil.FreePort(t)}}
+			cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://127.0.0.1:" + testutil.FreePort(t)}}
 		}, "broker", []string{"connection refused", "start the broker"}},
 		{"wrong password", func(t *testing.T, cfg *config.Config, env *Env) {
 			tcp := listeners.NewTCP(listeners.Config{ID: "tcp", Address: "127.0.0.1:0"})
 			ledger := &auth.Ledger{Auth: auth.AuthRules{{Username: "hub", Password: "s3cret", Allow: true}}}
 			testutil.Broker(t, tcp, new(auth.Hook), &auth.Options{Ledger: ledger})
-			cfg.MQTT = &mqtt.Config{Options: mqtt.Options{Broker: "tcp://" + tcp.Address(), Username: "hub", Password: "guess"}}
+			cfg.MQTT = &config.MQTT{Options: mqtt.Options{Broker: "tcp://" + tcp.Address(), Username: "hub", Password: "guess"}}
 		}, "broker", []string{"not Authorized", "correct mqtt.username and mqtt.password"}},
 		{"full disk", func(t *testing.T, cfg *config.Config, env *Env) {
 			cfg.Database = filepath.Join(fullDisk(t), "climated.db")

@@ -15,7 +15,7 @@ import (
 
 	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/hub"
-	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/ingest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -75,7 +75,7 @@ func (m *Metrics) Watch(store *hub.Hub, sessions func() int) {
 // time.
 type MQTT interface {
 	MQTTConnected() bool
-	MQTTStats() mqtt.Stats
+	MQTTStats() ingest.Stats
 }
 
 // WatchMQTT registers the MQTT metrics the first time a set of sources
@@ -202,7 +202,7 @@ func (m *Metrics) Count(h *hub.Hub) {
 
 // mqttCollector exposes the MQTT ingest's counters:
 // climated_mqtt_messages_total{outcome}.
-type mqttCollector struct{ stats func() mqtt.Stats }
+type mqttCollector struct{ stats func() ingest.Stats }
 
 var mqttMessages = prometheus.NewDesc("climated_mqtt_messages_total",
 	"MQTT messages and values by what became of them (received, oversized, queue_full, ignored, bad_payload, no_zone, replayed, decoded, bad_values, readings, sink_errors, redelivered).",

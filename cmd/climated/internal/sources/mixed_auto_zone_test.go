@@ -14,6 +14,7 @@ import (
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/ingest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -36,9 +37,9 @@ func TestDemoBesideAnAutoZoneIsSaid(t *testing.T) {
 	}
 	t.Cleanup(func() { h.Close(ctx) })
 	cfg.Demo.Enabled = new(true)
-	cfg.MQTT = &mqtt.Config{
+	cfg.MQTT = &config.MQTT{
 		Options:       mqtt.Options{Broker: "tcp://" + addr},
-		Subscriptions: []mqtt.Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
+		Subscriptions: []ingest.Mapping{{Topic: "zigbee2mqtt/+", Format: "zigbee2mqtt", AutoZone: true}},
 	}
 	d := Deps{Log: log, Seams: Seams{OpenBus: noBus}, Hub: h}
 	set, err := Build(ctx, cfg, d)

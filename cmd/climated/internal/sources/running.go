@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/climated/climated/history/hub"
-	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/ingest"
 	"github.com/climated/climated/sensors"
 )
 
@@ -99,9 +99,9 @@ func (r *Running) MQTTConnected() bool {
 	return false
 }
 
-func (r *Running) MQTTStats() mqtt.Stats {
+func (r *Running) MQTTStats() ingest.Stats {
 	if f := r.Set().MQTTStats; f != nil {
 		return f()
 	}
-	return mqtt.Stats{}
+	return ingest.Stats{}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt"
+	"github.com/climated/climated/mqtt/ingest"
+	"github.com/climated/climated/mqtt/publish"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/demo"
 	"github.com/climated/climated/sensors/hw"
@@ -31,7 +33,7 @@ type Set struct {
 	// MQTTConnected reports the broker connection and MQTTStats the
 	// ingest's counters; nil without MQTT (or without subscriptions).
 	MQTTConnected func() bool
-	MQTTStats     func() mqtt.Stats
+	MQTTStats     func() ingest.Stats
 	// MQTTPublish is the client and its options when the hub publishes
 	// (the alerts are published beside the zones); nil otherwise.
 	MQTTPublish *MQTTPublish
@@ -50,7 +52,7 @@ type Set struct {
 // MQTTPublish is the MQTT client the hub publishes on, and how.
 type MQTTPublish struct {
 	Client *mqtt.Client
-	Opts   mqtt.PublishOptions
+	Opts   publish.Options
 }
 
 // Runner is a long-running part that starts and stops with the sources.
@@ -173,7 +175,7 @@ func addDemo(set *Set, cfg config.Config, log *slog.Logger) {
 
 // addMQTT wires the broker connection, the ingest of devices' readings
 // and, when enabled, the publisher of the hub's own zones.
-func addMQTT(set *Set, cfg mqtt.Config, altitude float64, commitWait time.Duration, d Deps) error {
+func addMQTT(set *Set, cfg config.MQTT, altitude float64, commitWait time.Duration, d Deps) error {
 	log, store := d.Log, d.Hub
 	cfg.Options.Logger = log.With("component", "mqtt")
 	client, err := mqtt.NewClient(cfg.Options)
@@ -198,7 +200,7 @@ func addMQTT(set *Set, cfg mqtt.Config, altitude float64, commitWait time.Durati
 			cfg.Ingest.Recorded = store.Points // other hubs' rain this hub has already
 			cfg.Ingest.Marked = store.Marked   // batches committed before a crash
 		}
-		ingest, err := mqtt.NewIngest(client, cfg.Subscriptions, &cfg.Ingest)
+		ingest, err := ingest.New(client, cfg.Subscriptions, &cfg.Ingest)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
@@ -218,7 +220,7 @@ func addMQTT(set *Set, cfg mqtt.Config, altitude float64, commitWait time.Durati
 	if cfg.Publish.Enabled {
 		cfg.Publish.Version = d.Version
 		cfg.Publish.Logger = log.With("component", "mqtt-publish")
-		pub, err := mqtt.NewPublisher(client, store, &cfg.Publish)
+		pub, err := publish.NewPublisher(client, store, &cfg.Publish)
 		if err != nil {
 			return fmt.Errorf("mqtt: %w", err)
 		}
