@@ -24,14 +24,14 @@ func kindOf(source string) zoneKinds {
 	return fromMeasured
 }
 
-// mixedSink is the sink the running sources record into: it hands every
-// batch on to the hub, and while the demo house runs beside real sources
-// it says, once each, the zones that get simulated and measured readings
-// at once and that the configuration did not name (Set.Mixed, which
-// warnMixed says): a device's zone from its name (auto_zone, every zone
-// of another hub followed) that the demo also feeds.
-type mixedSink struct {
-	sensors.Sink
+// mixedWatch hears what the hub records (hub.Hub.OnRecord: the readings
+// it keeps, from every source, pulled or pushed) and, while the demo
+// house runs beside real sources, says once each the zones that get
+// simulated and measured readings at once and that the configuration did
+// not name (Set.Mixed, which warnMixed says): a device's zone from its
+// name (auto_zone, every zone of another hub followed) that the demo also
+// feeds. Its maps hold one entry per zone the hub shows.
+type mixedWatch struct {
 	log *slog.Logger
 
 	mu    sync.Mutex
@@ -40,13 +40,9 @@ type mixedSink struct {
 	said  map[string]bool      // the zones said already
 }
 
-func newMixedSink(log *slog.Logger, sink sensors.Sink) *mixedSink {
-	return &mixedSink{Sink: sink, log: log}
-}
-
-// start follows set from now on: the zones the hub shows (when the sink
-// describes them, as the hub does), those set.Mixed names as said.
-func (m *mixedSink) start(set *Set) {
+// start follows set from now on: zones are the zones the hub shows, and
+// those set.Mixed names are said already.
+func (m *mixedWatch) start(set *Set, zones []climate.ZoneInfo) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.demo = set.House != nil
@@ -54,28 +50,26 @@ func (m *mixedSink) start(set *Set) {
 	for _, z := range set.Mixed {
 		m.said[z] = true
 	}
-	d, ok := m.Sink.(interface{ Describe() []climate.ZoneInfo })
-	if !m.demo || !ok {
+	if !m.demo {
 		return
 	}
-	for _, z := range d.Describe() {
+	for _, z := range zones {
 		for _, src := range z.Sources {
 			m.kinds[z.Name] |= kindOf(src)
 		}
 	}
 }
 
-// Record says the zones b makes mixed, then hands b on.
-func (m *mixedSink) Record(ctx context.Context, b sensors.Batch) error {
-	if zones := m.mixed(b.Readings); len(zones) > 0 {
+// note says the zones rs makes mixed.
+func (m *mixedWatch) note(_ context.Context, rs []sensors.Reading) {
+	if zones := m.mixed(rs); len(zones) > 0 {
 		sayMixed(m.log, zones)
 	}
-	return m.Sink.Record(ctx, b)
 }
 
 // mixed notes the kinds of rs's sources and returns the zones that
 // became mixed and were not said.
-func (m *mixedSink) mixed(rs []sensors.Reading) []string {
+func (m *mixedWatch) mixed(rs []sensors.Reading) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.demo {

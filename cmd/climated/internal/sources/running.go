@@ -11,7 +11,6 @@ import (
 
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/mqtt/ingest"
-	"github.com/climated/climated/sensors"
 )
 
 // Running owns the sources and runners of the current configuration: it
@@ -19,17 +18,19 @@ import (
 // before a reload starts the next one. Health, metrics and the MCP server
 // read the current set through it, so a reload reaches them too.
 type Running struct {
-	log  *slog.Logger
-	sink *mixedSink // the hub, and what says a zone the demo shares
+	log   *slog.Logger
+	hub   *hub.Hub    // what the sources record into
+	mixed *mixedWatch // says a zone the demo shares
 
 	cur    atomic.Pointer[Set]
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
 
-// NewRunning is the runner of set, whose sources record into sink.
-func NewRunning(log *slog.Logger, sink sensors.Sink, set *Set) *Running {
-	r := &Running{log: log, sink: newMixedSink(log, sink)}
+// NewRunning is the runner of set, whose sources record into h.
+func NewRunning(log *slog.Logger, h *hub.Hub, set *Set) *Running {
+	r := &Running{log: log, hub: h, mixed: &mixedWatch{log: log}}
+	h.OnRecord(r.mixed.note)
 	r.cur.Store(set)
 	return r
 }
@@ -40,7 +41,7 @@ func (r *Running) Set() *Set { return r.cur.Load() }
 // Start runs set's runners and sources until ctx ends or Stop.
 func (r *Running) Start(ctx context.Context, set *Set) {
 	r.cur.Store(set)
-	r.sink.start(set)
+	r.mixed.start(set, r.hub.Describe())
 	ctx, r.cancel = context.WithCancel(ctx)
 	for _, rn := range set.Runners {
 		r.wg.Go(func() {
@@ -51,7 +52,7 @@ func (r *Running) Start(ctx context.Context, set *Set) {
 	}
 	for _, src := range set.Sources {
 		r.wg.Go(func() {
-			if err := src.Run(ctx, r.sink); err != nil && !errors.Is(err, context.Canceled) {
+			if err := src.Run(ctx, r.hub); err != nil && !errors.Is(err, context.Canceled) {
 				r.log.Error("source stopped", "source", src.Name(), "err", err)
 			}
 		})
