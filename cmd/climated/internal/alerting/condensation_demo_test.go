@@ -2,15 +2,11 @@ package alerting
 
 import (
 	"context"
-	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -22,22 +18,13 @@ import (
 // nothing says so (the demo shares no zone with the sensor).
 func TestCondensationNotFromTheDemosOutdoors(t *testing.T) {
 	ctx := context.Background()
-	h, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{FlushInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close(ctx) })
 	zones := []string{"Living room", "Indoor", "Bedroom", "Balcony", "Rain"}
 	// The house's condensation rule, judged at once rather than held an
 	// hour; frost in the demo's own Balcony is the demo's business.
 	house := alerts.DefaultHouse()
 	house.Condensation.For = 0
 	house.Frost.Enabled = false
-	a, err := Open(ctx, Deps{Config: config.AlertsConfig{House: house}, Hub: h, Zones: zones, Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.db.Close() })
+	h, a := openAlerting(t, config.AlertsConfig{House: house}, zones...)
 	now := time.Now()
 	for i := 10; i >= 0; i -= 5 {
 		at := now.Add(-time.Duration(i) * time.Minute)

@@ -2,15 +2,11 @@ package alerting
 
 import (
 	"context"
-	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -22,16 +18,7 @@ import (
 // Bedroom is at the station's 20 °C, not at the demo's 30 °C.
 func TestAlertsJudgeNoSimulatedReadingOfAMeasuredSeries(t *testing.T) {
 	ctx := context.Background()
-	h, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{FlushInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close(ctx) })
-	a, err := Open(ctx, Deps{Config: config.AlertsConfig{}, Hub: h, Zones: []string{"Bedroom"}, Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.db.Close() })
+	h, a := openAlerting(t, config.AlertsConfig{}, "Bedroom")
 	if _, err := a.engine.Create(ctx, alerts.Rule{Kind: alerts.Above, Zone: "Bedroom", Measurement: sensors.Temperature, Threshold: 26}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,15 +2,11 @@ package alerting
 
 import (
 	"context"
-	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
-	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/alerts"
-	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
 )
 
@@ -22,16 +18,7 @@ import (
 // station reading 20 hPa under the demo's must not make a storm warning.
 func TestStormNotFromDemoToStation(t *testing.T) {
 	ctx := context.Background()
-	h, err := hub.Open(ctx, filepath.Join(t.TempDir(), "h.db"), &history.Options{FlushInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close(ctx) })
-	a, err := Open(ctx, Deps{Config: config.AlertsConfig{House: alerts.DefaultHouse()}, Hub: h, Zones: []string{"Garden"}, Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.db.Close() })
+	h, a := openAlerting(t, config.AlertsConfig{House: alerts.DefaultHouse()}, "Garden")
 	now := time.Now()
 	hpa := func(v float64, ago time.Duration, src string) []sensors.Reading {
 		return []sensors.Reading{{Zone: "Garden", Measurement: sensors.Pressure, Value: v, Time: now.Add(-ago), Source: src}}
