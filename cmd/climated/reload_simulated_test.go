@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/climated/climated/cmd/climated/internal/config"
 	"github.com/climated/climated/internal/testutil"
 )
 
@@ -34,28 +31,7 @@ func TestReloadToTheDemoSaysSimulated(t *testing.T) {
 		}
 	}
 	write("")
-	load := func() (config.Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
-	cfg, err := load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs testutil.Buffer
-	level := new(slog.LevelVar)
-	log, _ := newLogger(&logs, cfg.LogLevel, level)
-	reload := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan served, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }, reload: reload, load: load, level: level})
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	h := <-ready
+	h, reload, logs, _ := serveReloading(t, path)
 	simulated := func() bool {
 		t.Helper()
 		resp, err := http.Get("http://" + h.Addr.String() + "/dash/state")

@@ -32,28 +32,7 @@ func TestReload(t *testing.T) {
 	}
 	write("demo: {enabled: true}\n")
 	demoHistory(t, filepath.Join(dir, "climated.db"))
-	load := func() (config.Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
-	cfg, err := load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs testutil.Buffer
-	level := new(slog.LevelVar)
-	log, _ := newLogger(&logs, cfg.LogLevel, level)
-	reload := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan served, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }, reload: reload, load: load, level: level})
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	h := <-ready
+	h, reload, logs, level := serveReloading(t, path)
 	if h.Hub.Snapshot().Climate["Indoor"] == nil {
 		t.Fatal("the demo house is not running")
 	}
@@ -164,4 +143,33 @@ func TestSIGHUPReloads(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit after SIGHUP then SIGTERM: %v\n%s", err, log.String())
 	}
+}
+
+// serveReloading serves the configuration at path as climated serve does,
+// reloading it at every send on reload, until the test ends; logs is what
+// the hub logs, at level.
+func serveReloading(t *testing.T, path string) (served, chan<- struct{}, *testutil.Buffer, *slog.LevelVar) {
+	t.Helper()
+	load := func() (config.Config, error) { return parseServe([]string{"--config", path}, io.Discard, io.Discard) }
+	cfg, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := new(testutil.Buffer)
+	level := new(slog.LevelVar)
+	log, _ := newLogger(logs, cfg.LogLevel, level)
+	reload := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan served, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, log, serveEnv{ready: func(h served) { ready <- h }, reload: reload, load: load, level: level})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return <-ready, reload, logs, level
 }
