@@ -12,18 +12,34 @@ import (
 // Max is how many bytes of a value Quote shows.
 const Max = 64
 
-// Quote is s quoted as Go quotes strings (%q), cut to its first Max
-// bytes (at a character's boundary) and followed by its length when it
+// Quote is Cut(s) quoted as Go quotes strings (%q): the first Max bytes
+// (at a character's boundary) in quotes, followed by s's length when it
 // is longer.
 func Quote(s string) string {
 	if len(s) <= Max {
 		return strconv.Quote(s)
 	}
+	return strconv.Quote(head(s)) + fmt.Sprintf("…(%d bytes)", len(s))
+}
+
+// Cut is s as a log line shows it: its first Max bytes (at a character's
+// boundary, invalid UTF-8 dropped), followed by its length when it is
+// longer.
+func Cut(s string) string {
+	if len(s) <= Max {
+		return s
+	}
+	return head(s) + fmt.Sprintf("…(%d bytes)", len(s))
+}
+
+// head is s's first Max bytes at most, cut at a character's boundary,
+// without invalid UTF-8.
+func head(s string) string {
 	cut := Max
 	for cut > 0 && !startsRune(s[cut]) {
 		cut--
 	}
-	return strconv.Quote(strings.ToValidUTF8(s[:cut], "")) + fmt.Sprintf("…(%d bytes)", len(s))
+	return strings.ToValidUTF8(s[:cut], "")
 }
 
 // startsRune says whether b can begin a character in UTF-8.

@@ -22,3 +22,16 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestCut(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"GW2000A_V2.1.4", "GW2000A_V2.1.4"},
+		{strings.Repeat("a", 1<<20), strings.Repeat("a", Max) + "…(1048576 bytes)"},
+		{strings.Repeat("a", Max-1) + "ü" + "rest", strings.Repeat("a", Max-1) + "…(69 bytes)"},
+		{strings.Repeat("a", Max) + "\xff", strings.Repeat("a", Max) + "…(65 bytes)"},
+	} {
+		if got := Cut(c.in); got != c.want {
+			t.Errorf("Cut(%.20q…) = %.90s, want %.90s", c.in, got, c.want)
+		}
+	}
+}

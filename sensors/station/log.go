@@ -1,10 +1,10 @@
 package station
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -18,7 +18,7 @@ import (
 func (s *Source) logProblems(u *Upload) {
 	for _, p := range u.Problems {
 		if ok, _ := s.fieldLog.Allow(u.Station+"\x00"+p.Field, s.now()); ok {
-			s.log.Warn("station: part of the upload could not be read or recorded (said at most once a day per station and field)", "station", stationID(u.Station), "model", u.Model, "field", short(p.Field), "err", short(p.Err.Error()))
+			s.log.Warn("station: part of the upload could not be read or recorded (said at most once a day per station and field)", "station", stationID(u.Station), "model", u.Model, "field", excerpt.Cut(p.Field), "err", excerpt.Cut(p.Err.Error()))
 		}
 	}
 	var fresh []string
@@ -26,26 +26,12 @@ func (s *Source) logProblems(u *Upload) {
 		// A limiter of their own: made-up fields use none of the lines a
 		// real field's problem gets.
 		if ok, _ := s.unknownLog.Allow(u.Station+"\x00?"+f, s.now()); ok {
-			fresh = append(fresh, short(f))
+			fresh = append(fresh, excerpt.Cut(f))
 		}
 	}
 	if len(fresh) > 0 {
 		s.log.Info("station: fields the hub does not read (said at most once a day per station and field)", "station", stationID(u.Station), "model", u.Model, "fields", fresh)
 	}
-}
-
-// maxLogged is how much of a name or value sent by a station a log line
-// shows: a GET carries its fields in the URL, up to the server's header
-// limit, not MaxBody.
-const maxLogged = 64
-
-// short is s as a log line shows it: at most maxLogged bytes, and the
-// length of the rest.
-func short(s string) string {
-	if len(s) <= maxLogged {
-		return s
-	}
-	return strings.ToValidUTF8(s[:maxLogged], "") + fmt.Sprintf("…(%d bytes)", len(s))
 }
 
 // logRefused logs the readings of an upload the history refused for

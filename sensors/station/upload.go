@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/sensors"
 )
 
@@ -79,7 +80,7 @@ func Decode(protocol string, form url.Values, o Options) (*Upload, error) {
 	if u.Station == "" {
 		return nil, errNoStation
 	}
-	u.Model = short(u.Model) // it names the readings' source and every log line
+	u.Model = excerpt.Cut(u.Model) // it names the readings' source and every log line
 
 	u.Time = uploadTime(u, form.Get("dateutc"))
 	ambient := strings.HasPrefix(form.Get("stationtype"), "AMBWeather")
