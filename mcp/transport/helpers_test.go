@@ -3,9 +3,12 @@ package transport
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,4 +60,28 @@ func (t *HTTP) sessions() int {
 		n++
 	}
 	return n
+}
+
+// ownerOrClientB serves srv as the front does: the static token "owner"
+// reaches it as is, the bearer token "b" as OAuth client-b (go-sdk's
+// RequireBearerToken), any other is refused.
+func ownerOrClientB(t *testing.T, srv *HTTP) *httptest.Server {
+	t.Helper()
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if token == "b" {
+			return &auth.TokenInfo{UserID: "client-b", Expiration: time.Now().Add(time.Hour)}, nil
+		}
+		return nil, auth.ErrInvalidToken
+	}
+	h := srv.Handler()
+	withOAuth := auth.RequireBearerToken(verify, nil)(h)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer owner" { // the front's static token
+			h.ServeHTTP(w, r)
+			return
+		}
+		withOAuth.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
 }

@@ -71,13 +71,16 @@ func (b *sessionBook) opened(session, user string, now time.Time) {
 	u.last, u.user, u.opened = now, user, true
 }
 
-// openedByOther reports whether session is booked as opened by someone other
-// than user.
-func (b *sessionBook) openedByOther(session, user string) bool {
+// opener is who opened session (caller: "" the owner, else its OAuth
+// client); ok is false when the book does not hold it as opened.
+func (b *sessionBook) opener(session string) (user string, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	u := b.uses[session]
-	return u != nil && u.opened && u.user != user
+	if u == nil || !u.opened {
+		return "", false
+	}
+	return u.user, true
 }
 
 func (b *sessionBook) use(session string) *sessionUse {
@@ -95,15 +98,19 @@ func (b *sessionBook) forget(session string) {
 	delete(b.uses, session)
 }
 
-// quiet returns the sessions among open with nothing open, longest idle
-// first; it forgets those the SDK has ended (timeout, DELETE).
-func (b *sessionBook) quiet(open map[string]bool) []idleSession {
+// quiet returns the sessions among open (the SDK's, listed at listed)
+// with nothing open, longest idle first; it forgets those the SDK has
+// ended (timeout, DELETE), but not one booked since listed, which the
+// list could not name.
+func (b *sessionBook) quiet(open map[string]bool, listed time.Time) []idleSession {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var q []idleSession
 	for id, u := range b.uses {
 		if !open[id] {
-			delete(b.uses, id)
+			if u.last.Before(listed) {
+				delete(b.uses, id)
+			}
 			continue
 		}
 		if u.requests == 0 && u.streams == 0 {
@@ -128,17 +135,30 @@ func (t *HTTP) trackSessions(next http.Handler) http.Handler {
 		// A session takes the requests of whoever opened it only, as on
 		// the HTTP+SSE transport (sse.go): go-sdk binds a session to its
 		// opener's OAuth client, but not one the owner opened with the
-		// static token, which has none.
-		if session != "" && t.book.openedByOther(session, caller(r)) {
-			http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
-			return
+		// static token, which has none. A session the book does not hold
+		// is no one's (404, and the client initializes again).
+		if session != "" {
+			switch user, ok := t.book.opener(session); {
+			case !ok:
+				http.Error(w, "session not found: initialize a new one", http.StatusNotFound)
+				return
+			case user != caller(r):
+				http.Error(w, "session user mismatch: the session belongs to another client", http.StatusForbidden)
+				return
+			}
 		}
-		if session == "" || r.Method == http.MethodDelete {
-			next.ServeHTTP(w, r)
-			if id := w.Header().Get(sessionHeader); id != "" && session == "" {
-				t.book.opened(id, caller(r), t.opts.Now())
+		if session == "" {
+			// Booked as the answer's headers go out, before the client
+			// can send anything with the session's id.
+			bw := &bookingWriter{ResponseWriter: w, book: func(id string) { t.book.opened(id, caller(r), t.opts.Now()) }}
+			next.ServeHTTP(bw, r)
+			if id := w.Header().Get(sessionHeader); id != "" {
 				t.holdSession(r, id)
 			}
+			return
+		}
+		if r.Method == http.MethodDelete {
+			next.ServeHTTP(w, r)
 			return
 		}
 		end := t.book.begin(session, r.Method == http.MethodGet)
@@ -155,6 +175,7 @@ func (t *HTTP) trackSessions(next http.Handler) http.Handler {
 // closeSessions ends the quiet Streamable HTTP sessions idle since before
 // cutoff. The SDK then answers their ids with 404.
 func (t *HTTP) closeSessions(cutoff time.Time, why string) {
+	listed := t.opts.Now()
 	open := map[string]bool{}
 	byID := map[string]interface{ Close() error }{}
 	for ss := range t.server.Sessions() {
@@ -162,7 +183,7 @@ func (t *HTTP) closeSessions(cutoff time.Time, why string) {
 			open[id], byID[id] = true, ss
 		}
 	}
-	for _, q := range t.book.quiet(open) {
+	for _, q := range t.book.quiet(open, listed) {
 		if !q.last.Before(cutoff) {
 			break
 		}
@@ -176,3 +197,28 @@ func (t *HTTP) closeSessions(cutoff time.Time, why string) {
 func (t *HTTP) expireStreamless() {
 	t.closeSessions(t.opts.Now().Add(-t.opts.StreamlessTimeout), "no stream and no request for "+t.opts.StreamlessTimeout.String())
 }
+
+// bookingWriter calls book with the session id of an initialize's answer
+// when its headers are written, once.
+type bookingWriter struct {
+	http.ResponseWriter
+	book   func(id string)
+	booked bool
+}
+
+func (b *bookingWriter) note() {
+	if !b.booked {
+		b.booked = true
+		if id := b.Header().Get(sessionHeader); id != "" {
+			b.book(id)
+		}
+	}
+}
+
+func (b *bookingWriter) WriteHeader(code int) { b.note(); b.ResponseWriter.WriteHeader(code) }
+
+func (b *bookingWriter) Write(p []byte) (int, error) { b.note(); return b.ResponseWriter.Write(p) }
+
+func (b *bookingWriter) Flush() { b.note(); _ = http.NewResponseController(b.ResponseWriter).Flush() }
+
+func (b *bookingWriter) Unwrap() http.ResponseWriter { return b.ResponseWriter }

@@ -76,21 +76,7 @@ func TestSSESessionBoundToItsClient(t *testing.T) {
 // own messages still.
 func TestSSEOwnerSessionRefusesOAuth(t *testing.T) {
 	srv, _ := serve(t, Options{})
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		if token == "b" {
-			return &auth.TokenInfo{UserID: "client-b", Expiration: time.Now().Add(time.Hour)}, nil
-		}
-		return nil, auth.ErrInvalidToken
-	}
-	withOAuth := auth.RequireBearerToken(verify, nil)(srv.Handler())
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "Bearer owner" { // the front's static token
-			srv.Handler().ServeHTTP(w, r)
-			return
-		}
-		withOAuth.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
+	ts := ownerOrClientB(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/sse", nil)
