@@ -12,7 +12,10 @@ import (
 // startOn runs a sender on st with the clock now until stop.
 func startOn(t *testing.T, st *history.Store, url string, now func() time.Time) (s *Sender, stop func()) {
 	t.Helper()
-	return runWith(t, st, Options{Config: Config{URL: url, Backfill: 4 * time.Hour, Interval: time.Second},
+	// A try that fails on a loaded machine (a timeout) is tried again
+	// within a second, not the minute of the default back-off, which the
+	// test's patience would not cover.
+	return runWith(t, st, Options{Config: Config{URL: url, Backfill: 4 * time.Hour, Interval: time.Second, MaxBackoff: time.Second},
 		CommitInterval: time.Second, Hostname: "hub", Now: now})
 }
 
