@@ -33,7 +33,7 @@ func claim(ctx context.Context, tx *sql.Tx, id int64, cur string, r sensors.Read
 			return kept, fmt.Errorf("%s/%s is measured now: delete its simulated readings from %s: %w", r.Zone, r.Measurement, ft.table, err)
 		}
 	}
-	if err := dropCounters(ctx, tx, id); err != nil {
+	if err := countReset(ctx, tx, id); err != nil {
 		return kept, fmt.Errorf("%s/%s is measured now: %w", r.Zone, r.Measurement, err)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM day_summary WHERE zone = ?", r.Zone); err != nil {
@@ -42,12 +42,13 @@ func claim(ctx context.Context, tx *sql.Tx, id int64, cur string, r sensors.Read
 	return taken, nil
 }
 
-// dropCounters deletes, within tx, what is kept beside series id of the
-// sum of its readings (remote write's counters, remote_write_totals) when
-// its readings are deleted: the next source's counter starts from its own.
-func dropCounters(ctx context.Context, tx *sql.Tx, id int64) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM remote_write_totals WHERE series = ?", id); err != nil {
-		return fmt.Errorf("delete its remote-write counters: %w", err)
+// countReset counts, within tx, that series id was emptied (series.resets):
+// what other parts keep per series starts again by their triggers on it
+// (remote write's running totals), so the next source's counter counts
+// from its own readings.
+func countReset(ctx context.Context, tx *sql.Tx, id int64) error {
+	if _, err := tx.ExecContext(ctx, "UPDATE series SET resets = resets + 1 WHERE id = ?", id); err != nil {
+		return fmt.Errorf("count its reset: %w", err)
 	}
 	return nil
 }

@@ -13,11 +13,12 @@ import (
 // TestClaimDropsTheCounters: a measured source that takes a series the
 // demo filled, and forgetting the demo, delete the remote-write counters
 // kept of the series with its readings, in the same transaction: a
-// restart does not resume the demo's total under the station's name.
+// restart does not resume the demo's total under the station's name
+// (remote write's trigger on the series' resets).
 func TestClaimDropsTheCounters(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
-	s := openTest(t, path, nil)
+	s := openAll(t, path)
 	at := time.Now().Add(-time.Hour).Truncate(time.Minute)
 	rain := func(zone, src string, min int) sensors.Reading {
 		return sensors.Reading{Zone: zone, Measurement: sensors.Rain, Value: 0.2, Time: at.Add(time.Duration(min) * time.Minute), Source: src}

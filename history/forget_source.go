@@ -82,7 +82,7 @@ func (s *Store) ForgetSource(ctx context.Context, prefix string) (SourceReport, 
 }
 
 // forgetSeries deletes, within tx, every reading of series id from every
-// tier and the counters kept of it (dropCounters); n counts the raw and
+// tier and counts its reset (countReset); n counts the raw and
 // recent readings deleted.
 func forgetSeries(ctx context.Context, tx *sql.Tx, id int64) (n int64, err error) {
 	for _, ft := range forgetTables {
@@ -94,7 +94,7 @@ func forgetSeries(ctx context.Context, tx *sql.Tx, id int64) (n int64, err error
 			n += k
 		}
 	}
-	return n, dropCounters(ctx, tx, id)
+	return n, countReset(ctx, tx, id)
 }
 
 // sourceSeries are the ids and names of the series whose source begins

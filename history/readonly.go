@@ -50,16 +50,8 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 		return err
 	}
 	s.rdb.SetMaxOpenConns(DefaultReaders)
-	var version int
-	if err := s.rdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	if err := CheckSchema(ctx, s.rdb, OwnSchema); err != nil {
 		return explainOpen(err)
-	}
-	ms, err := migrations()
-	if err != nil {
-		return err
-	}
-	if version != len(ms) {
-		return fmt.Errorf("schema version %d, this climated reads %d: run climated serve (of this version) on it first", version, len(ms))
 	}
 	return nil
 }

@@ -236,7 +236,7 @@ func (s *Store) open(ctx context.Context) error {
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("journal mode is %q, want wal (is the file on a file system without shared memory?)", mode)
 	}
-	if err := migrate(ctx, s.wdb); err != nil {
+	if err := Migrate(ctx, s.wdb, OwnSchema); err != nil {
 		return explainOpen(err)
 	}
 	s.rdb, err = OpenSQLite(dsn(abs, url.Values{"_busy_timeout": {busy}, "_query_only": {"1"}}))

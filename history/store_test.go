@@ -68,9 +68,10 @@ func TestOpenSetsWALAndSchema(t *testing.T) {
 	if err := s.rdb.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := migrations()
-	if mode != "wal" || version != len(ms) || version < 2 {
-		t.Errorf("journal_mode %q, user_version %d; want wal, %d", mode, version, len(ms))
+	steps, _ := OwnSchema.steps()
+	taken, err := stepsTaken(context.Background(), s.rdb, "history")
+	if mode != "wal" || version != stepsVersion || err != nil || taken != len(steps) || taken < 2 {
+		t.Errorf("journal_mode %q, user_version %d, history's steps %d (%v); want wal, %d, %d", mode, version, taken, err, stepsVersion, len(steps))
 	}
 }
 

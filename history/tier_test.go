@@ -132,8 +132,8 @@ func TestMigrationFromVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := migrations()
-	if _, err := db.Exec(ms[0].sql); err != nil {
+	steps, _ := OwnSchema.steps()
+	if _, err := db.Exec(steps[0].sql); err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC).Unix()
@@ -164,7 +164,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 	}
 }
 
-// TestDailyTierMigration: migration 009 fills the daily tier of an
+// TestDailyTierMigration: the history's step 007_daily_rollups fills the daily tier of an
 // existing history from its hourly one: what it makes is what the writer
 // keeps, bucket for bucket, directions' vector sums included.
 func TestDailyTierMigration(t *testing.T) {
@@ -198,7 +198,7 @@ func TestDailyTierMigration(t *testing.T) {
 	if strings.Count(written, "\n") != 9 {
 		t.Fatalf("the writer's daily buckets: %d, want 3 days of 3 series:\n%s", strings.Count(written, "\n"), written)
 	}
-	body, err := migrationFiles.ReadFile("migrations/009_daily_rollups.sql")
+	body, err := migrationFiles.ReadFile("migrations/007_daily_rollups.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,6 +207,6 @@ func TestDailyTierMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	if migrated := read(); migrated != written {
-		t.Errorf("migration 009 fills\n%s\nthe writer keeps\n%s", migrated, written)
+		t.Errorf("migration 007_daily_rollups fills\n%s\nthe writer keeps\n%s", migrated, written)
 	}
 }

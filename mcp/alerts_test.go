@@ -21,7 +21,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// alertHub is a real history file with the alert tables of migration 004,
+// alertHub is a real history file with the alert tables of the alerts' part of the schema,
 // a real engine persisting to it, and the server on loopback HTTP.
 type alertHub struct {
 	engine *alerts.Engine

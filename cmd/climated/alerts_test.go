@@ -18,7 +18,7 @@ import (
 // (house and user) in words, the alert that is on and the recent history.
 func TestAlertsCommand(t *testing.T) {
 	cfg := demoConfig(t)
-	startHub(t, cfg) // serve opens the history: migration 004_alerts
+	startHub(t, cfg) // serve opens the history, then the alerts' tables
 	ctx := context.Background()
 	db, err := alerts.OpenDB(ctx, cfg.Database, nil)
 	if err != nil {

@@ -33,7 +33,7 @@ type DBOptions struct {
 }
 
 // DB keeps rules, states and the alert history in the history's SQLite
-// file, in the tables of migration 004_alerts. It has its own connection
+// file, in the tables of its part (Schema, migrations/). It has its own connection
 // rather than going through history.Store: the alerts write a few rows on
 // a change of state, and a connection of their own with the same pragmas
 // (WAL, busy timeout, immediate transactions) waits for the history's
@@ -45,9 +45,10 @@ type DB struct {
 
 var _ Store = (*DB)(nil)
 
-// ErrNoSchema says the database has not been migrated to the alerts'
-// tables: history.Open migrates it and must run first.
-var ErrNoSchema = errors.New("the database has no alert tables: open the history first (history.Open migrates it to 004_alerts)")
+// ErrNoSchema says the file is not a history yet (history.Open makes it
+// first), or, to a read-only user, that its alert tables are not made or
+// not up to date.
+var ErrNoSchema = errors.New("the database has no alert tables of this climated yet")
 
 // OpenDB opens the alert tables of the history database at path.
 func OpenDB(ctx context.Context, path string, opts *DBOptions) (*DB, error) {
@@ -81,15 +82,16 @@ func OpenDB(ctx context.Context, path string, opts *DBOptions) (*DB, error) {
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)
 	}
 	d.db.SetMaxOpenConns(1)
-	if err := d.check(ctx); err != nil {
+	if err := d.check(ctx, o.ReadOnly); err != nil {
 		d.db.Close()
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)
 	}
 	return d, nil
 }
 
-// check confirms WAL and the alert tables.
-func (d *DB) check(ctx context.Context) error {
+// check confirms WAL and brings the alert tables up to date (a read-only
+// user checks that they are).
+func (d *DB) check(ctx context.Context, readOnly bool) error {
 	var mode string
 	if err := d.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return err
@@ -97,14 +99,15 @@ func (d *DB) check(ctx context.Context) error {
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("journal mode is %q, want wal", mode)
 	}
-	var n int
-	if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('alert_rules', 'alert_state', 'alert_events')").Scan(&n); err != nil {
-		return err
+	migrate := history.Migrate
+	if readOnly {
+		migrate = history.CheckSchema
 	}
-	if n != 3 {
-		return ErrNoSchema
+	err := migrate(ctx, d.db, Schema)
+	if errors.Is(err, history.ErrNoHistory) || errors.Is(err, history.ErrSchemaBehind) {
+		return fmt.Errorf("%w (%w)", ErrNoSchema, err)
 	}
-	return nil
+	return err
 }
 
 // Close closes the connection.

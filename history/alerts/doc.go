@@ -35,7 +35,7 @@
 // # Persistence and bounds
 //
 // DB keeps user rules, every state change and the event history in the
-// history's SQLite file (migration 004_alerts); a restart resumes holds
+// history's SQLite file (its own part of the schema, migrations/); a restart resumes holds
 // and firings where they were. At most MaxUserRules user rules; the
 // history keeps DefaultMaxHistory events for at most DefaultHistoryAge;
 // events beyond DefaultMaxEventsPerSecond (after a burst of DefaultBurst)

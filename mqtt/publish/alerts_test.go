@@ -16,7 +16,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// alertEngine is a real engine on a real history file (migration 004),
+// alertEngine is a real engine on a real history file (the alerts' part of the schema),
 // with only the CO2 house rule on.
 func alertEngine(t *testing.T) *alerts.Engine { return alertEngineWith(t, nil) }
 

@@ -4,8 +4,8 @@
 // tokens rotated on every use with reuse detection. Every token is bound
 // to the MCP endpoint it was asked for (RFC 8707).
 //
-// It keeps its state in the history's SQLite file (migrations 006_oauth,
-// 010_oauth_used_codes and 011_oauth_tokens), hashes only, and holds a bounded amount of
+// It keeps its state in the history's SQLite file, in its own part of the
+// schema (Schema, migrations/), hashes only, and holds a bounded amount of
 // it: see the Default* constants. docs/oauth.md says why it is written
 // here on go-sdk's oauthex types rather than on an OAuth framework.
 package oauth

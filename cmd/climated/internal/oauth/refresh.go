@@ -10,7 +10,7 @@ import (
 
 // refresh answers a refresh_token grant. Refresh tokens rotate on every
 // use, and a family (a grant) holds the pairs it issued until one of them
-// is used (oauth_tokens, migration 011): the pair last refreshed from and
+// is used (oauth_tokens, step 003_tokens): the pair last refreshed from and
 // the successors it gave. That pair's refresh token may be presented
 // again for ReuseInterval after its first use, while none of its
 // successors has been used, and gets one more successor (MaxPairs pairs
@@ -118,7 +118,7 @@ func (s *Server) retry(ctx context.Context, tx *sql.Tx, family, clientID string)
 }
 
 // revokeFamily deletes a grant, and with it every pair (the trigger of
-// migration 011), and answers the refresh that found it reused or
+// step 003_tokens), and answers the refresh that found it reused or
 // expired.
 func (s *Server) revokeFamily(ctx context.Context, tx *sql.Tx, family, clientID, why string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM oauth_grants WHERE family = ?", family); err != nil {

@@ -23,11 +23,12 @@ type Server struct {
 	cimd     *cimd
 }
 
-// ErrNoSchema says the database has not been migrated to the OAuth tables.
-var ErrNoSchema = errors.New("the database has no OAuth tables, or older ones: open the history first (history.Open migrates it to 011_oauth_tokens)")
+// ErrNoSchema says the file is not a history yet: history.Open makes it
+// first.
+var ErrNoSchema = errors.New("the database has no OAuth tables: climated serve (the history) must create the file first")
 
-// Open opens the OAuth tables of the history database at path, which
-// history.Open has migrated.
+// Open opens the OAuth tables of the history database at path, and
+// brings them up to date.
 func Open(ctx context.Context, path string, opts Options) (*Server, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
@@ -54,14 +55,11 @@ func openDB(ctx context.Context, path string) (*sql.DB, error) {
 	// One connection: every redemption and rotation is a read and a write
 	// that must not interleave with another's.
 	db.SetMaxOpenConns(1)
-	var n int
-	err = db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('oauth_clients', 'oauth_codes', 'oauth_grants', 'oauth_tokens'))
-		+ (SELECT count(*) FROM pragma_table_info('oauth_codes') WHERE name IN ('used', 'family'))`).Scan(&n)
-	if err == nil && n != 6 {
-		err = ErrNoSchema
-	}
-	if err != nil {
+	if err := history.Migrate(ctx, db, Schema); err != nil {
 		db.Close()
+		if errors.Is(err, history.ErrNoHistory) {
+			err = fmt.Errorf("%w (%w)", ErrNoSchema, err)
+		}
 		return nil, fmt.Errorf("open oauth %s: %w", path, err)
 	}
 	return db, nil

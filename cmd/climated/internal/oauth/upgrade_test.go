@@ -6,50 +6,17 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 )
 
-// schemaAt makes a history file of schema version, from the migrations'
-// own files, as that version of climated left it; history.Open then
-// upgrades it.
-func schemaAt(t *testing.T, version int) (path string, db *sql.DB) {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "..", "history", "migrations")
-	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
-	if err != nil || len(files) < version {
-		t.Fatalf("migrations in %s: %d, %v", dir, len(files), err)
-	}
-	slices.Sort(files)
-	path = filepath.Join(t.TempDir(), "climate.db")
-	db, err = history.OpenSQLite("file:" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	for _, f := range files[:version] {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Exec(string(b)); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
-		t.Fatal(err)
-	}
-	return path, db
-}
-
-// upgrade opens the history at path, which migrates it.
+// upgrade opens the history at path, then its OAuth tables: each brings
+// its part up to date.
 func upgrade(t *testing.T, path string) {
 	t.Helper()
 	st, err := history.Open(context.Background(), path, nil)
@@ -57,6 +24,11 @@ func upgrade(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	st.Close(context.Background())
+	reg, err := oauth.OpenRegistry(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Close()
 }
 
 func exec(t *testing.T, db *sql.DB, queries ...string) {
@@ -72,7 +44,7 @@ func exec(t *testing.T, db *sql.DB, queries ...string) {
 // grants of clients no longer listed loses them when it is migrated; the
 // grants of listed clients stay.
 func TestUpgradeEndsOrphanGrants(t *testing.T) {
-	path, db := schemaAt(t, 9)
+	path, db := testutil.LegacyHistory(t, "sqlite", 9)
 	exec(t, db,
 		"INSERT INTO oauth_clients VALUES ('dcr_kept', 'Kept', '[]', 1, 1)",
 		"INSERT INTO oauth_grants VALUES ('f1', 'dcr_kept', 'r', 's', 1, 1, x'01', 2, x'02', 2), ('f2', 'dcr_gone', 'r', 's', 1, 1, x'03', 2, x'04', 2)",
@@ -99,7 +71,7 @@ const (
 // client dcr_old, upgraded as it opens.
 func upgradedGrant(t *testing.T) *hub {
 	t.Helper()
-	path, db := schemaAt(t, 10)
+	path, db := testutil.LegacyHistory(t, "sqlite", 10)
 	now := time.Now().Unix()
 	sum := func(s string) string { b := sha256.Sum256([]byte(s)); return fmt.Sprintf("x'%x'", b) }
 	_, secret, _ := strings.Cut(oldRefresh, ".")
@@ -110,7 +82,7 @@ func upgradedGrant(t *testing.T) *hub {
 	return newHubOn(t, path, func(o *oauth.Options) { o.Issuer, o.Resource = "https://hub.example", "https://hub.example/mcp" })
 }
 
-// TestUpgradeKeepsGrants: a grant made before migration 011 becomes a
+// TestUpgradeKeepsGrants: a grant made before step 003_tokens becomes a
 // grant with that one pair: its access token works, its refresh token
 // refreshes (and may be retried), a revocation ends it with every pair;
 // a token it rotated out before the upgrade is still reuse.

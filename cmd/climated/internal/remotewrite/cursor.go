@@ -14,7 +14,7 @@ import (
 )
 
 // cursor is what the store has taken, as kept in the history's database
-// (migration 013_remote_write): the position of the last reading sent,
+// (its part of the schema, Schema): the position of the last reading sent,
 // and the amounts' counters up to there.
 type cursor struct {
 	pos    history.Position
@@ -33,9 +33,10 @@ type cursorDB struct {
 	url string
 }
 
-// ErrNoSchema says the database lacks the remote-write tables: the
-// history (history.Open) migrates it and must open it first.
-var ErrNoSchema = errors.New("the database has no remote_write table: open the history first (history.Open migrates it)")
+// ErrNoSchema says the file is not a history yet (history.Open makes it
+// first), or, to a read-only user, that its remote-write table is not
+// made or not up to date.
+var ErrNoSchema = errors.New("the database has no remote_write table of this climated yet")
 
 func openCursor(ctx context.Context, path, store string, readOnly bool) (*cursorDB, error) {
 	abs, err := filepath.Abs(path)
@@ -52,14 +53,17 @@ func openCursor(ctx context.Context, path, store string, readOnly bool) (*cursor
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'remote_write'").Scan(&n); err != nil {
+	migrate := history.Migrate
+	if readOnly {
+		migrate = history.CheckSchema
+	}
+	err = migrate(ctx, db, Schema)
+	if errors.Is(err, history.ErrNoHistory) || errors.Is(err, history.ErrSchemaBehind) {
+		err = fmt.Errorf("%w (%w)", ErrNoSchema, err)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
-	}
-	if n != 1 {
-		db.Close()
-		return nil, ErrNoSchema
 	}
 	return &cursorDB{db: db, url: store}, nil
 }
