@@ -19,7 +19,7 @@ import (
 )
 
 // Resource URIs. Zone and measurement names are written with
-// escapeSegment, queries with encodeQuery.
+// EscapeSegment, queries with encodeQuery.
 const (
 	URIZones           = "climate://zones"
 	uriZonePrefix      = "climate://zone/"
@@ -33,11 +33,11 @@ const (
 )
 
 // ZoneURI is the resource of one zone's current state.
-func ZoneURI(zone string) string { return uriZonePrefix + escapeSegment(zone) }
+func ZoneURI(zone string) string { return uriZonePrefix + EscapeSegment(zone) }
 
 // HistoryURI is the history resource of one measurement of a zone.
 func HistoryURI(zone string, m sensors.Measurement, q url.Values) string {
-	return "climate://history/" + escapeSegment(zone) + "/" + escapeSegment(string(m)) + encodeQuery(q)
+	return "climate://history/" + EscapeSegment(zone) + "/" + EscapeSegment(string(m)) + encodeQuery(q)
 }
 
 // DailyURI is the daily summary resource of a zone.
@@ -47,16 +47,16 @@ func DailyURI(zone string, q url.Values) string {
 
 // zoneURI is the climate://KIND/ZONE resource, with q as its query.
 func zoneURI(kind, zone string, q url.Values) string {
-	return "climate://" + kind + "/" + escapeSegment(zone) + encodeQuery(q)
+	return "climate://" + kind + "/" + EscapeSegment(zone) + encodeQuery(q)
 }
 
-// escapeSegment percent-encodes every byte of a path segment but RFC
+// EscapeSegment percent-encodes every byte of a path segment but RFC
 // 3986's unreserved characters (A-Z a-z 0-9 - . _ ~), as a URI
 // template's {zone} expands (RFC 6570): the SDK finds the template of a
 // read by matching it with that rule, so a character left as it is
 // (url.PathEscape keeps & : + = @ $) makes the URI "not found".
 // url.PathUnescape reads the segment back.
-func escapeSegment(s string) string {
+func EscapeSegment(s string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp"
 )
 
 func (p *plan) read(kind, of, uri string) {
@@ -112,12 +114,15 @@ func (p *plan) completions(ctx context.Context, ref *sdk.CompleteReference, arg 
 }
 
 // expand fills a URI template's simple ({zone}) and query ({?from,to})
-// variables; query variables without a value are left out.
+// variables as the server names its resources (mcp.EscapeSegment, RFC
+// 6570's simple expansion); query variables without a value are left
+// out. (The SDK's template library, yosida95/uritemplate v3.0.2, expands
+// a rune's code point rather than its UTF-8 bytes: ü as %FC.)
 func expand(template string, vars map[string]string) string {
 	return templateVar.ReplaceAllStringFunc(template, func(m string) string {
 		sub := templateVar.FindStringSubmatch(m)
 		if sub[1] == "" {
-			return url.PathEscape(vars[sub[2]])
+			return mcp.EscapeSegment(vars[sub[2]])
 		}
 		var q []string
 		for _, name := range strings.Split(sub[2], ",") {
