@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/internal/testutil/chromium"
 )

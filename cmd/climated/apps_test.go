@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/mcp"
 )
 
 // TestAppsThroughEveryCommand: the MCP Apps views and the tools' _meta

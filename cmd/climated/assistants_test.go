@@ -12,7 +12,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +19,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/internal/testutil"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/cmd/climated/internal/bridge"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestBridgeResendsAfterRestart: a hub whose event stream the bridge
@@ -95,10 +96,7 @@ func TestBridgeTokenChangedOnRestart(t *testing.T) {
 	// The client's call fails as the old session ends; the bridge says
 	// why once its new session has been refused, a moment later (the hub
 	// now takes its port first, so that moment can come after the call).
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "the restarted hub refuses the session"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the bridge did not say why:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testutil.Eventually(func() bool { return strings.Contains(stderr.String(), "the restarted hub refuses the session") }) {
+		t.Fatalf("the bridge did not say why:\n%s", stderr.String())
 	}
 }

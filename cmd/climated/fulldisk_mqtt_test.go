@@ -72,10 +72,7 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 	defer store.Close(context.Background())
 	waitRain := func(what string) {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for rainTotal(t, store) < n && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
+		testutil.EventuallyWithin(20*time.Second, func() bool { return rainTotal(t, store) >= n })
 		if got := rainTotal(t, store); got != n {
 			t.Errorf("%s: rain %.0f mm for %.0f messages\n%s", what, got, n, h.grep("level=WARN", "level=ERROR", "again"))
 		}
@@ -183,11 +180,9 @@ var apiURL = regexp.MustCompile(`api=(http://\S+)/api/climate`)
 // base is the latest run's http://HOST:PORT, from its start-up log.
 func (h *hubProcess) base(t *testing.T) string {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if m := apiURL.FindStringSubmatch(h.logs()); m != nil {
-			return m[1]
-		}
+	var m []string
+	if !testutil.Eventually(func() bool { m = apiURL.FindStringSubmatch(h.logs()); return m != nil }) {
+		t.Fatalf("no api= URL in the log\n%s", h.logs())
 	}
-	t.Fatalf("no api= URL in the log\n%s", h.logs())
-	return ""
+	return m[1]
 }

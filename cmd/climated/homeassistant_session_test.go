@@ -18,8 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/climated/climated/internal/testutil"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/climated/climated/internal/testutil"
 )
 
 // startAuth is LocalOAuth2Implementation.async_generate_authorize_url

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/climated/climated/cmd/climated/internal/config"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // TestOutdoorsServed: with location: and degree_day_base: configured,
@@ -33,10 +34,7 @@ func TestOutdoorsServed(t *testing.T) {
 	read := func(zone string) []day {
 		t.Helper()
 		var got struct{ Days []day }
-		for deadline := time.Now().Add(30 * time.Second); len(got.Days) == 0; time.Sleep(100 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no daily summary of %s within 30 s", zone)
-			}
+		testutil.WaitWithin(t, 30*time.Second, "a daily summary of "+zone, func() bool {
 			res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "climate://daily/" + zone + "?from=24h&measurements=Temperature"})
 			if err != nil {
 				t.Fatal(err)
@@ -44,7 +42,8 @@ func TestOutdoorsServed(t *testing.T) {
 			if err := json.Unmarshal([]byte(res.Contents[0].Text), &got); err != nil {
 				t.Fatal(err)
 			}
-		}
+			return len(got.Days) > 0
+		})
 		return got.Days
 	}
 	for _, d := range read("Balcony") {

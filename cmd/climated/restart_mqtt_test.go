@@ -76,10 +76,7 @@ func TestMQTTRestartsLoseNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close(context.Background())
-	deadline := time.Now().Add(20 * time.Second)
-	for rainTotal(t, store) < float64(n) && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	testutil.EventuallyWithin(20*time.Second, func() bool { return rainTotal(t, store) >= float64(n) })
 	h.stop(syscall.SIGTERM)
 
 	seen := map[int]int{}

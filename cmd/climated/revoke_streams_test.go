@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/climated/climated/cmd/climated/internal/oauth"
+	"github.com/climated/climated/internal/testutil"
 )
 
 // openStream opens a GET event stream with hdr; the returned channel is
@@ -143,10 +144,7 @@ func TestDashboardRevokeEndsStreamsAtOnce(t *testing.T) {
 // goroutine of its own).
 func waitSessionEnded(t *testing.T, base, owner, session string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for sessionStatus(t, base, owner, session) != http.StatusNotFound && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	testutil.EventuallyWithin(within, func() bool { return sessionStatus(t, base, owner, session) == http.StatusNotFound })
 	if s := sessionStatus(t, base, owner, session); s != http.StatusNotFound {
 		t.Errorf("the revoked client's session: %d, want 404 (ended)", s)
 	}

@@ -3,10 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"github.com/climated/climated/internal/testutil"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/climated/climated/internal/testutil"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 

@@ -145,16 +145,13 @@ func TestServeOnFullDisk(t *testing.T) {
 	}
 
 	// The demo house records every second; its first flush fails.
+	var code int
 	var problems []string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		code, ps := p.health(t)
-		if code == http.StatusServiceUnavailable && len(ps) > 0 && strings.Contains(ps[0], "is full") {
-			problems = ps
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/healthz on a full disk: %d %v\n%s", code, ps, p.logged())
-		}
+	if !testutil.Eventually(func() bool {
+		code, problems = p.health(t)
+		return code == http.StatusServiceUnavailable && len(problems) > 0 && strings.Contains(problems[0], "is full")
+	}) {
+		t.Fatalf("/healthz on a full disk: %d %v\n%s", code, problems, p.logged())
 	}
 	t.Logf("/healthz: %v", problems)
 	// Retries at 1, 2 and 4 s: the log says it once.
@@ -164,12 +161,8 @@ func TestServeOnFullDisk(t *testing.T) {
 	}
 
 	os.Remove(filler)
-	for deadline := time.Now().Add(45 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if code, ps := p.health(t); code == http.StatusOK {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("/healthz after freeing space: %d %v\n%s", code, ps, p.logged())
-		}
+	if !testutil.EventuallyWithin(45*time.Second, func() bool { code, problems = p.health(t); return code == http.StatusOK }) {
+		t.Fatalf("/healthz after freeing space: %d %v\n%s", code, problems, p.logged())
 	}
 	res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "get_climate", Arguments: map[string]any{}})
 	if err != nil || res.IsError {

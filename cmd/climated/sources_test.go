@@ -18,6 +18,7 @@ import (
 
 	"github.com/climated/climated/cmd/climated/internal/sources"
 	"github.com/climated/climated/history"
+	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/internal/testutil/fakebus"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/hw"
@@ -46,22 +47,15 @@ func TestServeWithFaultySensor(t *testing.T) {
 	case err := <-done:
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testutil.WaitFor(t, "a fault reported for the unreadable sensor", func() bool {
 		var fault string
 		for _, st := range h.Hub.Statuses() {
 			if st.Err != nil {
 				fault = st.Err.Error()
 			}
 		}
-		if strings.Contains(fault, "sht3x on i2c bus 1 at 0x44") && strings.Contains(fault, "permission denied") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no fault reported for the unreadable sensor: %v", h.Hub.Statuses())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return strings.Contains(fault, "sht3x on i2c bus 1 at 0x44") && strings.Contains(fault, "permission denied")
+	})
 	if c := h.Hub.Snapshot().Climate; len(c) != 0 {
 		t.Errorf("zones without a single reading: %v", c)
 	}
@@ -126,10 +120,7 @@ func TestServeRecordsAnI2CSensor(t *testing.T) {
 	case err := <-done:
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for h.Hub.Snapshot().Climate["Living room"]["Temperature"] == nil && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Eventually(func() bool { return h.Hub.Snapshot().Climate["Living room"]["Temperature"] != nil })
 	zone := h.Hub.Snapshot().Climate["Living room"]
 	if zone["Temperature"] == nil || zone["Humidity"] == nil {
 		t.Fatalf("Living room = %v, want the SHT31's temperature and humidity", zone)

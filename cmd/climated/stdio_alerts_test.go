@@ -74,18 +74,16 @@ func TestStdioAlerts(t *testing.T) {
 			Rule, Zone, Phase string
 		} `json:"active"`
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	on := testutil.EventuallyWithin(20*time.Second, func() bool {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_alerts"})
 		if err != nil || res.IsError {
 			t.Fatalf("list_alerts: %v %+v\n%s", err, res, stderr.String())
 		}
 		json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &list)
-		if slices.ContainsFunc(list.Active, func(a struct{ Rule, Zone, Phase string }) bool { return a.Rule == "u1" && a.Zone == "Indoor" }) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("u1 never on in Indoor over stdio: %+v", list)
-		}
+		return slices.ContainsFunc(list.Active, func(a struct{ Rule, Zone, Phase string }) bool { return a.Rule == "u1" && a.Zone == "Indoor" })
+	})
+	if !on {
+		t.Fatalf("u1 never on in Indoor over stdio: %+v", list)
 	}
 	var ids []string
 	for _, r := range list.Rules {

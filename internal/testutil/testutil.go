@@ -23,8 +23,16 @@ const Patience = 15 * time.Second
 // it waited for, once Patience has passed.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	if !Eventually(cond) {
-		t.Fatalf("%s: not within %s", what, Patience)
+	WaitWithin(t, Patience, what, cond)
+}
+
+// WaitWithin is WaitFor with a patience of its own, for a condition that
+// takes longer than Patience when all is well (a store that starts, a
+// week of readings sent).
+func WaitWithin(t testing.TB, patience time.Duration, what string, cond func() bool) {
+	t.Helper()
+	if !EventuallyWithin(patience, cond) {
+		t.Fatalf("%s: not within %s", what, patience)
 	}
 }
 
@@ -32,7 +40,12 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 // and reports whether it held: WaitFor for a caller that says itself
 // what failed, or goes on.
 func Eventually(cond func() bool) bool {
-	deadline := time.Now().Add(Patience)
+	return EventuallyWithin(Patience, cond)
+}
+
+// EventuallyWithin is Eventually with a patience of its own.
+func EventuallyWithin(patience time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return cond()
