@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/climated/climated/internal/excerpt"
 	"github.com/climated/climated/mqtt/decode"
 	"github.com/climated/climated/sensors"
 )
@@ -51,6 +53,10 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 	if zone == "" {
 		return nil, noZoneError(name, fmt.Sprintf("unmapped; add %q under devices: of subscription %q, or set zone or auto_zone", name, m.Topic))
 	}
+	source := "mqtt/" + m.Format + "/" + name
+	if err := checkDevice(zone, source); err != nil {
+		return nil, err
+	}
 	if auto && !in.Feeds(zone) {
 		// A zone of its own only for a device that measures the climate:
 		// not for a passing phone's BLE beacon, and within the bound.
@@ -72,7 +78,7 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 		in.placer.fromHub(zone)
 	}
 	d := &device{zone: zone, status: sensors.Status{
-		Source: "mqtt/" + m.Format + "/" + name,
+		Source: source,
 		Zones:  []string{zone},
 	}}
 	in.devices[key] = d
@@ -83,6 +89,19 @@ func (in *Ingest) place(mapping int, name string, vs []decode.Value) (*device, e
 			"device", name, "zone", zone, "format", m.Format, "subscription", m.Topic)
 	}
 	return d, nil
+}
+
+// checkDevice refuses a device whose zone or source name no reading may
+// carry (sensors.Reading.Validate's rules for them), once, as it is
+// placed: its readings then need only their values checked.
+func checkDevice(zone, source string) error {
+	if !utf8.ValidString(source) {
+		return fmt.Errorf("device source %s: the name is not UTF-8", excerpt.Quote(source))
+	}
+	if err := sensors.CheckZone(zone); err != nil {
+		return fmt.Errorf("zone %s: %w", excerpt.Quote(zone), err)
+	}
+	return nil
 }
 
 // probeGroup are the values of one probe that feeds a zone of its own.

@@ -282,7 +282,7 @@ func (in *Ingest) addReadings(item inbound, vs []decode.Value, dev *device, t ti
 			// Another hub's demo house: simulated here too.
 			r.Source = sensors.SimulatedPrefix + r.Source
 		}
-		if err := r.Validate(); err != nil {
+		if err := checkValue(r); err != nil {
 			in.stats.badValues.Add(1)
 			in.warnDevice("bad value dropped", item, dev.status.Source, err)
 			firstErr = err
@@ -299,6 +299,18 @@ func (in *Ingest) addReadings(item inbound, vs []decode.Value, dev *device, t ti
 	} else if len(b.readings) > n && !errors.Is(dev.status.Err, errOffline) {
 		dev.status.Err = nil
 	}
+}
+
+// checkValue is sensors.Reading.Validate for a reading of a placed
+// device, whose zone and source checkDevice took once: its time and value.
+func checkValue(r sensors.Reading) error {
+	if r.Time.IsZero() {
+		return fmt.Errorf("reading %s/%s from %q: no time", r.Zone, r.Measurement, r.Source)
+	}
+	if err := r.Measurement.Check(r.Value); err != nil {
+		return fmt.Errorf("reading %s from %q: %w", r.Zone, r.Source, err)
+	}
+	return nil
 }
 
 // hasRoomValue reports whether vs hold a measurement of the room, not only of
