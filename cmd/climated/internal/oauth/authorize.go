@@ -92,7 +92,7 @@ func (s *Server) checkOwner(r *http.Request, given string) error {
 // the redirect URI cannot be trusted (not registered, or of a client the
 // owner never approved), else at the redirect URI.
 func (s *Server) authRequest(w http.ResponseWriter, r *http.Request, q url.Values) (*AuthRequest, bool) {
-	ar, err := s.CheckAuthRequest(r.Context(), q)
+	ar, err := s.CheckAuthRequest(r.Context(), requestSource(r), q)
 	var ae *AuthError
 	switch {
 	case err == nil:
@@ -134,7 +134,13 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, ar *AuthReques
 // Metadata Document on their own site, naming any https redirect URI: a
 // link to /authorize naming it would otherwise make the hub an open
 // redirector that starts with its trusted name (RFC 9700 §4.11.2).
+// A client document's URL is public (ChatGPT's, Claude's), so its errors
+// always go on the hub's page: a redirect after approval, a page before,
+// would tell a stranger whether the household approved that assistant.
 func (s *Server) trusted(ctx context.Context, id string) bool {
+	if isCIMD(id) {
+		return false
+	}
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM oauth_clients WHERE id = ? AND (last_used > 0
 		OR id IN (SELECT client_id FROM oauth_grants) OR id IN (SELECT client_id FROM oauth_codes))`, id).Scan(&n)

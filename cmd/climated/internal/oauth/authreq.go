@@ -34,9 +34,10 @@ type AuthError struct {
 // CheckAuthRequest checks the query of an /authorize request: a
 // registered client, its redirect URI exactly as registered, response_type
 // code, PKCE S256, the hub's own resource (or none, which means it) and
-// known scopes.
-func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthRequest, error) {
-	c, err := s.anyClient(ctx, q.Get("client_id"))
+// known scopes. source is who asks (a client document is fetched on
+// their budget).
+func (s *Server) CheckAuthRequest(ctx context.Context, source string, q url.Values) (*AuthRequest, error) {
+	c, err := s.anyClient(ctx, source, q.Get("client_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +60,11 @@ func (s *Server) CheckAuthRequest(ctx context.Context, q url.Values) (*AuthReque
 
 // anyClient is a registered client or, for an https client_id, the one
 // its Client ID Metadata Document describes; nil when there is neither.
-func (s *Server) anyClient(ctx context.Context, id string) (*Client, error) {
+func (s *Server) anyClient(ctx context.Context, source, id string) (*Client, error) {
 	if !isCIMD(id) {
 		return s.client(ctx, id)
 	}
-	c, err := s.cimd.get(ctx, id)
+	c, err := s.cimd.get(ctx, source, id)
 	if err != nil {
 		return nil, &AuthError{false, *invalidRequest(err.Error())}
 	}

@@ -19,17 +19,17 @@ func TestRedirectURIExactlyRegistered(t *testing.T) {
 	client := h.register(redirect)
 	for _, uri := range []string{"", "https://app.example/cb", "https://app.example/cb?x=1&y=2", "https://app.example/cb/?x=1",
 		"https://APP.example/cb?x=1", "http://app.example/cb?x=1", "https://app.example.evil/cb?x=1", "https://app.example/cb?x=1#f"} {
-		_, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, uri))
+		_, err := h.srv.CheckAuthRequest(context.Background(), "", h.authQuery(client, uri))
 		var ae *oauth.AuthError
 		if !errors.As(err, &ae) || ae.Redirect {
 			t.Errorf("redirect_uri %q: %v, want an AuthError that does not redirect", uri, err)
 		}
 	}
-	if _, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, redirect)); err != nil {
+	if _, err := h.srv.CheckAuthRequest(context.Background(), "", h.authQuery(client, redirect)); err != nil {
 		t.Errorf("the registered redirect URI: %v", err)
 	}
 	q := h.authQuery("dcr_unknown", redirect)
-	if _, err := h.srv.CheckAuthRequest(context.Background(), q); err == nil {
+	if _, err := h.srv.CheckAuthRequest(context.Background(), "", q); err == nil {
 		t.Error("an unknown client was accepted")
 	}
 }
@@ -53,7 +53,7 @@ func TestAuthRequestRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			q := h.authQuery(client, redirect)
 			q.Set(c.key, c.value)
-			_, err := h.srv.CheckAuthRequest(context.Background(), q)
+			_, err := h.srv.CheckAuthRequest(context.Background(), "", q)
 			var ae *oauth.AuthError
 			if !errors.As(err, &ae) || !ae.Redirect || ae.Code != c.code {
 				t.Errorf("got %v, want a redirected %s", err, c.code)
@@ -70,7 +70,7 @@ func TestAuthRequestWithoutResource(t *testing.T) {
 	const redirect = "https://app.example/cb"
 	q := h.authQuery(h.register(redirect), redirect)
 	q.Del("resource")
-	ar, err := h.srv.CheckAuthRequest(context.Background(), q)
+	ar, err := h.srv.CheckAuthRequest(context.Background(), "", q)
 	if err != nil || ar.Resource != h.base+"/mcp" {
 		t.Fatalf("got %+v, %v; want the hub's resource %s/mcp", ar, err, h.base)
 	}
@@ -135,7 +135,7 @@ func TestScopesAsked(t *testing.T) {
 	} {
 		q := h.authQuery(client, redirect)
 		q.Set("scope", c.asked)
-		ar, err := h.srv.CheckAuthRequest(context.Background(), q)
+		ar, err := h.srv.CheckAuthRequest(context.Background(), "", q)
 		if err != nil {
 			t.Fatalf("scope %q: %v", c.asked, err)
 		}

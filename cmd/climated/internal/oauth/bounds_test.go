@@ -20,7 +20,7 @@ func TestCodesBounded(t *testing.T) {
 	h := newHub(t, func(o *oauth.Options) { o.MaxCodes = 2 })
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	ar, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, redirect))
+	ar, err := h.srv.CheckAuthRequest(context.Background(), "", h.authQuery(client, redirect))
 	if err != nil {
 		t.Fatal(err)
 	}

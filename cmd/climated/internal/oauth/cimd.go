@@ -38,9 +38,12 @@ const (
 type cimd struct {
 	client *http.Client
 	log    *slog.Logger
-	lim    *rate.Limiter // fetches of documents never fetched before
-	known  *rate.Limiter // fetches again of documents fetched before: bogus URLs cannot spend them
-	good   map[string]bool
+	// fetches limits the fetches each source (perclient.Source) asks
+	// for, under a ceiling for all sources: one who floods the hub with
+	// bogus client_ids spends their own budget. A budget kept for the
+	// documents fetched before would tell a stranger, who spent the
+	// other, which assistants the household signed in with.
+	fetches *perSource
 	failed map[string]cimdFailure
 	now    func() time.Time
 	mu     sync.Mutex
@@ -73,8 +76,8 @@ func newCIMD(o *Options) *cimd {
 			CheckRedirect: func(*http.Request, []*http.Request) error {
 				return errors.New("the document redirects: serve it at its URL")
 			}},
-		lim: rate.NewLimiter(cimdRate, cimdBurst), known: rate.NewLimiter(cimdRate, cimdBurst), log: o.Logger,
-		now: o.Now, cache: map[string]cimdEntry{}, good: map[string]bool{}, failed: map[string]cimdFailure{},
+		fetches: newPerSource(cimdRate, cimdBurst, o.Now), log: o.Logger,
+		now: o.Now, cache: map[string]cimdEntry{}, failed: map[string]cimdFailure{},
 	}
 }
 
@@ -155,31 +158,25 @@ type cimdFailure struct {
 
 // Bounds of the failures remembered.
 const (
-	cimdFailTTL    = time.Minute
-	maxCIMDFailed  = 256
-	maxCIMDGoodURL = 256
+	cimdFailTTL   = time.Minute
+	maxCIMDFailed = 256
 )
 
-// get is the document's client, from the cache or fetched. A URL whose
-// fetch failed a minute ago gets the same answer without a fetch; a URL
-// fetched before has a fetch budget of its own, so that many bogus
-// client_ids spend the new URLs' budget only.
-func (m *cimd) get(ctx context.Context, id string) (*Client, error) {
+// get is the document's client, from the cache or fetched on the budget
+// of source, who asks. A URL whose fetch failed a minute ago gets the
+// same answer without a fetch.
+func (m *cimd) get(ctx context.Context, source, id string) (*Client, error) {
 	now := m.now()
 	m.mu.Lock()
 	e, ok := m.cache[id]
 	f, failed := m.failed[id]
-	lim := m.lim
-	if m.good[id] {
-		lim = m.known
-	}
 	m.mu.Unlock()
 	switch {
 	case ok && now.Sub(e.fetched) < DefaultCIMDTTL:
 		return e.c, nil
 	case failed && now.Sub(f.at) < cimdFailTTL:
 		return nil, f.err
-	case !lim.Allow():
+	case !m.fetches.allowSource(source):
 		return nil, errors.New("too many client documents fetched: try again in a minute")
 	}
 	c, err := m.fetch(ctx, id)
@@ -193,10 +190,7 @@ func (m *cimd) get(ctx context.Context, id string) (*Client, error) {
 	if len(m.cache) >= maxCIMDCached {
 		clear(m.cache) // simple and bounded; a refetch costs one request
 	}
-	if len(m.good) >= maxCIMDGoodURL {
-		clear(m.good)
-	}
-	m.cache[id], m.good[id] = cimdEntry{c, now}, true
+	m.cache[id] = cimdEntry{c, now}
 	delete(m.failed, id)
 	return c, nil
 }

@@ -140,7 +140,7 @@ func (h *hub) authQuery(client, redirect string) url.Values {
 // code runs an approved authorization request and returns its code.
 func (h *hub) code(q url.Values) string {
 	h.t.Helper()
-	ar, err := h.srv.CheckAuthRequest(context.Background(), q)
+	ar, err := h.srv.CheckAuthRequest(context.Background(), "", q)
 	if err != nil {
 		h.t.Fatal(err)
 	}

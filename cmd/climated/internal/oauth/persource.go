@@ -38,6 +38,14 @@ func newPerSource(r rate.Limit, burst int, now func() time.Time) *perSource {
 // allow takes one registration of r's source and one of the ceiling's,
 // or neither.
 func (p *perSource) allow(r *http.Request) bool {
-	// OAuth runs only with public_url: behind a proxy.
-	return p.tries.Take(perclient.Source(r, true), p.now()) == nil
+	return p.allowSource(requestSource(r))
 }
+
+// allowSource is allow for the source requestSource named.
+func (p *perSource) allowSource(source string) bool {
+	return p.tries.Take(source, p.now()) == nil
+}
+
+// requestSource is who sent r: OAuth runs only with public_url, behind a
+// proxy (perclient.Source).
+func requestSource(r *http.Request) string { return perclient.Source(r, true) }

@@ -127,7 +127,7 @@ func TestCodeForRemovedClient(t *testing.T) {
 	h := newHub(t, func(o *oauth.Options) { o.RegisterRate = rate.Inf })
 	const redirect = "https://app.example/cb"
 	client := h.register(redirect)
-	ar, err := h.srv.CheckAuthRequest(context.Background(), h.authQuery(client, redirect))
+	ar, err := h.srv.CheckAuthRequest(context.Background(), "", h.authQuery(client, redirect))
 	if err != nil {
 		t.Fatal(err)
 	}

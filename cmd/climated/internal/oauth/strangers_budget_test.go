@@ -8,15 +8,15 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 )
 
-// TestAtk47FetchBudgetTellsWhichDocumentsWereUsed: the hub fetches a
-// document it fetched before (since it started) on a budget of its own,
-// so that bogus client_ids cannot spend it. A stranger spends the other
-// budget with a few bogus client_ids (eleven GETs of /authorize), then
-// asks /authorize for ChatGPT's document: 200 with the consent page when
-// the household signed ChatGPT in since the hub started, 400 "too many
-// client documents fetched" when it did not. Two hubs, the same GETs,
-// different answers: which assistants the household uses shows.
-func TestAtk47FetchBudgetTellsWhichDocumentsWereUsed(t *testing.T) {
+// TestFetchBudgetDoesNotTellWhichDocumentsWereUsed: a stranger spends a
+// fetch budget with a few bogus client_ids (eleven GETs of /authorize),
+// then asks /authorize for ChatGPT's document. When the documents fetched
+// before had a budget of their own, the answer was 200 with the consent
+// page on a hub whose household signed ChatGPT in since it started, and
+// 400 "too many client documents fetched" on another: which assistants
+// the household uses showed. The budget is now the asker's own, so both
+// hubs answer alike.
+func TestFetchBudgetDoesNotTellWhichDocumentsWereUsed(t *testing.T) {
 	const redirect = "https://app.example/cb"
 	d := newDocServer(t, redirect)
 	id := d.URL + "/client.json"

@@ -7,15 +7,17 @@ import (
 	"github.com/climated/climated/cmd/climated/internal/oauth"
 )
 
-// TestAtk47AuthorizeErrorsTellWhichDocumentsApproved: a stranger sends a
+// TestAuthorizeErrorsDoNotTellWhichDocumentsApproved: a stranger sends a
 // GET /authorize naming a client document's public URL (ChatGPT's) and its
-// public redirect URI, with a bad parameter (response_type=token). Before
-// the owner approved the document the hub answers 400 on its own page;
-// after, it redirects (303) to the client's redirect URI, because
-// trusted() finds the document's row kept in oauth_clients. One GET,
-// never followed, tells anyone whether this household connected ChatGPT,
-// the oracle 9645cb0 and 53e8246 closed on /token and /register/ID.
-func TestAtk47AuthorizeErrorsTellWhichDocumentsApproved(t *testing.T) {
+// public redirect URI, with a bad parameter (response_type=token). The hub
+// answered 400 on its own page before the owner approved the document and
+// redirected (303) to the client's redirect URI after, as it does for an
+// approved registered client: one GET, never followed, told anyone
+// whether this household connected ChatGPT, as /token and /register/ID
+// once did (TestTokenDoesNotTellWhichDocumentsApproved,
+// TestDocumentClientsHaveNoRegistration). A document client's errors are
+// now always on the hub's page.
+func TestAuthorizeErrorsDoNotTellWhichDocumentsApproved(t *testing.T) {
 	const redirect = "https://app.example/cb"
 	d := newDocServer(t, redirect)
 	h := cimdHub(t, d, true)
