@@ -44,10 +44,10 @@ type cimd struct {
 	// documents fetched before would tell a stranger, who spent the
 	// other, which assistants the household signed in with.
 	fetches *perSource
-	failed map[string]cimdFailure
-	now    func() time.Time
-	mu     sync.Mutex
-	cache  map[string]cimdEntry
+	failed  map[string]cimdFailure
+	now     func() time.Time
+	mu      sync.Mutex
+	cache   map[string]cimdEntry
 }
 
 type cimdEntry struct {
