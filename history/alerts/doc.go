@@ -24,22 +24,16 @@
 //
 // # House rules
 //
-// See DefaultHouse: mould risk (humidity over 70 % for 6 h), condensation
-// risk (the room's dew point near an outside wall's surface temperature,
-// see DewPoint and SurfaceTemperature), CO2 over 1400 ppm for 15 min, frost
-// on an outdoor zone, a storm warning from a fast pressure fall (the Met
-// Office's "falling quickly", 3.6 hPa or more in 3 h), a zone silent for an
-// hour, and a battery under 15 %. Each can be turned off and its thresholds
-// changed in the configuration (HouseConfig, YAML).
+// DefaultHouse gives them and why each is where it is: mould and
+// condensation risk, CO2, frost, a storm warning from a fast pressure fall,
+// a silent zone and a low battery. Each can be turned off and its
+// thresholds changed in the configuration (HouseConfig, YAML).
 //
 // # Persistence and bounds
 //
 // DB keeps user rules, every state change and the event history in the
-// history's SQLite file (its own part of the schema, migrations/); a restart resumes holds
-// and firings where they were. At most MaxUserRules user rules; the
-// history keeps DefaultMaxHistory events for at most DefaultHistoryAge;
-// events beyond DefaultMaxEventsPerSecond (after a burst of DefaultBurst)
-// are counted and not emitted. Readings older than Options.MaxAge (a
-// backfill at start-up, a device's buffered readings) fill the windows but
-// are not judged, so a restart does not announce the past.
+// history's SQLite file (its own part of the schema, migrations/), so a
+// restart resumes holds and firings where they were. At most MaxUserRules
+// user rules; DBOptions bounds the event history, Options the events
+// emitted (a burst, then a rate) and the age of a reading still judged.
 package alerts

@@ -26,7 +26,9 @@ type TrendRule struct {
 	Threshold float64
 }
 
-// The trend rules of the get_climate structure (see the package comment).
+// The trend rules of the get_climate structure: temperature over 1 hour,
+// ±0.5 °C; sea-level pressure over 3 hours, ±1.0 hPa (the meteorological
+// "steady" band).
 var (
 	TemperatureTrend = TrendRule{Window: time.Hour, Threshold: 0.5}
 	PressureTrend    = TrendRule{Window: 3 * time.Hour, Threshold: 1.0}
@@ -91,8 +93,11 @@ func Extremes(pts []Point, from int64) (lo, hi Point, ok bool) {
 	return lo, hi, true
 }
 
-// Trend judges the points in (now-window, now] by rule; ok is false when
-// they are fewer than two or span less than half the window.
+// Trend judges the points in (now-window, now] by rule: the least-squares
+// slope times the window is the change over the window, Up when at least
+// the threshold, Down when at most minus it, Stable otherwise. ok is false
+// when the points are fewer than two or span less than half the window:
+// the key is then left out rather than guessed.
 func Trend(pts []Point, now int64, rule TrendRule) (word string, ok bool) {
 	w := int64(rule.Window / time.Second)
 	pts = between(pts, now-w, now)

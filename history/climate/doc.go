@@ -23,20 +23,10 @@
 //
 // # Derivations
 //
-//   - Extremes: min_temp and max_temp are the lowest and highest Temperature
-//     readings since local midnight (Options.Location), date_min_temp and
-//     date_max_temp the Unix time of the first reading that reached them.
-//     Local midnight is computed in the configured zone, so a day that gains
-//     or loses an hour to daylight saving still starts at 00:00 local time.
-//   - Trends: the least-squares slope of the readings in the window before
-//     now, times the window length, is the change over the window; it is
-//     "up" when the change is at least the threshold, "down" when at most
-//     minus the threshold, "stable" otherwise. Temperature: 1 hour window,
-//     0.5 °C threshold. Pressure (sea level): 3 hour window, 1.0 hPa
-//     threshold (the meteorological "steady" band). A trend needs at least
-//     two readings spanning half the window; without them the key is left
-//     out rather than guessed.
-//   - Rain: Rain is the amount of the latest interval reported; sum_rain_1
-//     and sum_rain_24 add up the Rain readings with times in (now-1h, now]
-//     and (now-24h, now].
+// Extremes, Trend and Sum (derive.go) make the derived keys: min_temp and
+// max_temp since local midnight in Options.Location (LocalMidnight, so a
+// day of a daylight-saving change still starts at 00:00), with the time of
+// the first reading that reached each; the temperature and pressure trends
+// (TemperatureTrend, PressureTrend); Rain's sums over (now−1h, now] and
+// (now−24h, now]. docs/mcp.md says how, as users read them.
 package climate

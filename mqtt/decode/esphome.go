@@ -13,7 +13,7 @@ import (
 // sensor has no value: no value, not a fault) and
 // <node>/status with online/offline. The node may be a topic prefix with
 // slashes. A sensor's measurement comes from a field whose path is the
-// sensor's name, else from words in the name (see the package doc); other
+// sensor's name, else from words in the name (esphomeGuess); other
 // components (binary_sensor, switch …) are ignored.
 type esphome struct{ fieldDecoder }
 

@@ -26,7 +26,7 @@ func airDays(loc *time.Location) []time.Time {
 func within(at, from, to time.Time) bool { return !at.Before(from) && !at.After(to) }
 
 // TestCookingSchedule checks the documented times and peaks of the
-// episodes (doc.go): breakfast starts 07:00…07:20 and lasts 10 minutes,
+// episodes (air.go): breakfast starts 07:00…07:20 and lasts 10 minutes,
 // dinner 18:00…18:40 and 40 minutes, the kitchen window opens 10 minutes
 // after dinner for 20 minutes; the peaks above the background are within
 // their documented ranges, and vary from day to day.

@@ -4,7 +4,9 @@ import "time"
 
 // instant is a moment as the house sees it: the people in it live by the
 // wall clock (with daylight saving time), the weather by the sun, which the
-// local standard time follows more closely.
+// local standard time follows more closely. In summer the afternoon
+// maximum therefore comes an hour later by the clock, and the weather does
+// not jump when the clocks change.
 type instant struct {
 	t       time.Time
 	wall    float64 // hours since midnight on the local wall clock, [0, 24)

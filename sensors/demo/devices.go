@@ -8,6 +8,18 @@ import (
 )
 
 // The devices' health.
+//
+// A module runs on four alkaline cells whose charge falls linearly from
+// 100 % to 50 % over the battery's life (Bedroom 540 days, Balcony 365,
+// Rain 450), then the battery is replaced; the seed decides where in that
+// cycle each module is. As the catalogue's battery model says
+// (sensors/battery.go), battery_vp is the pack's voltage on the alkaline
+// discharge curve (6200 mV fresh, about 5100 mV at 50 %) and
+// battery_percent is what the module derives from that voltage with the
+// same curve, sensors.Alkaline.Percent; no voltage is derived from a
+// percentage. rf_status is about 58…64 (Bedroom), 64…72 (Balcony) and
+// 66…74 (Rain) with ±4 of noise, within 55…80; wifi_status is about 53…58
+// ± 3, within 50…65 (on Netatmo's scales lower is better).
 const (
 	batteryFull  = 100.0 // % of the charge left in a fresh battery
 	batteryEmpty = 50.0  // %, the charge at which the demo's batteries are replaced

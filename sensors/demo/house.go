@@ -95,7 +95,9 @@ func (h *House) Zones() []string { return append([]string(nil), zoneNames...) }
 // of each zone in the order of Zones, rounded as the catalogue shows them.
 // The Rain zone has a Rain reading only when t is a multiple of RainInterval.
 // The readings depend on the seed, the location and the instant t alone (not
-// on t's location), so calling At again, in any order, gives the same values.
+// on t's location), so calling At again, in any order, gives the same values:
+// a backfilled day, a restart and a test that steps through a day all see
+// the same house.
 func (h *House) At(t time.Time) []sensors.Reading {
 	t = t.Round(0) // no monotonic clock reading: a reading's time is a wall time
 	in := h.instant(t)

@@ -6,7 +6,38 @@ import (
 )
 
 // The outdoor climate: a temperate northern-hemisphere place, roughly
-// central Europe. doc.go explains how the constants combine.
+// central Europe (the Balcony, the pressure and the rain).
+//
+// Outdoor temperature = seasonal mean + weather drift + daily cycle + noise:
+//   - seasonal mean 10 ± 9 °C, coldest on 19 January, warmest on 20 July;
+//   - drift ±2.5 °C over 4-day periods plus ±1 °C from day to day;
+//   - daily cycle: minimum at 05:30 and maximum at 15:00 local standard
+//     time, joined by half cosines (a faster morning rise), with a half range
+//     of 2.5 °C in midwinter to 5.5 °C in midsummer, times 0.7…1.2 for cloudy
+//     or clear days;
+//   - noise ±0.15 °C over 15 minutes.
+//
+// The dew point follows the day's mean temperature (mean minus 2…5 °C), not
+// the daily cycle, so relative humidity (Magnus formula) falls as the
+// afternoon warms the air; outdoor humidity is clamped to 40…95 %.
+//
+// Sea-level pressure = 1013 hPa ± 12 hPa over 60-hour periods (weather
+// systems) ± 5 hPa over 10-hour periods (fronts) + a 0.5 hPa semidiurnal tide,
+// so it stays within about 996…1031 hPa. AbsolutePressure is the pressure at
+// the station, 120 m above sea level, by the barometric formula of the
+// International Standard Atmosphere:
+//
+//	p_station = p_sea · (1 − 0.0065·h/288.15)^5.2559 = 0.98585 · p_sea at h = 120 m
+//
+// which is about 14.3 hPa less.
+//
+// Rain: each hour has a shower with a chance of 14 % at 1010 hPa, 1.5 % more
+// per hPa below that and less above it (clamped to 0…50 %), so wet spells
+// come with low pressure; over a year about 9…11 % of the hours are wet. A
+// shower lasts 5 to 20 minutes within its hour, swells and ebbs, and brings
+// 0.1…3 mm per 5 minutes with heavy showers rare (roughly 650…950 mm a year).
+// The gauge reports the rain of the 5 minutes ending at each multiple of
+// RainInterval, at a resolution of 0.1 mm.
 const (
 	seasonMean      = 10.0     // °C, annual mean outdoor temperature
 	seasonSwing     = 9.0      // °C, the seasonal mean is seasonMean ± seasonSwing

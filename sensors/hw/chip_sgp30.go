@@ -21,9 +21,12 @@ import (
 // 12 ms wait holds nothing), and the poller takes the latest measurement
 // at its own interval. The first 15 s after init_air_quality are
 // reported by the chip as 400 ppm: the driver drops them, and the poller
-// asks no sooner than sgp30WarmUp after the start. When the zone has a
-// temperature and a humidity from other chips, the chip gets the air's
-// absolute humidity for its compensation.
+// asks no sooner than sgp30WarmUp after the start: the first reading comes
+// 15.5 s after it. When the zone has a temperature and a humidity from the
+// chips that provide them, at most airMaxAge old, the chip gets the air's
+// absolute humidity for its compensation whenever it changes by ahChange
+// or more. Its baseline is not saved: after each start the chip needs
+// about 12 hours to settle it.
 const (
 	sgp30WarmUp  = sgp30.WarmUp + 500*time.Millisecond // half a second past the first valid measurement
 	sgp30Stale   = 3 * time.Second                     // a latest measurement older than this is no longer current

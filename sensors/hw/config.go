@@ -34,6 +34,7 @@ const (
 //	  - {zone: Bedroom, chip: sgp30}      # CO2 estimated from VOCs
 //	  - {zone: Balcony, chip: ds18b20, device: 28-0316a2791fff}              # on the kernel's 1-wire bus
 //	  - {zone: Cellar, chip: ds18b20, bridge: 0x18, device: 28-0417c1b2e3ff} # behind a DS2482 at 0x18
+//	  - {zone: Attic, chip: ds18b20, bus: 1, bridge: 0x1c, channel: 3, device: 28-051a2b3c4dff} # channel 3 of a DS2482-800
 //	wifi: {zone: Indoor}
 type Config struct {
 	Altitude   float64        `yaml:"altitude"`    // metres above sea level, −500…9000
@@ -55,7 +56,7 @@ type SensorConfig struct {
 	Channel  int                   `yaml:"channel,omitempty"`  // DS18B20 behind a DS2482-800: its 1-wire channel, 0–7
 	Interval time.Duration         `yaml:"interval,omitempty"` // reading period; default: Config.Interval
 	Offsets  Offsets               `yaml:"offsets,omitempty"`  // calibration, added to what the chip reports
-	Provides []sensors.Measurement `yaml:"provides,omitempty"` // the measurements it provides for its zone; default: see doc.go
+	Provides []sensors.Measurement `yaml:"provides,omitempty"` // the measurements it provides for its zone; default: see assignProviders
 }
 
 // Offsets calibrate a chip: each is added to what it reports.

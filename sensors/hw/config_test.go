@@ -224,7 +224,7 @@ func TestSeaLevelPressure(t *testing.T) {
 			t.Errorf("SeaLevelPressure(%g, %g) = %.3f, want %.2f", tt.p, tt.h, got, tt.want)
 		}
 	}
-	// The inverse of the demo house's station pressure (sensors/demo/doc.go).
+	// The inverse of the demo house's station pressure (sensors/demo/weather.go).
 	sea := 1016.2
 	station := sea * math.Pow(1-0.0065*120/288.15, 5.2559)
 	if got := SeaLevelPressure(station, 120); math.Abs(got-sea) > 1e-9 {

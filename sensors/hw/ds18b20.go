@@ -28,7 +28,10 @@ import (
 // A reading (datasheet, "Transaction sequence"): 1-wire reset, Match ROM,
 // Convert T (0x44) followed by the strong pull-up; the conversion time of
 // the chip's resolution (750 ms at 12 bits); reset, Match ROM, Read
-// Scratchpad (0xBE): 9 bytes, the last the CRC of the first 8.
+// Scratchpad (0xBE): 9 bytes, the last the CRC of the first 8. A
+// scratchpad of all ones, a wrong CRC, a configuration byte that is not a
+// DS18B20's and the 85 °C power-on value are faults (checkScratchpad,
+// scratchpadTemp). Nothing is ever written to a DS18B20's EEPROM.
 //
 // Datasheet: https://www.analog.com/media/en/technical-documentation/data-sheets/DS18B20.pdf
 
@@ -49,7 +52,10 @@ var (
 
 // romOf is the 64-bit ROM of a DS18B20 from its ID as the kernel names it
 // (28-0316a2791fff: family, then the 48-bit serial number): the family in
-// the low byte, the serial, and the CRC of both in the top byte.
+// the low byte, the serial, and the CRC of both in the top byte. The
+// configuration names a thermometer by the kernel's ID behind a bridge
+// too, so it moves between the kernel's w1 bus and a bridge without a new
+// ID.
 func romOf(id string) (onewire.Address, error) {
 	if !validW1ID(id) {
 		return 0, fmt.Errorf("want the 1-wire ID of a DS18B20, e.g. 28-0316a2791fff")

@@ -47,14 +47,14 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Kinds of faults, for errors.Is.
 var (
-	ErrNoBus      = errors.New("no such I²C bus")
-	ErrPermission = errors.New("permission denied")
-	ErrNoAck      = errors.New("no answer from the chip (NACK)")
-	ErrAllOnes    = sensirion.ErrAllOnes
-	ErrCRC        = errors.New("checksum mismatch")
-	ErrShort      = errors.New("1-wire bus shorted")
-	ErrTimeout    = errors.New("timed out")
-	ErrNoWiFi     = errors.New("no wireless interface")
+	ErrNoBus      = errors.New("no such I²C bus")                // no /dev/i2c-N
+	ErrPermission = errors.New("permission denied")              // no permission to open the bus
+	ErrNoAck      = errors.New("no answer from the chip (NACK)") // or no presence pulse on a 1-wire bus
+	ErrAllOnes    = sensirion.ErrAllOnes                         // a read of nothing but 0xFF: nothing drives the bus
+	ErrCRC        = errors.New("checksum mismatch")              // a Sensirion word, a DS18B20's scratchpad, the kernel's 1-wire check
+	ErrShort      = errors.New("1-wire bus shorted")             // or held low
+	ErrTimeout    = errors.New("timed out")                      // the attempt timeout, or a chip with no new measurement
+	ErrNoWiFi     = errors.New("no wireless interface")          // said once, not a fault, when no interface is configured
 )
 
 // WrongChipError is a chip-ID register that does not hold the ID of the

@@ -105,8 +105,10 @@ func (p *poller) poll(ctx context.Context, sink sensors.Sink) (time.Time, error)
 }
 
 // waitFor says whether err, an attempt's at now, only means wait: a
-// device warming up, or one with no new measurement yet for less than
-// its limit; next is when to try again.
+// device warming up, or one with no new measurement yet (errNotReady,
+// asked again a second later) for less than three of its measurement
+// periods, and at least 15 s; past that it counts as a failure. next is
+// when to try again.
 func (p *poller) waitFor(now time.Time, err error) (next time.Time, wait bool) {
 	var ny *notYet
 	switch {
@@ -249,8 +251,14 @@ func (p *poller) succeeded(sink sensors.Sink, now time.Time) {
 	sink.Report(sensors.Status{Source: p.name, Zones: []string{p.zone}, LastSeen: now})
 }
 
-// failed logs (at a limited rate) and reports a failure, and returns when
-// to try again. An optional sensor that is absent (a hub without Wi-Fi, or
+// failed logs and reports a failure, and returns when to try again: after
+// 1 s, then 2, 4 … up to the interval (backoff); after every reinitAfter
+// failures in a row the chip is opened anew. The first failure is logged
+// at once (the *Error names chip, bus and address), repeats at most every
+// logEvery with their count, and the recovery once (succeeded). A sensor
+// without a reading for staleAfter intervals is stale: its Status carries
+// a *StaleError, it is logged once, and its old readings are never
+// repeated as if they were current. An optional sensor that is absent (a hub without Wi-Fi, or
 // whose Wi-Fi is not up yet) is not a fault: it is said once and looked
 // for again every interval.
 func (p *poller) failed(sink sensors.Sink, now time.Time, err error) (retry time.Duration) {

@@ -149,6 +149,10 @@ func (p *spec) setOpen(sc SensorConfig, w1Dir string, altitude float64) {
 		}
 	default:
 		p.name = fmt.Sprintf("i2c%s/0x%02x %s", sc.Bus, sc.Address, chip.name)
+		// The CO2 of a CCS811 or an SGP30 is an estimate from volatile
+		// organic compounds or hydrogen, and its readings' Source says so;
+		// in a zone with an NDIR chip (scd4x, scd30) the NDIR chip provides
+		// CO2 (assignProviders).
 		if chip.estimated {
 			p.name += " (estimated CO2)"
 		}

@@ -10,7 +10,10 @@ import (
 	"github.com/climated/climated/history/alerts"
 )
 
-// ntfyMessage is ntfy's JSON publish format.
+// ntfyMessage is ntfy's JSON publish format, "Publish as JSON"
+// (https://docs.ntfy.sh/publish/#publish-as-json): a POST to the server's
+// root URL (not the topic's URL); an access token goes in
+// "Authorization: Bearer".
 type ntfyMessage struct {
 	Topic    string   `json:"topic"`
 	Title    string   `json:"title"`
@@ -19,7 +22,12 @@ type ntfyMessage struct {
 	Tags     []string `json:"tags"`     // tags that are emoji short codes show as emoji
 }
 
-// gotifyMessage is Gotify's message.
+// gotifyMessage is Gotify's message, "Push messages"
+// (https://gotify.net/docs/pushmsg; the server reads the token in
+// auth/authentication.go, readTokenFromRequest): a POST to the server's
+// /message with the application token in the X-Gotify-Key header (Gotify
+// also takes ?token=, which would put it in proxies' logs, so it is not
+// used).
 type gotifyMessage struct {
 	Title    string `json:"title"`
 	Message  string `json:"message"`
