@@ -15,11 +15,12 @@ import (
 // in March and ten in June, every day kept (31 at a time), then a reading
 // of a March day and one of a June day written again with their values
 // (a re-import), so that the keeper summarises those two days again,
-// together. A hole: addFeelsLike picks its tier for the span from the
-// first of the days it is given to the last (pickTier), so the March
-// day, summarised with a June one, has its feels-like from the hourly
-// means rather than the 5-minute ones it had before and that a fresh
-// summary of the day gives; its row keeps that for ever.
+// together. addFeelsLike picked its tier for the span from the first of
+// the days it was given to the last (pickTier), so the March day,
+// summarised with a June one, had its feels-like from the hourly means
+// rather than the 5-minute ones it had before and that a fresh summary
+// of the day gives, and its row kept that for ever; each day now picks
+// its own.
 func TestKeptFeelsLikeDoesNotDependOnTheOtherDaysKept(t *testing.T) {
 	march := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
 	june := time.Date(2026, 6, 20, 0, 0, 0, 0, time.UTC)
@@ -29,7 +30,7 @@ func TestKeptFeelsLikeDoesNotDependOnTheOtherDaysKept(t *testing.T) {
 	s.w.days.keep = nil
 	ctx := context.Background()
 	rs := append(keepHouse(march), keepHouse(june)...)
-	if err := s.Record(ctx, rs); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
@@ -52,7 +53,7 @@ func TestKeptFeelsLikeDoesNotDependOnTheOtherDaysKept(t *testing.T) {
 	if len(again) != 2 {
 		t.Fatalf("%d readings to write again; want 2", len(again))
 	}
-	if err := s.Record(ctx, again); err != nil {
+	if err := s.Record(ctx, sensors.Batch{Readings: again}); err != nil {
 		t.Fatal(err)
 	}
 	compactNow(t, s)

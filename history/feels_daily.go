@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 	"github.com/climated/climated/sensors/weather"
 )
@@ -29,36 +30,31 @@ type FeelsLike struct {
 var feelMeasurements = []sensors.Measurement{sensors.Temperature, sensors.Humidity, sensors.WindStrength}
 
 // addFeelsLike adds FeelsLike to the days of zone (each starting at the
-// local midnight of its date) that have all of feelMeasurements. Each
-// measurement is read once for all the days (a year of them is three
-// queries, not three a day), from the finest tier that answers the span.
+// local midnight of its date) that have all of feelMeasurements. Each day
+// is read from the finest tier that answers that day alone, so a day's
+// feels-like is the same whichever other days it is asked or kept with;
+// days in a row that share a tier are read together (a year of them is
+// a few queries per measurement, not three a day).
 func (s *Store) addFeelsLike(ctx context.Context, zone string, days []Day) error {
-	if len(days) == 0 {
-		return nil
+	runs, err := s.feelsRuns(days)
+	if err != nil {
+		return err
 	}
 	loc := s.opts.Location
-	from, err := time.ParseInLocation(time.DateOnly, days[0].Date, loc)
-	if err != nil {
-		return err
-	}
-	last, err := time.ParseInLocation(time.DateOnly, days[len(days)-1].Date, loc)
-	if err != nil {
-		return err
-	}
-	var means [3]map[int64]float64
-	for j, m := range feelMeasurements {
-		if means[j], err = s.bucketMeans(ctx, zone, m, from, nextMidnight(last, loc)); err != nil {
-			return err
-		}
-	}
 	byDay := map[string]*[3]map[int64]float64{}
-	for j := range means {
-		for t, v := range means[j] {
-			date := time.Unix(t, 0).In(loc).Format(time.DateOnly)
-			if byDay[date] == nil {
-				byDay[date] = &[3]map[int64]float64{{}, {}, {}}
+	for _, r := range runs {
+		for j, m := range feelMeasurements {
+			means, err := s.bucketMeans(ctx, zone, m, r)
+			if err != nil {
+				return err
 			}
-			byDay[date][j][t] = v
+			for t, v := range means {
+				date := time.Unix(t, 0).In(loc).Format(time.DateOnly)
+				if byDay[date] == nil {
+					byDay[date] = &[3]map[int64]float64{{}, {}, {}}
+				}
+				byDay[date][j][t] = v
+			}
 		}
 	}
 	for i := range days {
@@ -69,10 +65,41 @@ func (s *Store) addFeelsLike(ctx context.Context, zone string, days []Day) error
 	return nil
 }
 
-// bucketMeans are m's means in zone per 5-minute bucket of [from, to)
-// (per hour where only the hourly tier answers the span).
-func (s *Store) bucketMeans(ctx context.Context, zone string, m sensors.Measurement, from, to time.Time) (map[int64]float64, error) {
+// feelsRun is days in a row read from one tier: [from, to), and the first
+// day's bounds, by which the tier is picked.
+type feelsRun struct {
+	from, to       time.Time
+	dayFrom, dayTo time.Time
+	table          string
+}
+
+// feelsRuns groups days into runs of consecutive days for which pickTier
+// picks the same tier, each day on its own.
+func (s *Store) feelsRuns(days []Day) ([]feelsRun, error) {
+	loc := s.opts.Location
+	var runs []feelsRun
+	for _, d := range days {
+		date, err := time.ParseInLocation(time.DateOnly, d.Date, loc)
+		if err != nil {
+			return nil, err
+		}
+		from := climate.DayStart(date.Year(), date.Month(), date.Day(), loc)
+		to := nextMidnight(from, loc)
+		tier, _ := s.pickTier(sensors.Temperature, from, to, 5*time.Minute)
+		if n := len(runs); n > 0 && runs[n-1].to.Equal(from) && runs[n-1].table == tier.table {
+			runs[n-1].to = to
+			continue
+		}
+		runs = append(runs, feelsRun{from: from, to: to, dayFrom: from, dayTo: to, table: tier.table})
+	}
+	return runs, nil
+}
+
+// bucketMeans are m's means in zone per 5-minute bucket of run (per hour
+// where only the hourly tier answers its days).
+func (s *Store) bucketMeans(ctx context.Context, zone string, m sensors.Measurement, run feelsRun) (map[int64]float64, error) {
 	out := map[int64]float64{}
+	from, to := run.from, run.to
 	if now := s.opts.Now(); to.After(now) {
 		to = now // today, so far
 	}
@@ -80,7 +107,7 @@ func (s *Store) bucketMeans(ctx context.Context, zone string, m sensors.Measurem
 	if err != nil || id == 0 || !from.Before(to) {
 		return out, err
 	}
-	tier, _ := s.pickTier(m, from, to, 5*time.Minute)
+	tier, _ := s.pickTier(m, run.dayFrom, run.dayTo, 5*time.Minute)
 	step := int64(max(tier.width, 5*time.Minute) / time.Second)
 	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf("SELECT t / ?1 * ?1 AS b, %s FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b",
 		tier.mean, tier.table), step, id, from.Unix(), to.Unix())
