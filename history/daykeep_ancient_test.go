@@ -1,0 +1,51 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/internal/testutil"
+)
+
+// TestKeeperAfterAReadingOfYearOne: an import is RFC 3339 and takes any
+// year; a spreadsheet that writes an empty date as 0001-01-01 gives one
+// such reading. The days before 2000 cannot be asked for (history.Earliest;
+// climate://months from 1970), so a history of two readings, one of year
+// 1, should be kept at once. Tried: that import, then the keeper's ticks
+// (keepDays with keepBudget) for 20 s. A hole: missingDays walks every
+// local day from the zone's first reading, 739,000 of them, and reads and
+// unmarshals every kept row of the zone each tick: a tick takes 0.15-1.1 s
+// and grows with the rows, for a chunk of 31 days; the keeper would take
+// days, the writer stalled on every tick, and day_summary fills with
+// 739,000 empty rows per zone.
+func TestKeeperAfterAReadingOfYearOne(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	s.w.days.keep = nil
+	ctx := context.Background()
+	csv := "time,zone,measurement,value,source\n" +
+		"0001-01-01T00:00:01Z,Living,Temperature,20,test\n" +
+		"2026-12-01T10:00:00Z,Living,Temperature,21,test\n"
+	if _, err := s.Import(ctx, strings.NewReader(csv), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var longest time.Duration
+	deadline := time.Now().Add(20 * time.Second)
+	for ticks := 1; ; ticks++ {
+		start := time.Now()
+		done, err := s.keepDays(ctx, s.wdb, keepBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest = max(longest, time.Since(start))
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d ticks (20 s), the longest %s, the keeper has kept %d days of a zone with two readings and is not done", ticks, longest.Round(time.Millisecond), keptCount(t, s, "Living"))
+		}
+	}
+}
