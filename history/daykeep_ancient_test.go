@@ -14,13 +14,14 @@ import (
 // year; a spreadsheet that writes an empty date as 0001-01-01 gives one
 // such reading. The days before 2000 cannot be asked for (history.Earliest;
 // climate://months from 1970), so a history of two readings, one of year
-// 1, should be kept at once. Tried: that import, then the keeper's ticks
-// (keepDays with keepBudget) for 20 s. A hole: missingDays walks every
-// local day from the zone's first reading, 739,000 of them, and reads and
-// unmarshals every kept row of the zone each tick: a tick takes 0.15-1.1 s
-// and grows with the rows, for a chunk of 31 days; the keeper would take
-// days, the writer stalled on every tick, and day_summary fills with
-// 739,000 empty rows per zone.
+// 1, should be kept at once: that import, then the keeper's ticks
+// (keepDays with keepBudget) for at most 20 s. missingDays walked every
+// local day from the zone's first reading, 739,000 of them, and read and
+// unmarshalled every kept row of the zone each tick (a tick took
+// 0.15-1.1 s and grew with the rows), so the keeper would have taken
+// days and filled day_summary with 739,000 empty rows per zone. It now
+// starts at the first reading of Earliest or later, the floor the
+// readers' times share, and reads only the kept days' keys.
 func TestKeeperAfterAReadingOfYearOne(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})

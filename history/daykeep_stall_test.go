@@ -5,9 +5,11 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/internal/testutil"
 	"github.com/climated/climated/sensors"
 )
@@ -71,7 +73,11 @@ func (g *stationRows) Next(context.Context) (ImportRow, error) {
 // keeper's longest tick 1.6 s (at 10 minutes: 0.84 s). A hole: keepDays
 // looks at its deadline only after a whole chunk of 31 days, hundreds
 // of queries a measurement: a tick lasts several times its budget, and
-// every write (an MQTT acknowledgement waits for Flush) waits as long.
+// every write (an MQTT acknowledgement waits for Flush) waited as long.
+// The keeper now sizes its runs by what a day took (keepPace), so a tick
+// ends within about a day's work of its budget. The bound is relative to
+// what a day's summary takes on the machine in this run, so that a
+// loaded machine or the race detector does not fail it.
 func TestKeeperLetsWritesThrough(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports a month of a station")
@@ -85,6 +91,7 @@ func TestKeeperLetsWritesThrough(t *testing.T) {
 	if _, err := s.ImportRows(ctx, &stationRows{t: now.AddDate(0, 0, -29), end: now.Add(-2 * time.Hour), step: time.Minute}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	oneDay := dayCost(t, s, now.AddDate(0, 0, -20))
 	s.Close(ctx)
 
 	s = openTest(t, path, o)
@@ -93,7 +100,7 @@ func TestKeeperLetsWritesThrough(t *testing.T) {
 	for i := 1; keptCount(t, s, "Garden") < 29 && time.Now().Before(deadline); i++ {
 		r := sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: 8, Time: now.Add(-time.Duration(i) * time.Second), Source: "station/test"}
 		start := time.Now()
-		if err := s.Record(ctx, []sensors.Reading{r}); err != nil {
+		if err := s.Record(ctx, sensors.Batch{Readings: []sensors.Reading{r}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Flush(ctx); err != nil {
@@ -102,8 +109,31 @@ func TestKeeperLetsWritesThrough(t *testing.T) {
 		longest = max(longest, time.Since(start))
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Logf("the longest write while the keeper kept %d days: %s", keptCount(t, s, "Garden"), longest.Round(time.Millisecond))
-	if longest > 2*keepBudget {
-		t.Errorf("a write waited %s while the keeper kept the station's days; want at most twice the keeper's budget of %s a tick", longest.Round(time.Millisecond), keepBudget)
+	bound := 2*keepBudget + 2*oneDay
+	t.Logf("the longest write while the keeper kept %d days: %s (a day's summary takes %s here; bound %s)", keptCount(t, s, "Garden"), longest.Round(time.Millisecond), oneDay.Round(time.Millisecond), bound.Round(time.Millisecond))
+	if longest > bound {
+		t.Errorf("a write waited %s while the keeper kept the station's days; want at most twice the keeper's budget of %s a tick and two days' summaries (%s each on this machine now)", longest.Round(time.Millisecond), keepBudget, oneDay.Round(time.Millisecond))
 	}
+}
+
+// dayCost is how long summarising the Garden's day that holds at takes on
+// this machine now (the median of three): what one of the keeper's runs
+// costs at the least, to compare a write's wait with in the same run.
+func dayCost(t *testing.T, s *Store, at time.Time) time.Duration {
+	t.Helper()
+	zs, err := s.zoneSeries(context.Background())
+	if err != nil || len(zs) != 1 {
+		t.Fatalf("zones %v, %v", zs, err)
+	}
+	day := climate.LocalMidnight(at, s.opts.Location)
+	var took []time.Duration
+	for range 3 {
+		start := time.Now()
+		if _, err := s.liveDays(context.Background(), zs[0], []time.Time{day}); err != nil {
+			t.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	return took[1]
 }

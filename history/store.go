@@ -57,10 +57,11 @@ type Options struct {
 // goroutine that feeds it. The live state derived from it is package
 // climate's (see Windows).
 type Store struct {
-	dayKey string // dayZoneKey of the store's time zone
-	opts   Options
-	log    *slog.Logger
-	path   string
+	dayKey   string   // dayZoneKey of the store's time zone
+	keepPace keepPace // the keeper's run sizes (the writer's goroutine's)
+	opts     Options
+	log      *slog.Logger
+	path     string
 
 	wdb *sql.DB // the writer's single connection
 	rdb *sql.DB // readers' pool, query-only
