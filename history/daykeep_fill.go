@@ -45,9 +45,12 @@ func (p *keepPace) took(n int, d time.Duration) { p.perDay.Store(int64(d) / int6
 // keepDays summarises, for every zone, the days that have ended, whose
 // readings are compacted (keptUntil) and that are not kept yet, oldest
 // first, and writes them with db (the writer's connection), until budget
-// is spent. It reports whether every such day is kept.
+// is spent, after one run at least (finding the days may take the whole
+// budget on a big history or a slow machine). It reports whether every
+// such day is kept.
 func (s *Store) keepDays(ctx context.Context, db *sql.DB, budget time.Duration) (done bool, err error) {
 	deadline := time.Now().Add(budget)
+	ran := false
 	zs, err := s.zoneSeries(ctx)
 	if err != nil {
 		return false, err
@@ -59,7 +62,7 @@ func (s *Store) keepDays(ctx context.Context, db *sql.DB, budget time.Duration) 
 		}
 		for len(missing) > 0 {
 			left := time.Until(deadline)
-			if left <= 0 {
+			if left <= 0 && ran {
 				return false, nil
 			}
 			n := s.keepPace.days(len(missing), left)
@@ -68,7 +71,7 @@ func (s *Store) keepDays(ctx context.Context, db *sql.DB, budget time.Duration) 
 				return false, err
 			}
 			s.keepPace.took(n, time.Since(start))
-			missing = missing[n:]
+			missing, ran = missing[n:], true
 		}
 	}
 	return true, nil

@@ -39,7 +39,7 @@ func keepHouse(start time.Time) []sensors.Reading {
 }
 
 // keptCount is how many days of zone are kept.
-func keptCount(t *testing.T, s *Store, zone string) int {
+func keptCount(t testing.TB, s *Store, zone string) int {
 	t.Helper()
 	var n int
 	if err := s.rdb.QueryRow("SELECT count(*) FROM day_summary WHERE zone = ?", zone).Scan(&n); err != nil {
