@@ -83,7 +83,7 @@ func registerAndApprove(t *testing.T, as *oauth.Server) string {
 	const redirect = "https://kitchen.example/cb"
 	id := post(oauth.PathRegister, "application/json", `{"client_name":"Kitchen assistant","redirect_uris":["`+redirect+`"]}`)["client_id"].(string)
 	const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abc"
-	ar, err := as.CheckAuthRequest(context.Background(), url.Values{"client_id": {id}, "redirect_uri": {redirect}, "response_type": {"code"},
+	ar, err := as.CheckAuthRequest(context.Background(), "", url.Values{"client_id": {id}, "redirect_uri": {redirect}, "response_type": {"code"},
 		"code_challenge": {"tqJkRfnFYfROIxzCmyvxuZotQxNblQS9WGKHbA5wLrA"}, "code_challenge_method": {"S256"}, "resource": {"https://hub.example/mcp"}})
 	if err != nil {
 		t.Fatal(err)

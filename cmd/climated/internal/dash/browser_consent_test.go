@@ -84,7 +84,7 @@ func (h *oauthHub) signIn(client, redirect string) string {
 	h.t.Helper()
 	u, _ := url.Parse(h.authURL(client, redirect, oauth.ScopeRead))
 	ctx := context.Background()
-	ar, err := h.as.CheckAuthRequest(ctx, u.Query())
+	ar, err := h.as.CheckAuthRequest(ctx, "", u.Query())
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -181,7 +181,7 @@ func accessToken(t *testing.T, base string, as *oauth.Server, scope string) stri
 	}
 	decode(t, resp, &reg)
 	const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r0wW1gFWFOEjXk-abc"
-	ar, err := as.CheckAuthRequest(context.Background(), url.Values{"client_id": {reg.ClientID}, "redirect_uri": {redirect}, "response_type": {"code"},
+	ar, err := as.CheckAuthRequest(context.Background(), "", url.Values{"client_id": {reg.ClientID}, "redirect_uri": {redirect}, "response_type": {"code"},
 		"code_challenge": {"tqJkRfnFYfROIxzCmyvxuZotQxNblQS9WGKHbA5wLrA"}, "code_challenge_method": {"S256"}, "resource": {base + "/mcp"}, "scope": {scope}})
 	if err != nil {
 		t.Fatal(err)
