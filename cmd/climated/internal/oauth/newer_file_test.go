@@ -1,0 +1,48 @@
+package oauth_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/climated/climated/cmd/climated/internal/clientscmd"
+	"github.com/climated/climated/history"
+)
+
+// clientsRefuseNewer: climated clients refuses the file that newer makes
+// a newer climated's, as climated serve does, saying to use a newer
+// climated, and revokes nothing in it.
+func clientsRefuseNewer(t *testing.T, newer string) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "climated.db")
+	upgrade(t, path) // the history and its OAuth tables, as serve leaves them
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	exec(t, db, "INSERT INTO oauth_clients VALUES ('dcr_kitchen', 'Kitchen', '[]', 1, 1)", newer)
+	if _, err := history.Open(ctx, path, nil); err == nil || !strings.Contains(err.Error(), "use a newer climated") {
+		t.Fatalf("climated serve on the newer file: %v", err)
+	}
+	var out, errOut bytes.Buffer
+	err = clientscmd.Run(ctx, []string{"--db", path, "revoke", "dcr_kitchen"}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "use a newer climated") {
+		t.Errorf("climated clients revoke on the newer file: %v (%q), want it refused as written by a newer climated", err, strings.TrimSpace(out.String()))
+	}
+	var n int
+	db.QueryRow("SELECT count(*) FROM oauth_clients WHERE id = 'dcr_kitchen'").Scan(&n)
+	if n != 1 {
+		t.Errorf("the newer file's client was revoked")
+	}
+}
+
+// TestClientsRefuseAFileWhoseHistoryIsAhead: a file where the history
+// took a step this climated does not know is a newer climated's: climated
+// clients, which opens the OAuth part alone, refuses it as serve does.
+func TestClientsRefuseAFileWhoseHistoryIsAhead(t *testing.T) {
+	clientsRefuseNewer(t, "INSERT INTO schema_steps (owner, step, name) SELECT 'history', max(step) + 1, 'from_the_future.sql' FROM schema_steps WHERE owner = 'history'")
+}
