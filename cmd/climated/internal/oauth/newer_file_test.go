@@ -46,3 +46,11 @@ func clientsRefuseNewer(t *testing.T, newer string) {
 func TestClientsRefuseAFileWhoseHistoryIsAhead(t *testing.T) {
 	clientsRefuseNewer(t, "INSERT INTO schema_steps (owner, step, name) SELECT 'history', max(step) + 1, 'from_the_future.sql' FROM schema_steps WHERE owner = 'history'")
 }
+
+// TestClientsSayAFileOfANewerNumberingIsNewer: a file of user_version 15
+// is a newer climated's; climated clients says to use a newer climated,
+// not that the file has no OAuth tables and serve must open it first
+// (serve refuses it).
+func TestClientsSayAFileOfANewerNumberingIsNewer(t *testing.T) {
+	clientsRefuseNewer(t, "PRAGMA user_version = 15")
+}
