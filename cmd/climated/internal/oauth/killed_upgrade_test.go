@@ -1,0 +1,88 @@
+package oauth_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	osexec "os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/internal/testutil"
+)
+
+// schemaOf is every table, index and trigger of db but schema_steps.
+func schemaOf(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name != 'schema_steps' ORDER BY type, name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		b.WriteString(s + "\n")
+	}
+	return b.String()
+}
+
+// TestUpgradeKilledMidwayResumes: climated serve killed (SIGKILL) at any
+// moment while it converts a file of version 13 and brings every part up
+// to date leaves a file the next start finishes: the tables of a new file,
+// every step recorded once, the rows kept.
+func TestUpgradeKilledMidwayResumes(t *testing.T) {
+	if path := os.Getenv("CLIMATED_TEST_UPGRADE_CHILD"); path != "" {
+		for {
+			if err := openEveryPart(context.Background(), path); err != nil {
+				os.Exit(3)
+			}
+		}
+	}
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	freshPath, _ := testutil.LegacyHistory(t, "sqlite", 13)
+	if err := openEveryPart(context.Background(), freshPath); err != nil {
+		t.Fatal(err)
+	}
+	fdb, _ := sql.Open("sqlite", freshPath)
+	defer fdb.Close()
+	fresh := schemaOf(t, fdb)
+	for i := range 20 {
+		path, db := testutil.LegacyHistory(t, "sqlite", 13)
+		want := legacyRows(t, db, 13)
+		db.Close()
+		cmd := osexec.Command(os.Args[0], "-test.run=^TestUpgradeKilledMidwayResumes$")
+		cmd.Env = append(os.Environ(), "CLIMATED_TEST_UPGRADE_CHILD="+path)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(20+i*4) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		if err := openEveryPart(context.Background(), path); err != nil {
+			t.Errorf("kill after %d ms: the next start: %v", 20+i*4, err)
+			continue
+		}
+		db, _ = sql.Open("sqlite", path)
+		if got := schemaOf(t, db); got != fresh {
+			t.Errorf("kill after %d ms: tables differ from a new file's:\n%s", 20+i*4, got)
+		}
+		for table, n := range want {
+			var got int
+			db.QueryRow("SELECT count(*) FROM " + table).Scan(&got)
+			if got != n {
+				t.Errorf("kill after %d ms: %s holds %d rows, want %d", 20+i*4, table, got, n)
+			}
+		}
+		var steps int
+		db.QueryRow("SELECT count(*) FROM schema_steps").Scan(&steps)
+		if steps != 15 {
+			t.Errorf("kill after %d ms: %d steps, want 15", 20+i*4, steps)
+		}
+		db.Close()
+	}
+}
