@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +50,18 @@ var ErrSchemaBehind = errors.New("the database has not been brought up to this c
 // this climated) has not made or brought up to date: the history opens
 // the file first (it also sets the page size when the file is created).
 var ErrNoHistory = errors.New("the file holds no history of this climated: climated serve (of this version) must open it first")
+
+// FileMade is ErrNoHistory when there is no file at path or it is empty:
+// another part opens it only once the history made it, before its
+// connection's settings (WAL) write to it (an empty file an installer made
+// would get another page size than the history's).
+func FileMade(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() == 0 {
+		return ErrNoHistory
+	}
+	return nil
+}
 
 // stepsVersion is the user_version of a file whose steps are kept per part
 // in schema_steps. Versions 1 to 13 numbered one list of steps for all
@@ -125,7 +138,7 @@ func Migrate(ctx context.Context, db *sql.DB, s Schema) error {
 		return err
 	}
 	if done > len(steps) {
-		return fmt.Errorf("%s schema step %d is newer than this climated knows (%d): use a newer climated", s.Owner, done, len(steps))
+		return newerStep(s.Owner, done, len(steps))
 	}
 	for _, st := range steps[done:] {
 		if err := takeStep(ctx, db, s.Owner, st); err != nil {
@@ -146,10 +159,10 @@ func CheckSchema(ctx context.Context, db *sql.DB, s Schema) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return err
 	}
-	switch {
-	case version > stepsVersion:
-		return fmt.Errorf("schema version %d is newer than this climated knows (%d): use a newer climated", version, stepsVersion)
-	case version < stepsVersion:
+	if err := checkVersion(version); err != nil {
+		return err
+	}
+	if version < stepsVersion {
 		return ErrSchemaBehind
 	}
 	done, err := stepsTaken(ctx, db, s.Owner)
@@ -157,7 +170,7 @@ func CheckSchema(ctx context.Context, db *sql.DB, s Schema) error {
 	case err != nil:
 		return err
 	case done > len(steps):
-		return fmt.Errorf("%s schema step %d is newer than this climated knows (%d): use a newer climated", s.Owner, done, len(steps))
+		return newerStep(s.Owner, done, len(steps))
 	case done < len(steps):
 		return ErrSchemaBehind
 	}
@@ -167,10 +180,14 @@ func CheckSchema(ctx context.Context, db *sql.DB, s Schema) error {
 // historyMade is ErrNoHistory unless the history of this climated has
 // taken all its steps in db: another part's steps may build on its
 // tables (remote write's trigger on series), and climated serve opens the
-// history first.
+// history first. A file of a newer climated (its numbering, or its
+// history a step ahead) is refused as such.
 func historyMade(ctx context.Context, db *sql.DB) error {
 	var version int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if err := checkVersion(version); err != nil {
 		return err
 	}
 	if version != stepsVersion {
@@ -181,10 +198,31 @@ func historyMade(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	n, err := stepsTaken(ctx, db, OwnSchema.Owner)
-	if err == nil && n < len(own) {
-		err = ErrNoHistory
+	switch {
+	case err != nil:
+		return err
+	case n > len(own):
+		return newerStep(OwnSchema.Owner, n, len(own))
+	case n < len(own):
+		return ErrNoHistory
 	}
-	return err
+	return nil
+}
+
+// checkVersion refuses a user_version this climated cannot read: a newer
+// one's, or one below 0 (another program's file, or a damaged one).
+func checkVersion(version int) error {
+	switch {
+	case version > stepsVersion:
+		return fmt.Errorf("schema version %d is newer than this climated knows (%d): use a newer climated", version, stepsVersion)
+	case version < 0:
+		return fmt.Errorf("schema version %d: not a history climated wrote", version)
+	}
+	return nil
+}
+
+func newerStep(owner string, n, known int) error {
+	return fmt.Errorf("%s schema step %d is newer than this climated knows (%d): use a newer climated", owner, n, known)
 }
 
 // stepsTaken is how many of owner's steps db has taken.
@@ -231,11 +269,11 @@ func keepStepsPerPart(ctx context.Context, db *sql.DB) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	switch {
-	case version == stepsVersion:
+	if err := checkVersion(version); err != nil {
+		return err
+	}
+	if version == stepsVersion {
 		return nil
-	case version > stepsVersion:
-		return fmt.Errorf("schema version %d is newer than this climated knows (%d): use a newer climated", version, stepsVersion)
 	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_steps (
 		owner TEXT    NOT NULL, -- the package the tables belong to

@@ -73,6 +73,9 @@ func OpenDB(ctx context.Context, path string, opts *DBOptions) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open alerts %s: %w", path, err)
 	}
+	if err := history.FileMade(abs); err != nil {
+		return nil, fmt.Errorf("open alerts %s: %w (%w)", path, ErrNoSchema, err)
+	}
 	q := url.Values{"_busy_timeout": {fmt.Sprint(o.BusyTimeout.Milliseconds())}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
 	if o.ReadOnly {
 		q = url.Values{"_busy_timeout": q["_busy_timeout"], "mode": {"ro"}, "_query_only": {"1"}}

@@ -179,6 +179,8 @@ func Client(r *http.Request) string {
 // in that header itself comes before it, so it cannot choose this one); a
 // proxied request without one is "proxy", all such together. Otherwise
 // it is the remote address, an IPv4 one as such even over an IPv6 socket.
+// An IPv6 source is its /64 (RFC 6177: one subscriber's network, whose
+// addresses a client may rotate at will), loopback aside.
 func Source(r *http.Request, proxied bool) string {
 	remote := Addr(r)
 	ip, err := netip.ParseAddr(remote)
@@ -187,7 +189,7 @@ func Source(r *http.Request, proxied bool) string {
 	}
 	ip = ip.Unmap().WithZone("")
 	if !proxied || !ip.IsLoopback() {
-		return ip.String()
+		return network(ip)
 	}
 	hops := r.Header.Values("X-Forwarded-For")
 	if len(hops) == 0 {
@@ -198,5 +200,13 @@ func Source(r *http.Request, proxied bool) string {
 	if err != nil {
 		return "proxy"
 	}
-	return last.Unmap().WithZone("").String()
+	return network(last.Unmap().WithZone(""))
+}
+
+// network is ip as a source: an IPv4 address, or an IPv6 one's /64.
+func network(ip netip.Addr) string {
+	if !ip.Is6() || ip.IsLoopback() {
+		return ip.String()
+	}
+	return netip.PrefixFrom(ip, 64).Masked().String()
 }

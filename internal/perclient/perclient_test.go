@@ -2,6 +2,7 @@ package perclient
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"testing"
 )
@@ -142,5 +143,32 @@ func TestClient(t *testing.T) {
 	}
 	if got := Client(req("192.168.1.20:51000", "Bearer secret")); len(got) > len("192.168.1.20 token:")+12 {
 		t.Errorf("Client = %q: keeps more than a fingerprint of the token", got)
+	}
+}
+
+// TestSourceOfIPv6IsItsNetwork: an IPv6 source is its /64, directly and
+// behind the hub's proxy, so one network rotating its addresses is one
+// source; IPv4, IPv4 over an IPv6 socket and loopback stay themselves.
+func TestSourceOfIPv6IsItsNetwork(t *testing.T) {
+	for _, c := range []struct {
+		remote, forwarded, want string
+	}{
+		{"[2001:db8:1:2::7]:5000", "", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:5000", "", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:3::7]:5000", "", "2001:db8:1:3::/64"},
+		{"[::ffff:192.0.2.7]:5000", "", "192.0.2.7"},
+		{"192.0.2.7:5000", "", "192.0.2.7"},
+		{"[::1]:5000", "", "proxy"}, // the proxy, with no address of its own client
+		{"127.0.0.1:5000", "2001:db8:9:9:1:2:3:4", "2001:db8:9:9::/64"},
+		{"127.0.0.1:5000", "198.51.100.4", "198.51.100.4"},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = c.remote
+		if c.forwarded != "" {
+			r.Header.Set("X-Forwarded-For", c.forwarded)
+		}
+		if got := Source(r, true); got != c.want {
+			t.Errorf("%s (forwarded %q): %s, want %s", c.remote, c.forwarded, got, c.want)
+		}
 	}
 }

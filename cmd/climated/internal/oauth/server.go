@@ -46,6 +46,9 @@ func openDB(ctx context.Context, path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open oauth %s: %w", path, err)
 	}
+	if err := history.FileMade(abs); err != nil {
+		return nil, fmt.Errorf("open oauth %s: %w (%w)", path, ErrNoSchema, err)
+	}
 	q := url.Values{"_busy_timeout": {"5000"}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
 	u := url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}
 	db, err := history.OpenSQLite(u.String())

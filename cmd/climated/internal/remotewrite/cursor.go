@@ -43,6 +43,9 @@ func openCursor(ctx context.Context, path, store string, readOnly bool) (*cursor
 	if err != nil {
 		return nil, err
 	}
+	if err := history.FileMade(abs); err != nil {
+		return nil, fmt.Errorf("%w (%w)", ErrNoSchema, err)
+	}
 	q := url.Values{"_busy_timeout": {"5000"}, "_journal_mode": {"wal"}, "_synchronous": {"normal"}, "_txlock": {"immediate"}}
 	if readOnly {
 		q = url.Values{"_busy_timeout": {"5000"}, "mode": {"ro"}, "_query_only": {"1"}}
