@@ -65,8 +65,8 @@ func FileMade(path string) error {
 
 // stepsVersion is the user_version of a file whose steps are kept per part
 // in schema_steps. Versions 1 to 13 numbered one list of steps for all
-// the parts (legacySteps); an older climated refuses a file at 14 as
-// written by a newer one.
+// the parts (legacySteps); an older climated's serve refuses a file at 14
+// as written by a newer one.
 const stepsVersion = 14
 
 // legacySteps are, in order, the parts' steps that user_version 1 to 13
