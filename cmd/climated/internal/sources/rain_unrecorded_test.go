@@ -1,4 +1,4 @@
-package station
+package sources
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,26 +17,25 @@ import (
 
 	"github.com/climated/climated/history/hub"
 	"github.com/climated/climated/sensors"
+	"github.com/climated/climated/sensors/station"
 )
 
-// atkHub is a real hub on a SQLite file, with the rain it kept summed by
-// its OnRecord listener, and a station source wired to it as
-// cmd/climated/internal/sources.addStation wires one (Flush, then the
-// committed state).
-type atkHub struct {
+// rainHub is a real hub on a SQLite file in a folder, with the rain it
+// kept summed by its OnRecord listener.
+type rainHub struct {
 	h    *hub.Hub
 	mu   sync.Mutex
 	rain float64
 }
 
-func newAtkHub(t *testing.T) *atkHub {
+func newRainHub(t *testing.T, dir string) *rainHub {
 	t.Helper()
-	h, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "climate.db"), nil)
+	h, err := hub.Open(context.Background(), filepath.Join(dir, "climate.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close(context.Background()) })
-	a := &atkHub{h: h}
+	a := &rainHub{h: h}
 	h.OnRecord(func(_ context.Context, rs []sensors.Reading) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -48,31 +48,37 @@ func newAtkHub(t *testing.T) *atkHub {
 	return a
 }
 
-func (a *atkHub) state(ctx context.Context, key string) (string, bool, error) {
-	if err := a.h.Flush(ctx); err != nil {
-		return "", false, err
-	}
-	return a.h.SourceState(ctx, key)
-}
-
-func (a *atkHub) total() float64 {
+func (a *rainHub) total() float64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.rain
 }
 
 // source is a station source recording into sink (the hub, or a wrapper
-// of it), served on loopback.
-func (a *atkHub) source(t *testing.T, sink sensors.Sink) (*Source, *httptest.Server) {
+// of it) and restoring its gauges as addStation's does, served on
+// loopback.
+func (a *rainHub) source(t *testing.T, sink sensors.Sink) (*station.Source, *httptest.Server) {
 	t.Helper()
-	src := NewSource(Config{Zones: map[string]string{"outdoor": "Garden"}}, a.state, sink, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	src := station.NewSource(station.Config{Zones: map[string]string{"outdoor": "Garden"}}, stationState(a.h), sink,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	srv := httptest.NewServer(src.Handler())
 	t.Cleanup(func() { srv.Close(); src.Close() })
 	return src, srv
 }
 
-func atkUpload(at time.Time, yearly float64) url.Values {
-	return url.Values{"PASSKEY": {"K"}, "dateutc": {at.UTC().Format("2006-01-02 15:04:05")}, "tempf": {"50"}, "yearlyrainin": {fmtF(yearly)}}
+func rainUpload(at time.Time, yearly float64) url.Values {
+	return url.Values{"PASSKEY": {"K"}, "dateutc": {at.UTC().Format("2006-01-02 15:04:05")}, "tempf": {"50"},
+		"yearlyrainin": {strconv.FormatFloat(yearly, 'f', -1, 64)}}
+}
+
+func postUpload(t *testing.T, base string, form url.Values) int {
+	t.Helper()
+	resp, err := http.PostForm(base+"/data/report/", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // refusingSink is the hub, refusing one Record the way the hub's own
@@ -92,31 +98,29 @@ func (s *refusingSink) Record(ctx context.Context, b sensors.Batch) error {
 	return s.Hub.Record(ctx, b)
 }
 
-// TestAtk47RainOfAnUnrecordedUploadIsLost: an upload whose batch the hub
-// does not record (every reading refused by a hub.Admit guard, as the
-// clock guard does with readings the hub's unset clock stamped, answered
-// 200; or Record failing on the upload's context, as RecordPrepared does
-// with the history's queue full) still moves the station's in-memory
-// rain gauge on: the next upload counts from there, and the rain of the
-// unrecorded one is never recorded, though the history's committed
-// gauge state still says it is not. The same uploads with a restart (or
-// a reload) after the unrecorded one count it: 1 in either way, 0.5 in
-// without the restart.
-func TestAtk47RainOfAnUnrecordedUploadIsLost(t *testing.T) {
+// TestRainOfAnUnrecordedUploadIsKept: three uploads of a station's
+// yearly counter, 10, 10.5 and 11 in, of which the hub records nothing
+// of the second: every reading refused by a guard of the hub (hub.Admit,
+// as the clock guard refuses readings its unset clock stamped), or
+// Record failing on the upload's context (as RecordPrepared does with
+// the history's queue full and the station's client gone). The rain of
+// the second upload is counted by the third all the same: 1 in, 25.4 mm,
+// recorded, with or without a restart of the source between them.
+func TestRainOfAnUnrecordedUploadIsKept(t *testing.T) {
 	const want = 25.4 // 0.5 in + 0.5 in
 	now := time.Now()
 	t.Run("admit", func(t *testing.T) {
-		a := newAtkHub(t)
+		a := newRainHub(t, t.TempDir())
 		var refuse atomic.Bool
 		a.h.Admit(func(sensors.Reading) bool { return !refuse.Load() })
 		_, srv := a.source(t, a.h)
-		if code := post(t, srv.URL, atkUpload(now.Add(-3*time.Minute), 10)); code != 200 {
+		if code := postUpload(t, srv.URL, rainUpload(now.Add(-3*time.Minute), 10)); code != 200 {
 			t.Fatalf("first upload: %d", code)
 		}
 		refuse.Store(true)
-		code := post(t, srv.URL, atkUpload(now.Add(-2*time.Minute), 10.5))
+		code := postUpload(t, srv.URL, rainUpload(now.Add(-2*time.Minute), 10.5))
 		refuse.Store(false)
-		if code := post(t, srv.URL, atkUpload(now.Add(-time.Minute), 11)); code != 200 {
+		if code := postUpload(t, srv.URL, rainUpload(now.Add(-time.Minute), 11)); code != 200 {
 			t.Fatalf("third upload: %d", code)
 		}
 		if got := a.total(); math.Abs(got-want) > 1e-6 {
@@ -124,20 +128,20 @@ func TestAtk47RainOfAnUnrecordedUploadIsLost(t *testing.T) {
 		}
 	})
 	t.Run("context", func(t *testing.T) {
-		a := newAtkHub(t)
+		a := newRainHub(t, t.TempDir())
 		sink := &refusingSink{Hub: a.h}
 		_, srv := a.source(t, sink)
-		if code := post(t, srv.URL, atkUpload(now.Add(-3*time.Minute), 10)); code != 200 {
+		if code := postUpload(t, srv.URL, rainUpload(now.Add(-3*time.Minute), 10)); code != 200 {
 			t.Fatalf("first upload: %d", code)
 		}
 		sink.refuse.Store(true)
 		c := &http.Client{Timeout: 300 * time.Millisecond}
-		if resp, err := c.PostForm(srv.URL+"/data/report/", atkUpload(now.Add(-2*time.Minute), 10.5)); err == nil {
+		if resp, err := c.PostForm(srv.URL+"/data/report/", rainUpload(now.Add(-2*time.Minute), 10.5)); err == nil {
 			resp.Body.Close()
 			t.Fatalf("the refused upload answered %d", resp.StatusCode)
 		}
 		time.Sleep(100 * time.Millisecond) // the handler returns
-		if code := post(t, srv.URL, atkUpload(now.Add(-time.Minute), 11)); code != 200 {
+		if code := postUpload(t, srv.URL, rainUpload(now.Add(-time.Minute), 11)); code != 200 {
 			t.Fatalf("third upload: %d", code)
 		}
 		if got := a.total(); math.Abs(got-want) > 1e-6 {
@@ -145,18 +149,18 @@ func TestAtk47RainOfAnUnrecordedUploadIsLost(t *testing.T) {
 		}
 	})
 	t.Run("restart", func(t *testing.T) { // the same uploads, with a restart after the refused one
-		a := newAtkHub(t)
+		a := newRainHub(t, t.TempDir())
 		var refuse atomic.Bool
 		a.h.Admit(func(sensors.Reading) bool { return !refuse.Load() })
 		src, srv := a.source(t, a.h)
-		post(t, srv.URL, atkUpload(now.Add(-3*time.Minute), 10))
+		postUpload(t, srv.URL, rainUpload(now.Add(-3*time.Minute), 10))
 		refuse.Store(true)
-		post(t, srv.URL, atkUpload(now.Add(-2*time.Minute), 10.5))
+		postUpload(t, srv.URL, rainUpload(now.Add(-2*time.Minute), 10.5))
 		refuse.Store(false)
 		srv.Close()
 		src.Close()
 		_, srv = a.source(t, a.h)
-		if code := post(t, srv.URL, atkUpload(now.Add(-time.Minute), 11)); code != 200 {
+		if code := postUpload(t, srv.URL, rainUpload(now.Add(-time.Minute), 11)); code != 200 {
 			t.Fatalf("third upload: %d", code)
 		}
 		if got := a.total(); math.Abs(got-want) > 1e-6 {
