@@ -141,13 +141,16 @@ func addStation(set *Set, cfg station.Config, d Deps) {
 }
 
 // stationState reads a rain gauge's state as h holds it, what was
-// recorded before committed first.
+// recorded before committed first. On a full disk (sensors.ErrDiskFull)
+// the hub holds what it could not write in memory, the gauge's latest
+// state among it: that one is restored, not the older one committed,
+// which would count the rain since a second time.
 func stationState(h *hub.Hub) station.StateReader {
 	return func(ctx context.Context, key string) (string, bool, error) {
-		if err := h.Flush(ctx); err != nil {
+		if err := h.Flush(ctx); err != nil && !errors.Is(err, sensors.ErrDiskFull) {
 			return "", false, fmt.Errorf("commit the history before reading the rain gauge's state: %w", err)
 		}
-		return h.SourceState(ctx, key)
+		return h.LatestState(ctx, key)
 	}
 }
 
