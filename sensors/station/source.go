@@ -81,7 +81,7 @@ type Source struct {
 type tracked struct {
 	mu     sync.Mutex // one upload at a time: its rain state is recorded in order
 	limit  *rate.Limiter
-	gauges map[string]*RainGauge // tipping, piezo, as the history holds them
+	gauges map[string]*RainGauge // tipping, piezo, as the hub recorded them last
 	// next are the gauges as the upload being recorded moves them: they
 	// replace gauges once the hub records it (rain and states together).
 	next map[string]*RainGauge
@@ -228,9 +228,9 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 		// its measurement's range): the others are recorded.
 		s.logRefused(u, err)
 	}
-	// The station is answered as when it was recorded: sending the
-	// upload again would be refused again (the hub's clock guard says
-	// why in the log), and its rain is counted by the next one.
+	// Answered 200 all the same: sent again, the upload would be refused
+	// again (its invalid readings; or the hub's clock guard, which says
+	// why in the log), and the next upload counts its rain.
 	return nil
 }
 
