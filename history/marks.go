@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/climated/climated/sensors"
 )
 
 // keepMarks is how many marks (sensors.Batch's Mark) the history keeps, the
@@ -41,6 +43,51 @@ func (s *Store) SourceState(ctx context.Context, key string) (string, bool, erro
 		return "", false, fmt.Errorf("read state %q: %w", key, err)
 	}
 	return v, true, nil
+}
+
+// LatestState is the state of key as the history will hold it once what
+// it was given is written: the newest of the batches recorded and not
+// yet committed (while the disk is full, sensors.ErrDiskFull, they wait
+// in the writer's memory), else the committed one (SourceState). A
+// source that restores its state after a failed Flush reads it here:
+// the committed one would be older than what it recorded last.
+func (s *Store) LatestState(ctx context.Context, key string) (string, bool, error) {
+	if s.readOnly {
+		return s.SourceState(ctx, key)
+	}
+	a := stateAsk{key: key, reply: make(chan pendingState, 1)}
+	select {
+	case s.w.stateReq <- a:
+	case <-s.writerDone:
+		return "", false, sensors.ErrStopped
+	case <-ctx.Done():
+		return "", false, ctx.Err()
+	}
+	select {
+	case p := <-a.reply:
+		if p.ok {
+			return p.value, true, nil
+		}
+	case <-ctx.Done():
+		return "", false, ctx.Err()
+	}
+	// Nothing of key waits: what the writer commits from now on is
+	// recorded after this question, and the committed state is the
+	// latest.
+	return s.SourceState(ctx, key)
+}
+
+// stateAsk is LatestState's question to the writer goroutine, which
+// owns the queue.
+type stateAsk struct {
+	key   string
+	reply chan pendingState
+}
+
+// pendingState is a state the writer holds, not yet committed.
+type pendingState struct {
+	value string
+	ok    bool
 }
 
 // pruneMarks keeps the newest keepMarks marks.

@@ -72,6 +72,19 @@ func (q *queue) dropFront(n int) {
 	q.calls = keep
 }
 
+// state is the newest state of key the queue holds.
+func (q *queue) state(key string) pendingState {
+	for i := len(q.calls) - 1; i >= 0; i-- {
+		sts := q.calls[i].states
+		for j := len(sts) - 1; j >= 0; j-- {
+			if sts[j].Key == key {
+				return pendingState{sts[j].Value, true}
+			}
+		}
+	}
+	return pendingState{}
+}
+
 func (q *queue) reset() {
 	if cap(q.rs) > keepQueue {
 		// A burst (a backfill, an outage's backlog) is over: its array

@@ -37,6 +37,8 @@ type writer struct {
 
 	dropped atomic.Int64 // readings the database refused, since Open
 
+	stateReq chan stateAsk // LatestState's questions
+
 	prunedAt     time.Time
 	pruneBacklog bool
 	pace         compactPace // the size of the next compaction step
@@ -57,7 +59,7 @@ const errLogEvery = 30 * time.Second
 
 func newWriter(ctx context.Context, s *Store) (*writer, error) {
 	w := &writer{db: s.wdb, path: s.path, log: s.log.With("part", "writer"), opts: &s.opts,
-		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), errLog: loglimit.New(errLogEvery)}
+		ids: make(map[seriesKey]int64), srcs: make(map[int64]string), errLog: loglimit.New(errLogEvery), stateReq: make(chan stateAsk)}
 	if err := w.loadSeries(ctx, s.wdb); err != nil {
 		return nil, err
 	}

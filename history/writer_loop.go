@@ -39,6 +39,9 @@ func (w *writer) loop(in <-chan sensors.Batch, flush <-chan chan error, ping <-c
 			tick.Reset(ls.w.opts.FlushInterval)
 		case reply := <-ping:
 			reply <- nil
+		case a := <-w.stateReq:
+			ls.drain()
+			a.reply <- ls.pending.state(a.key)
 		case it, ok := <-in:
 			if !ok {
 				ls.shutdown()

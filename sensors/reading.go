@@ -85,6 +85,16 @@ type Pushed interface {
 // ErrStopped is returned by sinks that no longer accept readings.
 var ErrStopped = errors.New("sink stopped")
 
+// ErrNotAdmitted, wrapped in what a sink's Record returns, says that the
+// sink's guards refused every valid reading of the batch (the hub's
+// clock guard: readings stamped before its clock can be right, see
+// history/hub.Hub.Admit), so that nothing of the batch is recorded: its
+// mark and states neither. The guard logs why. A source that keeps state
+// with its readings (a station's rain gauge) must not take the batch's
+// as recorded; one that retries gets the same answer while the guard's
+// reason lasts.
+var ErrNotAdmitted = errors.New("every reading refused by the sink's guards: nothing of the batch recorded")
+
 // ErrDiskFull, wrapped in what a sink's Flush returns, says that the sink
 // holds the readings in memory because the disk under it is full: they
 // are written as soon as space is freed, and lost only if the hub stops

@@ -54,7 +54,7 @@ func TestMQTTFullDiskLosesNothing(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	checkpointTruncate(t, db)
 	filler := filepath.Join(state, "filler")
-	fillUp(t, filler)
+	testutil.FillUp(t, filler)
 	time.Sleep(fullDiskFor)
 	// While the disk is full, /healthz names it with what the disk has
 	// now, not what the disk watch saw at its last look.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -117,7 +116,7 @@ func TestServeOnFullDisk(t *testing.T) {
 	// A day of the demo house on disk, then the disk fills up.
 	demoHistory(t, db)
 	startServed(t, args...).stop(t)
-	fillUp(t, filler)
+	testutil.FillUp(t, filler)
 
 	p := startServed(t, args...)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "full-disk", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: p.base + "/mcp"}, nil)
@@ -194,25 +193,5 @@ func TestServeOnFullDisk(t *testing.T) {
 	}
 	if newest < served {
 		t.Errorf("the newest Indoor reading on disk is at %d, the hub served one at %d", newest, served)
-	}
-}
-
-// fillUp fills the file system of name to the last byte.
-func fillUp(t *testing.T, name string) {
-	t.Helper()
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, size := range []int{64 << 10, 1} {
-		for buf := make([]byte, size); ; {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatal(err)
-				}
-				break
-			}
-		}
 	}
 }

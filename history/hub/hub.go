@@ -3,6 +3,7 @@ package hub
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -90,17 +91,24 @@ func (h *Hub) reload(ctx context.Context) ([]climate.Window, error) {
 // subscribers hear of those the claim keeps (a series is simulated or
 // measured, never both: sensors.Claim), the store skipping the same. A
 // batch with no reading left records nothing, its mark and states
-// neither. See sensors.Sink.
+// neither: when Admit's functions refused every valid one, Record
+// returns an error wrapping sensors.ErrNotAdmitted (joined with the
+// invalid readings' errors, if any). See sensors.Sink.
 func (h *Hub) Record(ctx context.Context, b sensors.Batch) error {
 	valid, invalid := history.Prepare(b.Readings)
-	if valid = h.subs.admitted(valid); len(valid) > 0 {
-		b.Readings = valid
-		if err := h.store.RecordPrepared(ctx, b); err != nil {
-			return err
+	n := len(valid)
+	if valid = h.subs.admitted(valid); len(valid) == 0 {
+		if n > 0 {
+			return errors.Join(invalid, fmt.Errorf("%d readings: %w", n, sensors.ErrNotAdmitted))
 		}
-		if kept := h.add(ctx, valid); len(kept) > 0 {
-			h.subs.recorded(ctx, kept)
-		}
+		return invalid
+	}
+	b.Readings = valid
+	if err := h.store.RecordPrepared(ctx, b); err != nil {
+		return err
+	}
+	if kept := h.add(ctx, valid); len(kept) > 0 {
+		h.subs.recorded(ctx, kept)
 	}
 	return invalid
 }

@@ -66,6 +66,12 @@ func (h *Hub) SourceState(ctx context.Context, key string) (string, bool, error)
 	return h.store.SourceState(ctx, key)
 }
 
+// LatestState is a source's state as the history will hold it, the
+// batches waiting to be written included (history.Store.LatestState).
+func (h *Hub) LatestState(ctx context.Context, key string) (string, bool, error) {
+	return h.store.LatestState(ctx, key)
+}
+
 // Ahead is what the history holds after now (history.Store.Ahead).
 func (h *Hub) Ahead(ctx context.Context, now time.Time) (history.Ahead, error) {
 	return h.store.Ahead(ctx, now)

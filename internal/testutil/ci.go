@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -28,6 +29,27 @@ func MountSmall(t testing.TB, size string) string {
 	}
 	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
 	return dir
+}
+
+// FillUp fills the file system of name, a file it creates, to the last
+// byte.
+func FillUp(t testing.TB, name string) {
+	t.Helper()
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, size := range []int{64 << 10, 1} {
+		for buf := make([]byte, size); ; {
+			if _, err := f.Write(buf); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
 }
 
 // Node is the Node 22 that scripts/mcp-clients/install.sh puts into dir

@@ -278,7 +278,9 @@ func (in *Ingest) stop(ctx context.Context, sink sensors.Sink) {
 }
 
 // record hands a batch to the sink and reports whether it took it;
-// only a stopped sink is an error.
+// only a stopped sink is an error. A batch the sink's guards refused
+// whole (sensors.ErrNotAdmitted: the clock guard logs why) is taken,
+// its messages acknowledged: sent again, it would be refused again.
 func (in *Ingest) record(ctx context.Context, sink sensors.Sink, b sensors.Batch) (bool, error) {
 	err := sink.Record(ctx, b)
 	switch {
@@ -288,6 +290,8 @@ func (in *Ingest) record(ctx context.Context, sink sensors.Sink, b sensors.Batch
 		return false, nil
 	case errors.Is(err, sensors.ErrStopped):
 		return false, fmt.Errorf("mqtt ingest: %w", err)
+	case errors.Is(err, sensors.ErrNotAdmitted):
+		// Taken: nothing of it is the sink's trouble.
 	default:
 		// Readings were validated, so this is the sink's trouble;
 		// the valid ones are kept all the same.

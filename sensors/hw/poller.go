@@ -93,7 +93,7 @@ func (p *poller) poll(ctx context.Context, sink sensors.Sink) (time.Time, error)
 		return now, nil
 	case errors.Is(rerr, sensors.ErrStopped):
 		return now, rerr
-	case rerr != nil:
+	case rerr != nil && !errors.Is(rerr, sensors.ErrNotAdmitted): // the sink's guard logs its own
 		p.log.Warn("sink rejected readings", "err", rerr)
 	}
 	at := time.Now()

@@ -263,8 +263,11 @@ func amount(n int, mmPerTip, carry float64) (mm, rest float64) {
 }
 
 // record records the rain countingDone so far as the interval ending at t. A
-// sink that rejects it leaves the tips to the next interval. Without tips,
-// zero is recorded only at interval boundaries (boundary), not at the end.
+// sink that rejects it leaves the tips to the next interval, and so does
+// one whose guard refused it (sensors.ErrNotAdmitted: the hub's clock not
+// yet right), which logs so itself: the gauge is not at fault. Without
+// tips, zero is recorded only at interval boundaries (boundary), not at
+// the end.
 func (g *Gauge) record(ctx context.Context, sink sensors.Sink, t time.Time, boundary bool) error {
 	g.mu.Lock()
 	n, carry := g.pending, g.carry
@@ -288,6 +291,10 @@ func (g *Gauge) record(ctx context.Context, sink sensors.Sink, t time.Time, boun
 		g.mu.Lock()
 		g.pending += n
 		g.mu.Unlock()
+		if errors.Is(err, sensors.ErrNotAdmitted) {
+			sink.Report(sensors.Status{Source: g.name, Zones: g.Zones(), LastSeen: t})
+			return nil
+		}
 		g.log.Warn("rain gauge: sink did not take the interval's rain; keeping it for the next", "tips", n, "mm", mm, "err", err)
 		sink.Report(sensors.Status{Source: g.name, Zones: g.Zones(), Err: err, ErrTime: t})
 		return nil

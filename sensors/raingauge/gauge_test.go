@@ -3,6 +3,7 @@ package raingauge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -145,29 +146,42 @@ func TestRestart(t *testing.T) {
 	})
 }
 
-// TestSinkRejects: rain the sink did not take goes into the next interval.
+// TestSinkRejects: rain the sink did not take goes into the next
+// interval, whether the sink failed (the rejection reported) or its
+// guard refused the reading (sensors.ErrNotAdmitted: the hub's clock
+// not yet right, which is no fault of the gauge's).
 func TestSinkRejects(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		p := newPin()
-		g := gauge(t, p, Config{Interval: time.Minute})
-		sk := &sinktest.Sink{RecordErr: func(call int) error {
-			if call == 1 {
-				return errors.New("disk full")
-			}
-			return nil
-		}}
-		start := time.Now()
-		stop := sinktest.Start(g, sk)
-		p.edgeAt(start, 10*time.Second)
-		p.edgeAt(start, 70*time.Second)
-		time.Sleep(time.Until(start.Add(2*time.Minute + time.Second)))
-		stop()
-		rs, statuses := sk.Snapshot()
-		check(t, start, rs, []rain{{2 * time.Minute, 0.559}}) // 2 × 0.2794 = 0.5588 at three decimals
-		if len(statuses) != 2 || statuses[0].Err == nil || statuses[1].Err != nil {
-			t.Errorf("statuses = %+v, want the rejection, then success", statuses)
-		}
-	})
+	for _, tc := range []struct {
+		err     error
+		faulted bool // the first status carries the error
+	}{
+		{errors.New("disk full"), true},
+		{fmt.Errorf("1 readings: %w", sensors.ErrNotAdmitted), false},
+	} {
+		t.Run(tc.err.Error(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				p := newPin()
+				g := gauge(t, p, Config{Interval: time.Minute})
+				sk := &sinktest.Sink{RecordErr: func(call int) error {
+					if call == 1 {
+						return tc.err
+					}
+					return nil
+				}}
+				start := time.Now()
+				stop := sinktest.Start(g, sk)
+				p.edgeAt(start, 10*time.Second)
+				p.edgeAt(start, 70*time.Second)
+				time.Sleep(time.Until(start.Add(2*time.Minute + time.Second)))
+				stop()
+				rs, statuses := sk.Snapshot()
+				check(t, start, rs, []rain{{2 * time.Minute, 0.559}}) // 2 × 0.2794 = 0.5588 at three decimals
+				if len(statuses) != 2 || (statuses[0].Err != nil) != tc.faulted || statuses[1].Err != nil {
+					t.Errorf("statuses = %+v, want the first faulted %v, then success", statuses, tc.faulted)
+				}
+			})
+		})
+	}
 }
 
 func TestSinkStopped(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -80,8 +81,11 @@ type Source struct {
 type tracked struct {
 	mu     sync.Mutex // one upload at a time: its rain state is recorded in order
 	limit  *rate.Limiter
-	gauges map[string]*RainGauge // tipping, piezo
-	last   atomic.Int64          // the latest upload, Unix nanoseconds, for forgetSilent (no lock: read with s.mu held)
+	gauges map[string]*RainGauge // tipping, piezo, as the hub recorded them last
+	// next are the gauges as the upload being recorded moves them: they
+	// replace gauges once the hub records it (rain and states together).
+	next map[string]*RainGauge
+	last atomic.Int64 // the latest upload, Unix nanoseconds, for forgetSilent (no lock: read with s.mu held)
 	// rainSince is the upload before the one being counted, by the gauge
 	// last counted: the interval its rain fell in.
 	rainSince time.Time
@@ -152,7 +156,7 @@ func (s *Source) station(key string) (t *tracked, first bool, err error) {
 	if len(s.stations) >= MaxStations && !s.forgetSilent() {
 		return nil, false, errUnknownStation
 	}
-	t = &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}}
+	t = &tracked{limit: rate.NewLimiter(uploadRate, uploadBurst), gauges: map[string]*RainGauge{}, next: map[string]*RainGauge{}}
 	t.last.Store(s.now().UnixNano())
 	s.stations[key] = t
 	return t, true, nil
@@ -183,7 +187,11 @@ func (s *Source) forgetSilent() bool {
 func (t *tracked) lastUpload() time.Time { return time.Unix(0, t.last.Load()) }
 
 // record turns an upload into readings and records them, with the rain
-// gauge's state.
+// gauge's state. The gauges move on only when the hub records the
+// upload; when it records nothing of it (a guard refused every reading,
+// or the upload's context ended first) they are forgotten, and the next
+// upload restores them from the history, which counts the upload's rain
+// then.
 func (s *Source) record(ctx context.Context, u *Upload) error {
 	s.open.RLock()
 	defer s.open.RUnlock()
@@ -202,21 +210,40 @@ func (s *Source) record(ctx context.Context, u *Upload) error {
 	defer t.mu.Unlock()
 	at := s.uploadTime(u)
 	b := sensors.Batch{Readings: s.readings(u, at)}
+	clear(t.next)
 	if err := s.rain(ctx, t, u, at, &b); err != nil {
 		return err
 	}
 	s.logProblems(u)
 	err = s.sink.Record(ctx, b)
+	t.settle(err == nil)
 	if first && !errors.Is(err, sensors.ErrStopped) {
 		s.logFirst(u, b.Readings)
 	}
-	if err != nil && !errors.Is(err, sensors.ErrStopped) && ctx.Err() == nil {
+	switch {
+	case err == nil, errors.Is(err, sensors.ErrStopped), ctx.Err() != nil:
+		return err
+	case !errors.Is(err, sensors.ErrNotAdmitted):
 		// Readings the history refused for their own sake (a value outside
 		// its measurement's range): the others are recorded.
 		s.logRefused(u, err)
-		return nil
 	}
-	return err
+	// Answered 200 all the same: sent again, the upload would be refused
+	// again (its invalid readings; or the hub's clock guard, which says
+	// why in the log), and the next upload counts its rain.
+	return nil
+}
+
+// settle keeps the gauges as the upload moved them when the hub recorded
+// it, with their states; otherwise it forgets the station's gauges, the
+// history's state of each being the one to count from.
+func (t *tracked) settle(recorded bool) {
+	if recorded {
+		maps.Copy(t.gauges, t.next)
+	} else {
+		clear(t.gauges)
+	}
+	clear(t.next)
 }
 
 var errTooFast = fmt.Errorf("uploads come faster than %d a second", uploadRate)
@@ -277,18 +304,21 @@ func (s *Source) rain(ctx context.Context, t *tracked, u *Upload, at time.Time, 
 	return err
 }
 
-// count adds counters, one gauge's, to the station's gauge of that name
-// and adds its new state to b's; counted is false when the upload says
-// nothing new (see RainGauge.Add).
+// count adds counters, one gauge's, to a copy of the station's gauge of
+// that name (t.next, kept by settle) and adds its new state to b's;
+// counted is false when the upload says nothing new (see RainGauge.Add).
 func (s *Source) count(ctx context.Context, t *tracked, u *Upload, name string, counters []Counter, at time.Time, b *sensors.Batch) (float64, bool, error) {
 	if len(counters) == 0 {
 		return 0, false, nil
 	}
 	key := "station " + stationID(u.Station) + " " + name
-	g, err := s.gauge(ctx, t, key)
+	kept, err := s.gauge(ctx, t, key)
 	if err != nil {
 		return 0, false, err
 	}
+	g := new(RainGauge)
+	*g = *kept
+	t.next[key] = g
 	before, _ := g.State()
 	t.rainSince = before.Time
 	v, counted, err := g.Add(at, counters)

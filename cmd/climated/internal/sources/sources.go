@@ -133,17 +133,25 @@ func addStation(set *Set, cfg station.Config, d Deps) {
 	var state station.StateReader
 	var sink sensors.Sink
 	if d.Hub != nil {
-		sink = d.Hub
-		state = func(ctx context.Context, key string) (string, bool, error) {
-			if err := d.Hub.Flush(ctx); err != nil {
-				return "", false, fmt.Errorf("commit the history before reading the rain gauge's state: %w", err)
-			}
-			return d.Hub.SourceState(ctx, key)
-		}
+		sink, state = d.Hub, stationState(d.Hub)
 	}
 	set.Station = station.NewSource(cfg, state, sink, d.Log.With("source", "station"))
 	set.Pushed = append(set.Pushed, set.Station)
 	set.addZones(set.Station.Zones())
+}
+
+// stationState reads a rain gauge's state as h holds it, what was
+// recorded before committed first. On a full disk (sensors.ErrDiskFull)
+// the hub holds what it could not write in memory, the gauge's latest
+// state among it: that one is restored, not the older one committed,
+// which would count the rain since a second time.
+func stationState(h *hub.Hub) station.StateReader {
+	return func(ctx context.Context, key string) (string, bool, error) {
+		if err := h.Flush(ctx); err != nil && !errors.Is(err, sensors.ErrDiskFull) {
+			return "", false, fmt.Errorf("commit the history before reading the rain gauge's state: %w", err)
+		}
+		return h.LatestState(ctx, key)
+	}
 }
 
 // addDemo adds the demo house as demo: enabled says: unset, when no other

@@ -3,6 +3,7 @@ package stampguard
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,8 @@ func guarded(t *testing.T, g *Guard) (*hub.Hub, *[]sensors.Reading) {
 
 // TestClockGuard: readings stamped in 1970, or well before the newest
 // reading already recorded, are refused and reported; the others pass. A
-// batch whose readings are all refused leaves its mark unwritten.
+// batch whose readings are all refused leaves its mark unwritten, and
+// Record says so (sensors.ErrNotAdmitted).
 func TestClockGuard(t *testing.T) {
 	var logs bytes.Buffer
 	latest := time.Now().Add(-time.Minute)
@@ -44,8 +46,8 @@ func TestClockGuard(t *testing.T) {
 	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{epoch, good, behind, good}, Mark: "some"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{epoch}, Mark: "none"}); err != nil {
-		t.Fatal(err)
+	if err := h.Record(t.Context(), sensors.Batch{Readings: []sensors.Reading{epoch}, Mark: "none"}); !errors.Is(err, sensors.ErrNotAdmitted) {
+		t.Fatalf("a batch refused whole: %v, want ErrNotAdmitted", err)
 	}
 	if len(*got) != 2 || !(*got)[0].Time.Equal(good.Time) || !(*got)[1].Time.Equal(good.Time) {
 		t.Errorf("recorded %v", *got)
