@@ -1,4 +1,4 @@
-package oauth_test
+package clientscmd_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package oauth_test
+package clientscmd_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/climated/climated/cmd/climated/internal/clientscmd"
+	"github.com/climated/climated/cmd/climated/internal/oauth"
 	"github.com/climated/climated/history"
 )
 
@@ -53,4 +54,29 @@ func TestClientsRefuseAFileWhoseHistoryIsAhead(t *testing.T) {
 // (serve refuses it).
 func TestClientsSayAFileOfANewerNumberingIsNewer(t *testing.T) {
 	clientsRefuseNewer(t, "PRAGMA user_version = 15")
+}
+
+// upgrade opens the history at path, then its OAuth tables, as climated
+// serve does: each brings its part up to date.
+func upgrade(t *testing.T, path string) {
+	t.Helper()
+	st, err := history.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close(context.Background())
+	reg, err := oauth.OpenRegistry(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Close()
+}
+
+func exec(t *testing.T, db *sql.DB, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }
