@@ -62,6 +62,7 @@ type Sender struct {
 	extra  []label
 	wake   chan struct{}
 	host   string // the store's host, which /healthz names
+	proto  string // the protocol sent: cfg.Protocol, or 1.0 once the store answered as a 1.0 receiver; Run's
 
 	// held is the Unix second up to which the history is known to hold
 	// every reading, while its flushes fail; 0 when they do not.
@@ -95,7 +96,7 @@ func New(ctx context.Context, h History, o Options) (*Sender, error) {
 	}
 	s := &Sender{cfg: cfg, hist: h, client: c, db: db, log: o.Logger, logs: loglimit.New(10 * time.Minute),
 		rate: rate.NewLimiter(rate.Limit(cfg.MaxRate), max(cfg.MaxRate, cfg.BatchSize)), now: o.Now,
-		extra: extraLabels(cfg.Labels, o.Hostname), wake: make(chan struct{}, 1), window: 3600}
+		extra: extraLabels(cfg.Labels, o.Hostname), wake: make(chan struct{}, 1), window: 3600, proto: cfg.Protocol}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -133,7 +134,7 @@ func (s *Sender) start(ctx context.Context) error {
 		return err
 	}
 	s.cur = cur
-	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed}
+	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed, Protocol: s.proto}
 	if cur.sentAt > 0 {
 		s.st.LastSuccess = time.Unix(cur.sentAt, 0)
 	}
@@ -287,14 +288,18 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 	if err := s.rate.WaitN(ctx, min(b.samples, s.rate.Burst())); err != nil {
 		return
 	}
-	body, _ := encode(b.series, nil)
+	body := s.encode(b)
 	wait := firstBackoff
 	for ctx.Err() == nil {
-		r := s.client.send(ctx, body)
+		r := s.client.send(ctx, body, s.proto, b.samples)
 		if ctx.Err() != nil {
 			return
 		}
 		switch r.outcome {
+		case Fallback:
+			s.fallBack(r.err)
+			body = s.encode(b)
+			continue
 		case Sent, Dropped:
 			if r.outcome == Dropped {
 				s.failed(fmt.Errorf("%d samples given up (the protocol says not to send them again): %w", b.samples, r.err), Dropped)
