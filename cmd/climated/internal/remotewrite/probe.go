@@ -62,7 +62,7 @@ func ReadStanding(ctx context.Context, path string, cfg Config, commit time.Dura
 	}
 	defer st.Close(ctx)
 	upto := now.Add(-cfg.withDefaults(commit).Delay).Unix()
-	if !now.Before(climate.ClockSet) && k.Position.T > upto+int64(setBackSlack.Seconds()) {
+	if k.SentAhead != (history.Position{}) || !now.Before(climate.ClockSet) && k.Position.T > upto+int64(setBackSlack.Seconds()) {
 		return Standing{Kept: k, SetBack: true}, nil
 	}
 	n, err := st.CountAfter(ctx, k.Position, upto)

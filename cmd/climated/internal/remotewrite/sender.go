@@ -133,8 +133,13 @@ func (s *Sender) start(ctx context.Context) error {
 	if cur.sims, err = s.db.simulated(ctx); err != nil {
 		return err
 	}
-	s.cur = cur
+	s.cur, s.back, s.cur.back = cur, cur.back, nil
 	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed, Protocol: s.proto}
+	if s.back != nil {
+		s.st.SentAhead = time.Unix(s.back.ahead.T, 0)
+		s.log.Info("remote write: the clock was set back behind readings sent before the restart: the readings recorded since go on from where they were",
+			"sent_up_to", stamp(cur.pos.T), "sent_ahead_up_to", stamp(s.back.ahead.T))
+	}
 	if cur.sentAt > 0 {
 		s.st.LastSuccess = time.Unix(cur.sentAt, 0)
 	}

@@ -103,7 +103,7 @@ func (s *Sender) encode(b batch) []byte {
 func (s *Sender) fallBack(why error) {
 	s.proto = Protocol1
 	s.log.Warn("remote write: the store took a 2.0 request as remote write 1.0 (it would have lost the samples): the hub sends it 1.0 from now on, the same samples again; set protocol: 1.0 for this store",
-		"url", s.cfg.URL, "err", why)
+		"err", why)
 	s.mu.Lock()
 	s.st.Protocol = Protocol1
 	s.mu.Unlock()
