@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang/snappy"
 	remote "github.com/prometheus/client_golang/exp/api/remote"
 	writev2 "github.com/prometheus/client_golang/exp/api/remote/genproto/v2"
 	"google.golang.org/protobuf/proto"
@@ -30,6 +31,8 @@ type v2Store struct {
 	samples  map[string][]sample // series (its labels as name=value,…) → samples
 	types    map[string]writev2.Metadata_MetricType
 	bad      []string // what the request got wrong
+	short    int      // how many samples fewer than it took it says it wrote
+	v1       [][]byte // the 1.0 requests it took, when it takes them
 }
 
 func (v *v2Store) Store(req *http.Request, typ remote.WriteMessageType) (*remote.WriteResponse, error) {
@@ -42,7 +45,8 @@ func (v *v2Store) Store(req *http.Request, typ remote.WriteMessageType) (*remote
 	v.requests[typ]++
 	resp := remote.NewWriteResponse()
 	if typ != remote.WriteV2MessageType {
-		return resp, fmt.Errorf("%s: not taken here", typ)
+		v.v1 = append(v.v1, snappy.Encode(nil, body))
+		return resp, nil
 	}
 	var r writev2.Request
 	if err := proto.Unmarshal(body, &r); err != nil {
@@ -64,6 +68,7 @@ func (v *v2Store) Store(req *http.Request, typ remote.WriteMessageType) (*remote
 		v.types[key.String()] = ts.GetMetadata().GetType()
 		resp.Samples += len(ts.Samples)
 	}
+	resp.Samples -= v.short
 	return resp, nil
 }
 
@@ -156,6 +161,40 @@ func TestV2FallsBackOn415(t *testing.T) {
 	}
 	if p := s.Status().Protocol; p != Protocol1 {
 		t.Errorf("protocol %q, want 1.0 after the fallback", p)
+	}
+}
+
+// TestV2FallsBackWhenFewerWritten: a receiver of both versions that
+// says it wrote fewer samples of a 2.0 request than it was sent is sent
+// the same samples again in 1.0, which it takes: each sample counted as
+// sent once, the cursor past them, 1.0 from then on.
+func TestV2FallsBackWhenFewerWritten(t *testing.T) {
+	st := openHistory(t)
+	base := time.Now().Add(-30 * time.Minute).Truncate(time.Minute)
+	record(t, st, minutes(base, 5)...)
+	v, srv, _ := newV2Receiver(t, remote.WriteV1MessageType, remote.WriteV2MessageType)
+	v.short = 1
+	s := run(t, st, Config{URL: srv.URL, Backfill: time.Hour, Protocol: Protocol2})
+	testutil.WaitFor(t, "up to date", func() bool { st := s.Status(); return st.State == StateUpToDate && st.Sent == 10 })
+	record(t, st, minutes(base.Add(5*time.Minute), 2)...)
+	s.Poke()
+	testutil.WaitFor(t, "the next readings sent", func() bool { return s.Status().Sent == 14 })
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.requests[remote.WriteV2MessageType] != 1 || len(v.v1) != 2 {
+		t.Fatalf("requests %v; want one 2.0 request, then 1.0 ones", v.requests)
+	}
+	first, second := decode(t, v.v1[0]), decode(t, v.v1[1])
+	if len(first) != 2 || len(second) != 2 {
+		t.Fatalf("1.0 requests: %v, %v", first, second)
+	}
+	for key, ss := range first {
+		if len(ss) != 5 || len(second[key]) != 2 || ss[0].ms != base.UnixMilli() || second[key][0].ms != base.Add(5*time.Minute).UnixMilli() {
+			t.Errorf("%s: %+v then %+v; want the 5 minutes again in 1.0, then the 2 after", key, ss, second[key])
+		}
+	}
+	if got := s.Status(); got.Protocol != Protocol1 || got.Sent != 14 {
+		t.Errorf("status %+v", got)
 	}
 }
 
