@@ -253,12 +253,18 @@ func (s *Sender) read(ctx context.Context) (*batch, error) {
 		if to >= upto {
 			return nil, nil
 		}
-		// Nothing in the window: on to the next reading, wherever it is.
-		t, ok, err := s.hist.NextAfter(ctx, history.End(to))
+		// Nothing in the window: on to the next reading after the
+		// cursor, wherever it is. A reading committed within the window
+		// since it was read (stamped older than the delay: a backlog) is
+		// read with the next window, not passed over.
+		t, ok, err := s.hist.NextAfter(ctx, from)
 		if err != nil || !ok || t > upto {
 			return nil, err
 		}
-		from, to = history.End(t-1), min(upto, t+s.window)
+		if t > to {
+			from = history.End(t - 1)
+		}
+		to = min(upto, t+s.window)
 	}
 }
 
