@@ -121,6 +121,25 @@ func startPrometheusWith(t *testing.T, bin, conf string, flags ...string) promSe
 	}
 }
 
+// api is a GET of path of p's HTTP API with v: its data, decoded into
+// data; anything but a success fails the test.
+func (p promServer) api(t *testing.T, path string, v url.Values, data any) {
+	t.Helper()
+	resp, err := http.Get(p.base + path + "?" + v.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var r struct {
+		Status string
+		Data   json.RawMessage
+	}
+	if err := json.Unmarshal(body, &r); err != nil || r.Status != "success" || json.Unmarshal(r.Data, data) != nil {
+		t.Fatalf("%s%s %v: %v %s", p.base, path, v, err, body)
+	}
+}
+
 // promSample is one element of an instant vector.
 type promSample struct {
 	Metric map[string]string
@@ -136,27 +155,15 @@ func (p promServer) query(t *testing.T, q, at string) []promSample {
 	if at != "" {
 		v.Set("time", at)
 	}
-	resp, err := http.Get(p.base + "/api/v1/query?" + v.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
 	var r struct {
-		Status string
-		Error  string
-		Data   struct {
-			Result []struct {
-				Metric map[string]string
-				Value  [2]json.RawMessage
-			}
+		Result []struct {
+			Metric map[string]string
+			Value  [2]json.RawMessage
 		}
 	}
-	if err := json.Unmarshal(body, &r); err != nil || r.Status != "success" {
-		t.Fatalf("query %s: %v %s", q, err, body)
-	}
+	p.api(t, "/api/v1/query", v, &r)
 	var out []promSample
-	for _, s := range r.Data.Result {
+	for _, s := range r.Result {
 		var val string
 		json.Unmarshal(s.Value[1], &val)
 		f, err := strconv.ParseFloat(val, 64)

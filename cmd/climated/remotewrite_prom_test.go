@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -18,26 +16,15 @@ import (
 // (q[...]) at now, as export gives VictoriaMetrics' series.
 func (p promServer) rangeSamples(t *testing.T, q string) []exported {
 	t.Helper()
-	resp, err := http.Get(p.base + "/api/v1/query?" + url.Values{"query": {q}}.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
 	var r struct {
-		Status string
-		Data   struct {
-			Result []struct {
-				Metric map[string]string
-				Values [][2]json.Number
-			}
+		Result []struct {
+			Metric map[string]string
+			Values [][2]json.Number
 		}
 	}
-	if err := json.Unmarshal(body, &r); err != nil || r.Status != "success" {
-		t.Fatalf("query %s: %v %s", q, err, body)
-	}
+	p.api(t, "/api/v1/query", url.Values{"query": {q}}, &r)
 	var out []exported
-	for _, s := range r.Data.Result {
+	for _, s := range r.Result {
 		e := exported{Metric: s.Metric}
 		for _, v := range s.Values {
 			at, _ := v[0].Float64()
@@ -107,20 +94,9 @@ func TestRemoteWritePrometheus(t *testing.T) {
 // Grafana's label_values asks Prometheus for them.
 func (p promServer) labelValues(t *testing.T, label, selector string) []string {
 	t.Helper()
-	resp, err := http.Get(p.base + "/api/v1/label/" + label + "/values?" + url.Values{"match[]": {selector}}.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Status string
-		Data   []string
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(body, &r); err != nil || r.Status != "success" {
-		t.Fatalf("label values of %s in %s: %v %s", label, selector, err, body)
-	}
-	return r.Data
+	var r []string
+	p.api(t, "/api/v1/label/"+label+"/values", url.Values{"match[]": {selector}}, &r)
+	return r
 }
 
 // checkDashboardLists: the Grafana dashboard's lists (job, hub, zone),

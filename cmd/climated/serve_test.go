@@ -43,10 +43,15 @@ func startHubEnv(t *testing.T, cfg config.Config, env serveEnv) served {
 // runHubEnv is runHub with env, whose ready it sets.
 func runHubEnv(t *testing.T, cfg config.Config, env serveEnv) (served, func()) {
 	t.Helper()
+	return runHubLog(t, cfg, env, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// runHubLog is runHubEnv logging to log.
+func runHubLog(t *testing.T, cfg config.Config, env serveEnv, log *slog.Logger) (served, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan served, 1)
 	done := make(chan error, 1)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	env.ready = func(h served) { ready <- h }
 	go func() { done <- serve(ctx, cfg, log, env) }()
 	var once sync.Once

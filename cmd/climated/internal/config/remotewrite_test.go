@@ -23,6 +23,7 @@ func TestRemoteWriteErrors(t *testing.T) {
 		{"remote_write:\n  - url: http://vm:8428/api/v1/write\n    basic_auth: {username: hub}\n", "c.yaml:3: remote_write[0].basic_auth.password_file: missing"},
 		{"remote_write:\n  - url: http://vm:8428/api/v1/write\n    batch_size: 100000\n", "c.yaml:3: remote_write[0].batch_size 100000: want 1 to 50000"},
 		{"remote_write:\n  - url: http://vm:8428/api/v1/write\n  - url: http://vm:8428/api/v1/write\n", "remote_write[1].url: http://vm:8428/api/v1/write is in remote_write twice"},
+		{"remote_write:\n  - url: http://vm:8428/api/v1/write\n    protocol: 2\n", `c.yaml:3: remote_write[0].protocol: "2" is not a version of remote write the hub sends: want 1.0 (the default; every store takes it) or 2.0`},
 	}
 	for _, c := range cases {
 		_, err := Check("c.yaml", []byte(c.yaml))
@@ -35,5 +36,11 @@ func TestRemoteWriteErrors(t *testing.T) {
 	}
 	if _, err := Check("c.yaml", []byte("remote_write:\n  - url: http://vm:8428/api/v1/write\n    basic_auth: {username: hub, password_file: "+dir+"/none}\n    labels: {house: cabin}\n")); err != nil {
 		t.Errorf("a good remote_write: %v", err)
+	}
+	for _, v := range []string{"1.0", "2.0", `"2.0"`} {
+		cfg, err := Check("c.yaml", []byte("remote_write:\n  - url: http://vm:8428/api/v1/write\n    protocol: "+v+"\n"))
+		if err != nil || cfg.RemoteWrite[0].Protocol != strings.Trim(v, `"`) {
+			t.Errorf("protocol: %s: %v, %+v", v, err, cfg.RemoteWrite)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -33,6 +34,9 @@ func checkStore(ctx context.Context, cfg config.Config, rw remotewrite.Config, e
 	if refused, err := remotewrite.Probe(ctx, rw); err != nil {
 		f.Status, f.Detail = StatusWarn, fmt.Sprintf("%s: %v", rw.URL, err)
 		f.Fix = "is the store running and reachable from this machine? The hub keeps the readings and sends them when it answers"
+		if errors.Is(err, remotewrite.ErrTakesV1Only) {
+			f.Fix = "set protocol: 1.0 for this store (the hub falls back to 1.0 by itself, once a start, and logs it)"
+		}
 		if refused {
 			f.Status, f.Fix = StatusFail, "mend remote_write's url or credentials, or the store's (the hub reads the password and token files at every request: a new password needs no restart)"
 		}

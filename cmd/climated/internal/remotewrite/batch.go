@@ -41,7 +41,7 @@ func makeBatch(rs []history.Stored, totals map[int64]int64, sims map[int64]bool,
 		if !ok {
 			i = len(b.series)
 			at[r.Series] = i
-			b.series = append(b.series, series{labels: seriesLabels(f.Name, r, extra)})
+			b.series = append(b.series, series{labels: seriesLabels(f.Name, r, extra), counter: f.Amount})
 		}
 		b.series[i].samples = append(b.series[i].samples, sample{value: v, ms: r.T * 1000})
 		b.samples++

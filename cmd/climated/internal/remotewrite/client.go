@@ -33,6 +33,11 @@ const (
 	// such as Prometheus' 400 for samples older than it takes); the
 	// protocol says not to send them again, so the cursor moves past them.
 	Dropped
+	// Fallback: a 2.0 request reached a store that takes 1.0 only: its
+	// 2xx says nothing of the samples written (a 1.0 receiver reads a 2.0
+	// body as an empty 1.0 request), or fewer than were sent, or it
+	// answered 415. The same samples go again in 1.0.
+	Fallback
 )
 
 // client sends requests to one store.
@@ -91,10 +96,10 @@ type result struct {
 	retryAfter time.Duration
 }
 
-// send posts one compressed WriteRequest. The secrets are read from their
-// files for every request, so that a new password or token is used
-// without a restart.
-func (c *client) send(ctx context.Context, body []byte) result {
+// send posts one compressed request of protocol proto holding samples
+// samples. The secrets are read from their files for every request, so
+// that a new password or token is used without a restart.
+func (c *client) send(ctx context.Context, body []byte, proto string, samples int) result {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.URL, bytes.NewReader(body))
 	if err != nil {
 		return result{outcome: Refused, err: err}
@@ -103,6 +108,10 @@ func (c *client) send(ctx context.Context, body []byte) result {
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	req.Header.Set("User-Agent", "climated")
 	req.Header.Set("X-Prometheus-Remote-Write-Version", "0.1.0")
+	if proto == Protocol2 {
+		req.Header.Set("Content-Type", contentTypeV2)
+		req.Header.Set("X-Prometheus-Remote-Write-Version", versionV2)
+	}
 	if err := c.authorize(req); err != nil {
 		return result{outcome: Refused, err: err}
 	}
@@ -112,11 +121,21 @@ func (c *client) send(ctx context.Context, body []byte) result {
 	}
 	defer resp.Body.Close()
 	said, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if proto == Protocol2 {
+		if r, ok := answeredV1(resp, samples); ok {
+			return r
+		}
+	}
+	return outcomeOf(resp, strings.TrimSpace(string(said)))
+}
+
+// outcomeOf is what the store's answer to a request means.
+func outcomeOf(resp *http.Response, said string) result {
 	code := resp.StatusCode
 	if code/100 == 2 {
 		return result{outcome: Sent}
 	}
-	err = &StatusError{Code: code, Said: strings.TrimSpace(string(said))}
+	err := error(&StatusError{Code: code, Said: said})
 	if code/100 == 3 {
 		return result{outcome: Refused, err: fmt.Errorf("%w: the store sends writes to %q; set remote_write's url to where it should go", err, resp.Header.Get("Location"))}
 	}
@@ -127,6 +146,27 @@ func (c *client) send(ctx context.Context, body []byte) result {
 		return result{outcome: Refused, err: err}
 	}
 	return result{outcome: Dropped, err: err}
+}
+
+// answeredV1 tells, of the answer to a 2.0 request of samples samples,
+// whether it came from a store that takes 1.0 only (Fallback): a 415, or
+// a 2xx that does not say it wrote every sample.
+func answeredV1(resp *http.Response, samples int) (result, bool) {
+	fix := "the store takes remote write 1.0 only (set protocol: 1.0 for it)"
+	if resp.StatusCode == http.StatusUnsupportedMediaType {
+		return result{outcome: Fallback, err: fmt.Errorf("%s: it answered 415 Unsupported Media Type to a 2.0 request", fix)}, true
+	}
+	if resp.StatusCode/100 != 2 {
+		return result{}, false
+	}
+	h := resp.Header.Get(samplesWritten)
+	if h == "" {
+		return result{outcome: Fallback, err: fmt.Errorf("%s: it answered %d to a 2.0 request of %d samples without saying how many it wrote (%s), as a 1.0 receiver does that read it as an empty request", fix, resp.StatusCode, samples, samplesWritten)}, true
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(h)); err != nil || n < samples {
+		return result{outcome: Fallback, err: fmt.Errorf("%s: it answered %d to a 2.0 request of %d samples, saying it wrote %q", fix, resp.StatusCode, samples, h)}, true
+	}
+	return result{}, false
 }
 
 // authorize adds the credentials of the configuration to req.

@@ -55,7 +55,17 @@ type Config struct {
 	// MaxBackoff is the longest wait between tries while the store fails
 	// or refuses.
 	MaxBackoff time.Duration `yaml:"max_backoff"`
+	// Protocol is the remote-write version sent: "1.0" (the default),
+	// which every store takes, or "2.0" (wire2.go), which falls back to
+	// 1.0 when the store answers as a 1.0 receiver.
+	Protocol string `yaml:"protocol"`
 }
+
+// The versions of the protocol Config.Protocol names.
+const (
+	Protocol1 = "1.0"
+	Protocol2 = "2.0"
+)
 
 // BasicAuth is HTTP basic authentication, the password in a file.
 type BasicAuth struct {
@@ -104,6 +114,9 @@ func (c Config) Validate() error {
 		if !labelName.MatchString(name) || strings.HasPrefix(name, "__") || name == "zone" || name == "source" || name == "simulated" {
 			return field.Errorf("labels."+name, "labels: %q is not a label name of our own (letters, digits and _, not starting with __, not zone, source or simulated)", name)
 		}
+	}
+	if c.Protocol != "" && c.Protocol != Protocol1 && c.Protocol != Protocol2 {
+		return field.Errorf("protocol", "protocol: %q is not a version of remote write the hub sends: want 1.0 (the default; every store takes it) or 2.0", c.Protocol)
 	}
 	return c.validateNumbers()
 }
@@ -170,6 +183,9 @@ func (c Config) withDefaults(commit time.Duration) Config {
 	}
 	if c.MaxBackoff == 0 {
 		c.MaxBackoff = DefaultMaxBackoff
+	}
+	if c.Protocol == "" {
+		c.Protocol = Protocol1
 	}
 	return c
 }

@@ -23,6 +23,10 @@ type cursor struct {
 	failed int64 // samples it refused for good, all told
 	totals map[int64]int64
 	sims   map[int64]bool // whether each series' total counts simulated readings
+	// back is, while the clock is behind readings sent, where those lie
+	// (remote_write_set_back, step 003_set_back); pos is then the last
+	// reading sent among those recorded since. nil otherwise.
+	back *setBack
 }
 
 // cursorDB keeps one store's cursor, on a connection of its own (as the
@@ -84,6 +88,9 @@ func (c *cursorDB) load(ctx context.Context) (cursor, bool, error) {
 	if err != nil {
 		return cur, false, fmt.Errorf("read remote-write cursor: %w", err)
 	}
+	if cur.back, err = c.loadSetBack(ctx); err != nil {
+		return cur, false, err
+	}
 	rows, err := c.db.QueryContext(ctx, "SELECT series, total FROM remote_write_totals WHERE url = ?", c.url)
 	if err != nil {
 		return cur, false, fmt.Errorf("read remote-write totals: %w", err)
@@ -99,6 +106,37 @@ func (c *cursorDB) load(ctx context.Context) (cursor, bool, error) {
 	return cur, true, rows.Err()
 }
 
+// loadSetBack reads the way over the readings sent ahead of the clock;
+// nil when there is none.
+func (c *cursorDB) loadSetBack(ctx context.Context) (*setBack, error) {
+	var b setBack
+	err := c.db.QueryRowContext(ctx, "SELECT ahead_t, ahead_series, from_t FROM remote_write_set_back WHERE url = ?", c.url).
+		Scan(&b.ahead.T, &b.ahead.Series, &b.from)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read remote-write set-back: %w", err)
+	}
+	return &b, nil
+}
+
+// saveSetBack writes b, or deletes the row when b is nil, in tx.
+func (c *cursorDB) saveSetBack(ctx context.Context, tx *sql.Tx, b *setBack) error {
+	var err error
+	if b == nil {
+		_, err = tx.ExecContext(ctx, "DELETE FROM remote_write_set_back WHERE url = ?", c.url)
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO remote_write_set_back (url, ahead_t, ahead_series, from_t) VALUES (?, ?, ?, ?)
+			ON CONFLICT (url) DO UPDATE SET ahead_t = excluded.ahead_t, ahead_series = excluded.ahead_series, from_t = excluded.from_t`,
+			c.url, b.ahead.T, b.ahead.Series, b.from)
+	}
+	if err != nil {
+		return fmt.Errorf("save remote-write set-back: %w", err)
+	}
+	return nil
+}
+
 // save writes cur in one transaction, with the totals of the series in
 // changed (all of cur.totals when changed is nil).
 func (c *cursorDB) save(ctx context.Context, cur cursor, changed map[int64]bool) error {
@@ -111,6 +149,9 @@ func (c *cursorDB) save(ctx context.Context, cur cursor, changed map[int64]bool)
 		ON CONFLICT (url) DO UPDATE SET t = excluded.t, series = excluded.series, sent_at = excluded.sent_at, sent = excluded.sent, failed = excluded.failed`,
 		c.url, cur.pos.T, cur.pos.Series, cur.sentAt, cur.sent, cur.failed); err != nil {
 		return fmt.Errorf("save remote-write cursor: %w", err)
+	}
+	if err := c.saveSetBack(ctx, tx, cur.back); err != nil {
+		return err
 	}
 	for id, total := range cur.totals {
 		if changed != nil && !changed[id] {
@@ -156,6 +197,9 @@ type Kept struct {
 	SentAt   time.Time // the last request the store took; zero for none
 	Sent     int64
 	Failed   int64
+	// SentAhead is, while the clock is behind readings sent (it was set
+	// back), the last of them; zero otherwise.
+	SentAhead history.Position
 }
 
 // ReadKept reads the cursor of the store at storeURL from the history
@@ -171,6 +215,9 @@ func ReadKept(ctx context.Context, path, storeURL string) (Kept, error) {
 		return Kept{}, err
 	}
 	k := Kept{Found: true, Position: cur.pos, Sent: cur.sent, Failed: cur.failed}
+	if cur.back != nil {
+		k.SentAhead = cur.back.ahead
+	}
 	if cur.sentAt > 0 {
 		k.SentAt = time.Unix(cur.sentAt, 0)
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/climated/climated/history/climate"
 )
 
-// Probe sends cfg's store an empty WriteRequest, as the hub would send
-// readings (its credentials, its TLS): nil when the store takes it.
+// Probe sends cfg's store an empty request, as the hub would send
+// readings (its credentials, its TLS, its protocol): nil when the store
+// takes it. A store sent 2.0 that answers as one that takes 1.0 only is
+// an error, not refused: the hub falls back to 1.0 for it.
 // Refused says the store will take nothing until the configuration or
 // the store changes; otherwise it may come back by itself.
 func Probe(ctx context.Context, cfg Config) (refused bool, err error) {
@@ -19,10 +21,21 @@ func Probe(ctx context.Context, cfg Config) (refused bool, err error) {
 	if err != nil {
 		return true, err
 	}
+	cfg = cfg.withDefaults(0)
 	body, _ := encode(nil, nil)
-	r := c.send(ctx, body)
+	if cfg.Protocol == Protocol2 {
+		body, _ = encodeV2(nil)
+	}
+	r := c.send(ctx, body, cfg.Protocol, 0)
+	if r.outcome == Fallback {
+		return false, fmt.Errorf("%w: %w", ErrTakesV1Only, r.err)
+	}
 	return r.outcome == Refused, r.err
 }
+
+// ErrTakesV1Only says a store set to protocol 2.0 answered as one that
+// takes remote write 1.0 only.
+var ErrTakesV1Only = errors.New("protocol 2.0 to a store of 1.0")
 
 // Standing is how a store stands for climated doctor: what its cursor
 // kept and how many readings wait.
@@ -49,7 +62,7 @@ func ReadStanding(ctx context.Context, path string, cfg Config, commit time.Dura
 	}
 	defer st.Close(ctx)
 	upto := now.Add(-cfg.withDefaults(commit).Delay).Unix()
-	if !now.Before(climate.ClockSet) && k.Position.T > upto+int64(setBackSlack.Seconds()) {
+	if k.SentAhead != (history.Position{}) || !now.Before(climate.ClockSet) && k.Position.T > upto+int64(setBackSlack.Seconds()) {
 		return Standing{Kept: k, SetBack: true}, nil
 	}
 	n, err := st.CountAfter(ctx, k.Position, upto)

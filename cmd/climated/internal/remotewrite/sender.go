@@ -62,6 +62,7 @@ type Sender struct {
 	extra  []label
 	wake   chan struct{}
 	host   string // the store's host, which /healthz names
+	proto  string // the protocol sent: cfg.Protocol, or 1.0 once the store answered as a 1.0 receiver; Run's
 
 	// held is the Unix second up to which the history is known to hold
 	// every reading, while its flushes fail; 0 when they do not.
@@ -95,7 +96,7 @@ func New(ctx context.Context, h History, o Options) (*Sender, error) {
 	}
 	s := &Sender{cfg: cfg, hist: h, client: c, db: db, log: o.Logger, logs: loglimit.New(10 * time.Minute),
 		rate: rate.NewLimiter(rate.Limit(cfg.MaxRate), max(cfg.MaxRate, cfg.BatchSize)), now: o.Now,
-		extra: extraLabels(cfg.Labels, o.Hostname), wake: make(chan struct{}, 1), window: 3600}
+		extra: extraLabels(cfg.Labels, o.Hostname), wake: make(chan struct{}, 1), window: 3600, proto: cfg.Protocol}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -132,8 +133,13 @@ func (s *Sender) start(ctx context.Context) error {
 	if cur.sims, err = s.db.simulated(ctx); err != nil {
 		return err
 	}
-	s.cur = cur
-	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed}
+	s.cur, s.back, s.cur.back = cur, cur.back, nil
+	s.st = Status{State: StateStarting, URL: s.cfg.URL, Sent: cur.sent, Failed: cur.failed, Protocol: s.proto}
+	if s.back != nil {
+		s.st.SentAhead = time.Unix(s.back.ahead.T, 0)
+		s.log.Info("remote write: the clock was set back behind readings sent before the restart: the readings recorded since go on from where they were",
+			"sent_up_to", stamp(cur.pos.T), "sent_ahead_up_to", stamp(s.back.ahead.T))
+	}
 	if cur.sentAt > 0 {
 		s.st.LastSuccess = time.Unix(cur.sentAt, 0)
 	}
@@ -247,12 +253,18 @@ func (s *Sender) read(ctx context.Context) (*batch, error) {
 		if to >= upto {
 			return nil, nil
 		}
-		// Nothing in the window: on to the next reading, wherever it is.
-		t, ok, err := s.hist.NextAfter(ctx, history.End(to))
+		// Nothing in the window: on to the next reading after the
+		// cursor, wherever it is. A reading committed within the window
+		// since it was read (stamped older than the delay: a backlog) is
+		// read with the next window, not passed over.
+		t, ok, err := s.hist.NextAfter(ctx, from)
 		if err != nil || !ok || t > upto {
 			return nil, err
 		}
-		from, to = history.End(t-1), min(upto, t+s.window)
+		if t > to {
+			from = history.End(t - 1)
+		}
+		to = min(upto, t+s.window)
 	}
 }
 
@@ -287,14 +299,18 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 	if err := s.rate.WaitN(ctx, min(b.samples, s.rate.Burst())); err != nil {
 		return
 	}
-	body, _ := encode(b.series, nil)
+	body := s.encode(b)
 	wait := firstBackoff
 	for ctx.Err() == nil {
-		r := s.client.send(ctx, body)
+		r := s.client.send(ctx, body, s.proto, b.samples)
 		if ctx.Err() != nil {
 			return
 		}
 		switch r.outcome {
+		case Fallback:
+			s.fallBack(r.err)
+			body = s.encode(b)
+			continue
 		case Sent, Dropped:
 			if r.outcome == Dropped {
 				s.failed(fmt.Errorf("%d samples given up (the protocol says not to send them again): %w", b.samples, r.err), Dropped)

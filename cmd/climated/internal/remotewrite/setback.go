@@ -35,10 +35,11 @@ const setBackSlack = time.Minute
 // the present it found then (from: those were stamped ahead and sent);
 // when the clock reaches them it goes on from the old cursor (ahead), so
 // they are not sent twice. The amounts' counters are worked out again
-// from the history at each move (history.AmountTotals). Two positions,
-// in memory: the database keeps the old cursor until the sender passes
-// it, so that a restart in between finds the clock behind it again and
-// goes back as well, never past the readings sent ahead.
+// from the history at each move (history.AmountTotals). The two
+// positions are kept in the database beside the cursor (its schema step
+// 003_set_back, written with it), so that a restart in between goes on
+// where the sender was: it neither sends again the readings recorded
+// since that went, nor skips any, nor sends those stamped ahead.
 type setBack struct {
 	ahead history.Position // the cursor as it was: the last reading sent ahead of the clock
 	from  int64            // the second of the first reading sent ahead: the readings from it on to ahead were sent
@@ -103,6 +104,9 @@ func (s *Sender) checkClock(ctx context.Context) error {
 		return err
 	}
 	s.back, s.cur.pos, s.cur.totals = back, pos, totals
+	if err := s.db.save(ctx, s.kept(), nil); err != nil {
+		return err
+	}
 	s.log.Warn("remote write: the clock is behind the readings sent (it was set back): the readings recorded since are sent from "+
 		stamp(pos.T)+", and those stamped ahead, sent already, are passed over when the clock reaches them",
 		"sent_up_to", stamp(back.ahead.T), "stamped_ahead_from", stamp(back.from), "clock", now.UTC().Format(time.RFC3339))
@@ -145,14 +149,12 @@ func (s *Sender) passAhead(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// kept is the cursor as the database keeps it: while the clock is
-// behind readings sent, the last of them, so that a restart goes back
-// again rather than past them.
+// kept is the cursor as the database keeps it: the position of the last
+// reading sent, and while the clock is behind readings sent, where those
+// lie (schema step 003_set_back), so that a restart goes on from there.
 func (s *Sender) kept() cursor {
 	c := s.cur
-	if s.back != nil {
-		c.pos = s.back.ahead
-	}
+	c.back = s.back
 	return c
 }
 

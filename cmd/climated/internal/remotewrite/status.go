@@ -39,6 +39,9 @@ type Status struct {
 	// SentAhead is, while the clock is behind readings sent (it was set
 	// back), the time of the last of them; zero otherwise.
 	SentAhead time.Time
+	// Protocol is the remote-write version sent: the configured one, or
+	// 1.0 once a store sent 2.0 answered as a 1.0 receiver.
+	Protocol string
 }
 
 // Status is how the sender stands now.
@@ -87,7 +90,7 @@ func (s *Sender) countBehind(ctx context.Context, force bool) {
 func (s *Sender) Health() any {
 	st := s.Status()
 	out := map[string]any{"state": st.State, "behind_readings": st.Behind,
-		"behind_seconds": int64(st.BehindFor.Seconds()), "sent": st.Sent, "failed": st.Failed}
+		"behind_seconds": int64(st.BehindFor.Seconds()), "sent": st.Sent, "failed": st.Failed, "protocol": st.Protocol}
 	if !st.LastSuccess.IsZero() {
 		out["last_success"] = st.LastSuccess.UTC().Format(time.RFC3339)
 	}

@@ -33,6 +33,7 @@ type sample struct {
 type series struct {
 	labels  []label
 	samples []sample
+	counter bool // a counter (an amount's total), not a gauge: 2.0 says so
 }
 
 // sortLabels puts ls in the protocol's order, by name.
@@ -71,7 +72,13 @@ func appendSeries(b []byte, s series) []byte {
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
 		b = protowire.AppendString(b, l.value)
 	}
-	for _, x := range s.samples {
+	return appendSamples(b, s.samples)
+}
+
+// appendSamples are the Sample fields (2) of a TimeSeries, as both
+// versions have them.
+func appendSamples(b []byte, ss []sample) []byte {
+	for _, x := range ss {
 		n := protowire.SizeTag(1) + protowire.SizeFixed64() + protowire.SizeTag(2) + protowire.SizeVarint(uint64(x.ms))
 		b = protowire.AppendTag(b, 2, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(n))
