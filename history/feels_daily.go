@@ -128,44 +128,28 @@ func (s *Store) bucketMeans(ctx context.Context, zone string, m sensors.Measurem
 }
 
 // feelsOver is FeelsLike over the buckets that have a temperature, a
-// humidity and a wind; nil when none has all three.
+// humidity and a wind (weather.FeelRange), to a tenth; nil when none has
+// all three.
 func feelsOver(means [3]map[int64]float64) *FeelsLike {
-	var f *FeelsLike
+	var r weather.FeelRange
 	for t, temp := range means[0] {
 		rh, okH := means[1][t]
 		wind, okW := means[2][t]
-		if !okH || !okW {
-			continue
-		}
-		feel := weather.Feels(temp, rh, wind)
-		if f == nil {
-			f = &FeelsLike{Min: math.Inf(1), Max: math.Inf(-1)}
-		}
-		f.Min, f.Max = min(f.Min, feel.Apparent), max(f.Max, feel.Apparent)
-		if feel.HasHeatIndex {
-			f.HeatIndexMax = new(max(deref(f.HeatIndexMax, feel.HeatIndex), feel.HeatIndex))
-		}
-		if feel.HasWindChill {
-			f.WindChillMin = new(min(deref(f.WindChillMin, feel.WindChill), feel.WindChill))
+		if okH && okW {
+			r.Add(temp, rh, wind)
 		}
 	}
-	if f == nil {
+	if r.N == 0 {
 		return nil
 	}
-	f.Min, f.Max = tenth(f.Min), tenth(f.Max)
-	for _, p := range []*float64{f.HeatIndexMax, f.WindChillMin} {
-		if p != nil {
-			*p = tenth(*p)
-		}
+	f := &FeelsLike{Min: tenth(r.Min), Max: tenth(r.Max)}
+	if r.HasHeatIndex {
+		f.HeatIndexMax = new(tenth(r.HeatIndexMax))
+	}
+	if r.HasWindChill {
+		f.WindChillMin = new(tenth(r.WindChillMin))
 	}
 	return f
-}
-
-func deref(p *float64, def float64) float64 {
-	if p == nil {
-		return def
-	}
-	return *p
 }
 
 func tenth(v float64) float64 { return math.Round(v*10) / 10 }
