@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -85,10 +86,11 @@ func (s *Store) readDays(ctx context.Context, z zoneSeries, starts []time.Time) 
 			days[i] = k.day(d.Format(time.DateOnly))
 			continue
 		}
+		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
 		live = append(live, i)
 	}
-	if len(live) == 0 {
-		return days, nil
+	if live, err = s.beforeNewest(ctx, z.Name, starts, live); err != nil || len(live) == 0 {
+		return days, err
 	}
 	liveStarts := make([]time.Time, len(live))
 	for j, i := range live {
@@ -102,6 +104,31 @@ func (s *Store) readDays(ctx context.Context, z zoneSeries, starts []time.Time) 
 		days[i] = computed[j]
 	}
 	return days, nil
+}
+
+// beforeNewest are the days of live (indexes into starts) that start
+// before the end of the hour of zone's newest reading, found from each
+// series' index: the days after it (the rest of the year YearOf reads)
+// have no readings, and are not summarised a measurement at a time.
+func (s *Store) beforeNewest(ctx context.Context, zone string, starts []time.Time, live []int) ([]int, error) {
+	if len(live) == 0 {
+		return live, nil
+	}
+	var newest sql.NullInt64
+	err := s.rdb.QueryRowContext(ctx, `SELECT max(t) FROM (
+		SELECT (SELECT max(t) FROM rollup_1h WHERE series = s.id) AS t FROM series s WHERE s.zone = ?1
+		UNION ALL SELECT (SELECT max(t) FROM recent WHERE series = s.id) FROM series s WHERE s.zone = ?1)`, zone).Scan(&newest)
+	if err != nil {
+		return nil, fmt.Errorf("read the newest reading of %s: %w", zone, err)
+	}
+	end := newest.Int64 + 3600 // the end of its hour: rollup_1h holds hours
+	out := live[:0]
+	for _, i := range live {
+		if newest.Valid && starts[i].Unix() < end {
+			out = append(out, i)
+		}
+	}
+	return out, nil
 }
 
 // liveDays summarises every measurement of z, and its feels-like, for
