@@ -262,6 +262,16 @@ func amount(n int, mmPerTip, carry float64) (mm, rest float64) {
 	return mm, exact - mm
 }
 
+// mostTips is how many tips one reading may hold: the catalogue bounds a
+// Rain reading (500 mm), and tips kept while the hub refused the gauge's
+// readings (its clock not yet right, through a wet few days) go in
+// readings of at most that, an interval each, instead of one the hub
+// refuses as invalid again and again while every later tip piles on.
+func (g *Gauge) mostTips() int {
+	info, _ := sensors.Lookup(sensors.Rain)
+	return max(1, int((info.Max-g.cfg.MMPerTip)/g.cfg.MMPerTip))
+}
+
 // record records the rain countingDone so far as the interval ending at t. A
 // sink that rejects it leaves the tips to the next interval, and so does
 // one whose guard refused it (sensors.ErrNotAdmitted: the hub's clock not
@@ -271,7 +281,8 @@ func amount(n int, mmPerTip, carry float64) (mm, rest float64) {
 func (g *Gauge) record(ctx context.Context, sink sensors.Sink, t time.Time, boundary bool) error {
 	g.mu.Lock()
 	n, carry := g.pending, g.carry
-	g.pending = 0
+	n = min(n, g.mostTips())
+	g.pending -= n
 	g.mu.Unlock()
 	if n == 0 && !boundary {
 		return nil
