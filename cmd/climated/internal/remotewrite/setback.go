@@ -31,8 +31,10 @@ const setBackSlack = time.Minute
 // no further than the cursor was then: what was sent before the jump is
 // not sent again (otherwise those within that span are, with the same
 // times and values, which a store takes as one sample). From there it
-// sends, as the clock goes on, the readings before the first one after
-// the present it found then (from: those were stamped ahead and sent);
+// sends, as the clock goes on, the readings before the first one
+// stamped past the current (the clock plus climate.MaxAhead) it found
+// then (from: those were stamped ahead and sent; one of a device a few
+// minutes fast, within MaxAhead, was recorded since);
 // when the clock reaches them it goes on from the old cursor (ahead), so
 // they are not sent twice. A clock that jumps ahead and is set back
 // again before it reaches them has the sender go back again the same
@@ -120,13 +122,13 @@ func (s *Sender) checkClock(ctx context.Context) error {
 
 // sentAhead is where the readings sent ahead of the clock at now lie:
 // up to the cursor (or, while an earlier set-back's record is kept, up
-// to its last), from the first reading stamped past what the history
-// takes as current (the clock plus climate.MaxAhead: a reading of a
-// device a few minutes fast may have been recorded since, and was not
-// sent), or the earlier record's start when that is earlier.
+// to its last), from the first reading stamped past what is current at
+// now (climate.NewestCurrent: the clock plus climate.MaxAhead; a reading
+// of a device a few minutes fast, recorded since, was not sent ahead),
+// or the earlier record's start when that is earlier.
 func (s *Sender) sentAhead(ctx context.Context, now time.Time) (*setBack, error) {
 	back := &setBack{ahead: s.cur.pos, from: s.cur.pos.T + 1}
-	t, ok, err := s.hist.NextAfter(ctx, history.End(now.Add(-s.cfg.Delay).Unix()))
+	t, ok, err := s.hist.NextAfter(ctx, history.End(climate.NewestCurrent(now)))
 	if err != nil {
 		return nil, err
 	}
