@@ -44,6 +44,11 @@ const (
 type client struct {
 	cfg  Config
 	http *http.Client
+	// v2Only: the store takes remote write 2.0 only (it answered 415 to
+	// a 1.0 request): a 2xx to 2.0 is taken as written whether or not it
+	// says how many, and a 415 is not a sign of a 1.0 receiver. The
+	// sender's, set by it.
+	v2Only bool
 }
 
 func newClient(cfg Config) (*client, error) {
@@ -121,7 +126,7 @@ func (c *client) send(ctx context.Context, body []byte, proto string, samples in
 	}
 	defer resp.Body.Close()
 	said, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if proto == Protocol2 {
+	if proto == Protocol2 && !c.v2Only {
 		if r, ok := answeredV1(resp, samples); ok {
 			return r
 		}

@@ -312,6 +312,10 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 			body = s.encode(b)
 			continue
 		case Sent, Dropped:
+			if r.outcome == Dropped && s.takesV2Only(r.err) {
+				body = s.encode(b)
+				continue
+			}
 			if r.outcome == Dropped {
 				s.failed(fmt.Errorf("%d samples given up (the protocol says not to send them again): %w", b.samples, r.err), Dropped)
 			}

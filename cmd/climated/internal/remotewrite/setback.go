@@ -31,10 +31,15 @@ const setBackSlack = time.Minute
 // no further than the cursor was then: what was sent before the jump is
 // not sent again (otherwise those within that span are, with the same
 // times and values, which a store takes as one sample). From there it
-// sends, as the clock goes on, the readings before the first one after
-// the present it found then (from: those were stamped ahead and sent);
+// sends, as the clock goes on, the readings before the first one
+// stamped past the current (the clock plus climate.MaxAhead) it found
+// then (from: those were stamped ahead and sent; one of a device a few
+// minutes fast, within MaxAhead, was recorded since);
 // when the clock reaches them it goes on from the old cursor (ahead), so
-// they are not sent twice. The amounts' counters are worked out again
+// they are not sent twice. A clock that jumps ahead and is set back
+// again before it reaches them has the sender go back again the same
+// way: the record keeps its last reading sent ahead, and its start only
+// moves earlier, to the first the second jump sent. The amounts' counters are worked out again
 // from the history at each move (history.AmountTotals). The two
 // positions are kept in the database beside the cursor (its schema step
 // 003_set_back, written with it), so that a restart in between goes on
@@ -74,24 +79,23 @@ func (s *Sender) look(now time.Time) time.Duration {
 }
 
 // checkClock notices, before a batch is read, a clock set back behind
-// the cursor (setBack).
+// the cursor (setBack), also while an earlier set-back's way over the
+// readings sent ahead is kept (the clock jumped ahead and back again
+// before it reached them): the record is kept, its start only moving
+// earlier to the readings the second jump sent.
 func (s *Sender) checkClock(ctx context.Context) error {
 	now := s.now()
 	since := s.look(now)
-	if s.back != nil || now.Before(climate.ClockSet) {
+	if now.Before(climate.ClockSet) {
 		return nil // a clock never set judges nothing
 	}
 	present := now.Add(-s.cfg.Delay).Unix()
 	if s.cur.pos.T <= present+int64(setBackSlack.Seconds()) {
 		return nil
 	}
-	back := &setBack{ahead: s.cur.pos, from: s.cur.pos.T + 1}
-	t, ok, err := s.hist.NextAfter(ctx, history.End(present))
+	back, err := s.sentAhead(ctx, now)
 	if err != nil {
 		return err
-	}
-	if ok && t <= back.ahead.T {
-		back.from = t
 	}
 	// Back by lookBack, but not before the readings sent before the
 	// clock jumped ahead, when this run saw it jump.
@@ -114,6 +118,27 @@ func (s *Sender) checkClock(ctx context.Context) error {
 	s.st.State, s.st.SentAhead = StateSetBack, time.Unix(back.ahead.T, 0)
 	s.mu.Unlock()
 	return nil
+}
+
+// sentAhead is where the readings sent ahead of the clock at now lie:
+// up to the cursor (or, while an earlier set-back's record is kept, up
+// to its last), from the first reading stamped past what is current at
+// now (climate.NewestCurrent: the clock plus climate.MaxAhead; a reading
+// of a device a few minutes fast, recorded since, was not sent ahead),
+// or the earlier record's start when that is earlier.
+func (s *Sender) sentAhead(ctx context.Context, now time.Time) (*setBack, error) {
+	back := &setBack{ahead: s.cur.pos, from: s.cur.pos.T + 1}
+	t, ok, err := s.hist.NextAfter(ctx, history.End(climate.NewestCurrent(now)))
+	if err != nil {
+		return nil, err
+	}
+	if ok && t <= s.cur.pos.T {
+		back.from = t
+	}
+	if s.back != nil {
+		back.ahead, back.from = s.back.ahead, min(s.back.from, back.from)
+	}
+	return back, nil
 }
 
 // sendable is the last second whose readings are sent now: upto, and

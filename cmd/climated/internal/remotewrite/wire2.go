@@ -1,6 +1,9 @@
 package remotewrite
 
 import (
+	"errors"
+	"net/http"
+
 	"github.com/golang/snappy"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -107,4 +110,31 @@ func (s *Sender) fallBack(why error) {
 	s.mu.Lock()
 	s.st.Protocol = Protocol1
 	s.mu.Unlock()
+}
+
+// takesV2Only tells whether why, a 1.0 request's refusal, is the 415 of
+// a store that takes 2.0 only, not yet tried in 2.0 as such; if so the
+// sender sends it 2.0 from now on, with no fallback to 1.0 again (its
+// 2xx are taken as written), and the batch goes again in 2.0: a 415
+// gives no samples up while the other version is untried. A store set
+// to 2.0 gets here after an answer of its that did not say it wrote
+// every sample had the sender fall back. Logged once: it happens once a
+// run.
+func (s *Sender) takesV2Only(why error) bool {
+	var se *StatusError
+	if s.proto != Protocol1 || s.client.v2Only || !errors.As(why, &se) || se.Code != http.StatusUnsupportedMediaType {
+		return false
+	}
+	s.proto, s.client.v2Only = Protocol2, true
+	msg := "remote write: the store answered 415 to remote write 1.0: it takes 2.0 only; the hub sends it 2.0 from now on, the same samples again, and takes its 2xx as written"
+	if s.cfg.Protocol == Protocol2 {
+		msg += " though its answers lack the count of samples written (" + samplesWritten + ", or a count below the samples sent: a proxy in front of it may drop or change the header); it does not fall back to 1.0 again"
+	} else {
+		msg += "; set protocol: 2.0 for this store"
+	}
+	s.log.Warn(msg, "err", why)
+	s.mu.Lock()
+	s.st.Protocol = Protocol2
+	s.mu.Unlock()
+	return true
 }
