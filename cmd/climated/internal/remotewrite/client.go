@@ -159,7 +159,7 @@ func outcomeOf(resp *http.Response, said string) result {
 func answeredV1(resp *http.Response, samples int) (result, bool) {
 	fix := "the store takes remote write 1.0 only (set protocol: 1.0 for it)"
 	if resp.StatusCode == http.StatusUnsupportedMediaType {
-		return result{outcome: Fallback, err: fmt.Errorf("%s: it answered 415 Unsupported Media Type to a 2.0 request", fix)}, true
+		return result{outcome: Fallback, err: fmt.Errorf("%s: it answered 415 Unsupported Media Type to a 2.0 request: %w", fix, &StatusError{Code: resp.StatusCode})}, true
 	}
 	if resp.StatusCode/100 != 2 {
 		return result{}, false

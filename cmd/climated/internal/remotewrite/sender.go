@@ -51,18 +51,19 @@ const (
 
 // Sender pushes the history's readings to one store.
 type Sender struct {
-	cfg    Config
-	hist   History
-	client *client
-	db     *cursorDB
-	log    *slog.Logger
-	logs   *loglimit.Limiter
-	rate   *rate.Limiter
-	now    func() time.Time
-	extra  []label
-	wake   chan struct{}
-	host   string // the store's host, which /healthz names
-	proto  string // the protocol sent: cfg.Protocol, or 1.0 once the store answered as a 1.0 receiver; Run's
+	cfg     Config
+	hist    History
+	client  *client
+	db      *cursorDB
+	log     *slog.Logger
+	logs    *loglimit.Limiter
+	rate    *rate.Limiter
+	now     func() time.Time
+	extra   []label
+	wake    chan struct{}
+	host    string // the store's host, which /healthz names
+	proto   string // the protocol sent: cfg.Protocol, or 1.0 once the store answered as a 1.0 receiver; Run's
+	said415 bool   // tookOther logged; Run's
 
 	// held is the Unix second up to which the history is known to hold
 	// every reading, while its flushes fail; 0 when they do not.
@@ -301,21 +302,22 @@ func (s *Sender) deliver(ctx context.Context, b batch) {
 	}
 	body := s.encode(b)
 	wait := firstBackoff
+	var tries versionTries
 	for ctx.Err() == nil {
 		r := s.client.send(ctx, body, s.proto, b.samples)
 		if ctx.Err() != nil {
 			return
 		}
-		switch r.outcome {
-		case Fallback:
-			s.fallBack(r.err)
+		before := s.proto
+		resend := s.negotiate(&tries, &r)
+		if s.proto != before {
 			body = s.encode(b)
+		}
+		if resend {
 			continue
+		}
+		switch r.outcome {
 		case Sent, Dropped:
-			if r.outcome == Dropped && s.takesV2Only(r.err) {
-				body = s.encode(b)
-				continue
-			}
 			if r.outcome == Dropped {
 				s.failed(fmt.Errorf("%d samples given up (the protocol says not to send them again): %w", b.samples, r.err), Dropped)
 			}

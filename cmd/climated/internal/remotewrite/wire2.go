@@ -2,6 +2,7 @@ package remotewrite
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/golang/snappy"
@@ -104,37 +105,103 @@ func (s *Sender) encode(b batch) []byte {
 // request as a 1.0 receiver (why): the batch goes again, in 1.0, and the
 // cursor has not moved. Logged once: it happens once a run.
 func (s *Sender) fallBack(why error) {
-	s.proto = Protocol1
+	s.setProto(Protocol1)
 	s.log.Warn("remote write: the store took a 2.0 request as remote write 1.0 (it would have lost the samples): the hub sends it 1.0 from now on, the same samples again; set protocol: 1.0 for this store",
 		"err", why)
+}
+
+// versionTries is what one batch's requests learnt of the versions the
+// store takes: the 415s each version got, and whether a 2.0 request was
+// answered 2xx without the count of samples written.
+type versionTries struct {
+	refused map[string]int
+	odd     bool
+}
+
+// negotiate reads r, the answer to a request of the batch in s.proto, for
+// what it says of the versions the store takes, and sets s.proto (and r)
+// for what follows; it reports whether the batch goes again at once.
+// A 415 gives up no samples while the other version is untried: the
+// batch is tried in it. A store refusing both is given up on only once
+// the configured version has refused the batch twice (a proxy may answer
+// one request 415). A 2.0 request answered 2xx without the count is a
+// 1.0 receiver's answer (it read the body as an empty request): a store
+// set to 2.0 falls back to 1.0 (fallBack), unless it refused 1.0 too, when
+// it takes 2.0 only behind something that drops the count (takeV2Only); a
+// store set to 1.0, tried in 2.0 after a 415, goes back to 1.0 after a
+// back-off.
+func (s *Sender) negotiate(t *versionTries, r *result) (resend bool) {
+	var se *StatusError
+	is415 := errors.As(r.err, &se) && se.Code == http.StatusUnsupportedMediaType
+	if !is415 && r.outcome != Fallback {
+		if r.outcome == Sent && s.proto != s.cfg.Protocol && !s.client.v2Only && s.proto == Protocol2 {
+			s.tookOther(Protocol2)
+		}
+		return false
+	}
+	if t.refused == nil {
+		t.refused = map[string]int{}
+	}
+	other := Protocol1
+	if s.proto == Protocol1 {
+		other = Protocol2
+	}
+	if !is415 { // a 2.0 request answered 2xx without the count
+		t.odd = true
+		switch {
+		case s.cfg.Protocol == Protocol2 && t.refused[Protocol1] > 0:
+			s.takeV2Only(r.err)
+			return true
+		case s.cfg.Protocol == Protocol2:
+			s.fallBack(r.err)
+			return true
+		}
+		s.setProto(Protocol1) // set to 1.0: its 415 was not its last word
+		*r = result{outcome: Retry, err: fmt.Errorf("the store answered 415 to remote write 1.0, and a 2.0 request as a 1.0 receiver does: sent again in 1.0 (%w)", r.err)}
+		return false
+	}
+	t.refused[s.proto]++
+	switch {
+	case t.refused[other] == 0 && s.proto == Protocol2 && s.cfg.Protocol == Protocol2 && !t.odd:
+		s.fallBack(r.err) // a store of 1.0 that checks the content type
+		return true
+	case t.refused[other] == 0 && !(other == Protocol1 && t.odd):
+		s.setProto(other)
+		return true
+	case t.refused[s.cfg.Protocol] >= 2:
+		s.setProto(s.cfg.Protocol)
+		*r = result{outcome: Dropped, err: fmt.Errorf("the store answered 415 to remote write 1.0 and 2.0 alike: %w", r.err)}
+		return false
+	}
+	s.setProto(s.cfg.Protocol)
+	*r = result{outcome: Retry, err: fmt.Errorf("the store answered 415 to both versions; %s again after a back-off: %w", s.cfg.Protocol, r.err)}
+	return false
+}
+
+// setProto sends p from now on, as /healthz shows.
+func (s *Sender) setProto(p string) {
+	s.proto = p
 	s.mu.Lock()
-	s.st.Protocol = Protocol1
+	s.st.Protocol = p
 	s.mu.Unlock()
 }
 
-// takesV2Only tells whether why, a 1.0 request's refusal, is the 415 of
-// a store that takes 2.0 only, not yet tried in 2.0 as such; if so the
-// sender sends it 2.0 from now on, with no fallback to 1.0 again (its
-// 2xx are taken as written), and the batch goes again in 2.0: a 415
-// gives no samples up while the other version is untried. A store set
-// to 2.0 gets here after an answer of its that did not say it wrote
-// every sample had the sender fall back. Logged once: it happens once a
-// run.
-func (s *Sender) takesV2Only(why error) bool {
-	var se *StatusError
-	if s.proto != Protocol1 || s.client.v2Only || !errors.As(why, &se) || se.Code != http.StatusUnsupportedMediaType {
-		return false
+// tookOther notes, once, that a store set to the other version took p
+// after it answered 415: it is sent p from now on.
+func (s *Sender) tookOther(p string) {
+	if s.said415 {
+		return
 	}
-	s.proto, s.client.v2Only = Protocol2, true
-	msg := "remote write: the store answered 415 to remote write 1.0: it takes 2.0 only; the hub sends it 2.0 from now on, the same samples again, and takes its 2xx as written"
-	if s.cfg.Protocol == Protocol2 {
-		msg += " though its answers lack the count of samples written (" + samplesWritten + ", or a count below the samples sent: a proxy in front of it may drop or change the header); it does not fall back to 1.0 again"
-	} else {
-		msg += "; set protocol: 2.0 for this store"
-	}
-	s.log.Warn(msg, "err", why)
-	s.mu.Lock()
-	s.st.Protocol = Protocol2
-	s.mu.Unlock()
-	return true
+	s.said415 = true
+	s.log.Warn("remote write: the store answered 415 to remote write "+s.cfg.Protocol+" and took "+p+": the hub sends it "+p+" from now on; set protocol: "+p+" for this store", "url", s.cfg.URL)
+}
+
+// takeV2Only sends a store set to 2.0 2.0 only, its 2xx taken as written:
+// it answered a 2.0 request 2xx without the count of samples written
+// (why) and refused 1.0 with 415, as a 2.0-only store behind a proxy that
+// drops the header does. Logged once: it happens once a run.
+func (s *Sender) takeV2Only(why error) {
+	s.client.v2Only = true
+	s.setProto(Protocol2)
+	s.log.Warn("remote write: the store takes remote write 2.0 only (it answered 415 to 1.0) but its answers lack the count of samples written ("+samplesWritten+", or a count below the samples sent: a proxy in front of it may drop or change the header); the hub sends it 2.0 and takes its 2xx as written", "err", why)
 }
