@@ -41,22 +41,6 @@ func openAll(t *testing.T, path string) *Store {
 	return s
 }
 
-func schemaText(t *testing.T, db *sql.DB) string {
-	t.Helper()
-	rows, err := db.Query("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name != 'schema_steps' ORDER BY type, name")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var b strings.Builder
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		b.WriteString(s + "\n")
-	}
-	return b.String()
-}
-
 // allSteps is stepsOf a file where every one of schemas took its steps.
 func allSteps(t *testing.T, schemas ...Schema) string {
 	t.Helper()
@@ -93,7 +77,7 @@ func stepsOf(t *testing.T, db *sql.DB) string {
 // at each of the schema versions 1 to 13, ends with the tables a new
 // file gets, every part's steps counted once, and its readings kept.
 func TestLegacyFilesKeepTheirSteps(t *testing.T) {
-	fresh := schemaText(t, openAll(t, filepath.Join(t.TempDir(), "new.db")).rdb)
+	fresh := testutil.SchemaOf(t, openAll(t, filepath.Join(t.TempDir(), "new.db")).rdb)
 	if !strings.Contains(fresh, "table alert_rules") || !strings.Contains(fresh, "table oauth_tokens") || !strings.Contains(fresh, "table remote_write") {
 		t.Fatalf("a new file lacks a part's tables:\n%s", fresh)
 	}
@@ -105,7 +89,7 @@ func TestLegacyFilesKeepTheirSteps(t *testing.T) {
 		}
 		db.Close()
 		s := openAll(t, path)
-		if got := schemaText(t, s.rdb); got != fresh {
+		if got := testutil.SchemaOf(t, s.rdb); got != fresh {
 			t.Errorf("version %d upgraded to other tables than a new file's:\n%s\nwant\n%s", version, got, fresh)
 		}
 		if steps := stepsOf(t, s.rdb); steps != want {

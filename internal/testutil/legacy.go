@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,4 +57,28 @@ func LegacyHistory(t testing.TB, driver string, version int) (string, *sql.DB) {
 		t.Fatal(err)
 	}
 	return path, db
+}
+
+// SchemaOf is every table, index and trigger of db but schema_steps (the
+// record of the steps taken), one a line: two files with the same
+// SchemaOf were made alike.
+func SchemaOf(t testing.TB, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name != 'schema_steps' ORDER BY type, name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(s + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

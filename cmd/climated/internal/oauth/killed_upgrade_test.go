@@ -5,29 +5,11 @@ import (
 	"database/sql"
 	"os"
 	osexec "os/exec"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/internal/testutil"
 )
-
-// schemaOf is every table, index and trigger of db but schema_steps.
-func schemaOf(t *testing.T, db *sql.DB) string {
-	t.Helper()
-	rows, err := db.Query("SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name != 'schema_steps' ORDER BY type, name")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var b strings.Builder
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		b.WriteString(s + "\n")
-	}
-	return b.String()
-}
 
 // TestUpgradeKilledMidwayResumes: climated serve killed (SIGKILL) at any
 // moment while it converts a file of version 13 and brings every part up
@@ -51,7 +33,7 @@ func TestUpgradeKilledMidwayResumes(t *testing.T) {
 	}
 	fdb, _ := sql.Open("sqlite", freshPath)
 	defer fdb.Close()
-	fresh := schemaOf(t, fdb)
+	fresh := testutil.SchemaOf(t, fdb)
 	for i := range 20 {
 		path, db := testutil.LegacyHistory(t, "sqlite", 13)
 		want := legacyRows(t, db, 13)
@@ -69,7 +51,7 @@ func TestUpgradeKilledMidwayResumes(t *testing.T) {
 			continue
 		}
 		db, _ = sql.Open("sqlite", path)
-		if got := schemaOf(t, db); got != fresh {
+		if got := testutil.SchemaOf(t, db); got != fresh {
 			t.Errorf("kill after %d ms: tables differ from a new file's:\n%s", 20+i*4, got)
 		}
 		for table, n := range want {

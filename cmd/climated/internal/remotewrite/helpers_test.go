@@ -3,8 +3,12 @@ package remotewrite
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -131,4 +135,24 @@ func fields(t *testing.T, b []byte) map[protowire.Number][]byte {
 		b = b[m:]
 	}
 	return out
+}
+
+// behind415 serves h behind a proxy that answers its first n requests
+// 415 Unsupported Media Type (a misrouted request, a gateway restarting).
+func behind415(t *testing.T, h http.Handler, n int) *httptest.Server {
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		refuse := n > 0
+		n--
+		mu.Unlock()
+		if refuse {
+			io.Copy(io.Discard, r.Body)
+			w.WriteHeader(http.StatusUnsupportedMediaType)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

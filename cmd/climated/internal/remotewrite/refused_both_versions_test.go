@@ -64,21 +64,7 @@ func TestStoreOfBothVersionsAfterSpurious415sGetsLaterBatches(t *testing.T) {
 			record(t, st, minutes(base, 5)...)
 			v := &v2Store{requests: map[remote.WriteMessageType]int{}, samples: map[string][]sample{}, types: map[string]writev2.Metadata_MetricType{}}
 			h := remote.NewWriteHandler(v, remote.MessageTypes{remote.WriteV1MessageType, remote.WriteV2MessageType})
-			var mu sync.Mutex
-			left := spurious
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				f := left > 0
-				left--
-				mu.Unlock()
-				if f {
-					io.Copy(io.Discard, r.Body)
-					w.WriteHeader(http.StatusUnsupportedMediaType)
-					return
-				}
-				h.ServeHTTP(w, r)
-			}))
-			t.Cleanup(srv.Close)
+			srv := behind415(t, h, spurious)
 			s := run(t, st, Config{URL: srv.URL, Backfill: time.Hour, Protocol: Protocol1, MaxBackoff: time.Second})
 			testutil.WaitFor(t, "the first batch settled", func() bool { st := s.Status(); return st.Sent+st.Failed >= 10 })
 			record(t, st, minutes(base.Add(5*time.Minute), 3)...)

@@ -130,21 +130,7 @@ func TestV1ReferenceStoreBehindASpurious415KeepsItsSamples(t *testing.T) {
 	record(t, st, minutes(base, 5)...)
 	v := &v2Store{requests: map[remote.WriteMessageType]int{}, samples: map[string][]sample{}, types: map[string]writev2.Metadata_MetricType{}}
 	h := remote.NewWriteHandler(v, remote.MessageTypes{remote.WriteV1MessageType})
-	var mu sync.Mutex
-	first := true
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		f := first
-		first = false
-		mu.Unlock()
-		if f {
-			io.Copy(io.Discard, r.Body)
-			w.WriteHeader(http.StatusUnsupportedMediaType)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	srv := behind415(t, h, 1)
 	s := run(t, st, Config{URL: srv.URL, Backfill: time.Hour, Protocol: Protocol1, MaxBackoff: time.Second})
 	testutil.WaitFor(t, "the first batch settled", func() bool { st := s.Status(); return st.Sent+st.Failed >= 10 })
 	record(t, st, minutes(base.Add(5*time.Minute), 3)...)
