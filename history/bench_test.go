@@ -65,13 +65,13 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 		batch = append(batch, sensors.Reading{Zone: "Balcony", Measurement: sensors.Temperature,
 			Value: 10 + 8*math.Sin(day/58) + 4*math.Sin(day*2*math.Pi), Time: t, Source: "bench"})
 		if len(batch) == cap(batch) {
-			if err := s.w.writeTx(ctx, tx, tw, batch); err != nil {
+			if err := s.w.writeTx(ctx, tx, tw, batch, addAmounts); err != nil {
 				b.Fatal(err)
 			}
 			batch = batch[:0]
 		}
 	}
-	if err := s.w.writeTx(ctx, tx, tw, batch); err != nil {
+	if err := s.w.writeTx(ctx, tx, tw, batch, addAmounts); err != nil {
 		b.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {

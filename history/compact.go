@@ -104,7 +104,7 @@ func (w *writer) compactStep(ctx context.Context, now time.Time) (bool, error) {
 		return false, wrapCompact(err)
 	}
 	tw := newTxState()
-	if err := w.writeTx(ctx, tx, tw, rs); err != nil {
+	if err := w.writeTx(ctx, tx, tw, rs, addAmounts); err != nil {
 		return false, wrapCompact(err)
 	}
 	// Exactly the rows read: those up to the last one in (t, series) order.
@@ -116,6 +116,7 @@ func (w *writer) compactStep(ctx context.Context, now time.Time) (bool, error) {
 	}
 	w.adopt(tw)
 	w.pace.took(len(raw), time.Since(start))
+	w.saySummarised(tw.summarised)
 	return len(raw) == limit, nil
 }
 

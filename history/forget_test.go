@@ -225,12 +225,7 @@ func TestForgetKeepsWhatItCannotSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
-	for done := false; !done; {
-		var err error
-		if done, err = s.w.prune(ctx, base); err != nil {
-			t.Fatal(err)
-		}
-	}
+	pruneAll(t, s, base)
 	db := otherProcess(t, path)
 	after := base.Add(-2*time.Hour + 150*time.Second)
 	wasBefore := beforeAggregates(t, db, after.Unix())

@@ -46,7 +46,12 @@ type ImportRows interface {
 // ImportResult says what an import did.
 type ImportResult struct {
 	Imported int64
-	Bad      BrokenLines
+	// Summarised counts the readings not imported because they fall, past
+	// the raw retention, into spans the history summarises already (an
+	// earlier import of the same file, or readings recorded then): it
+	// keeps no instant that old, so it cannot tell them from repeats.
+	Summarised int64
+	Bad        BrokenLines
 }
 
 // BrokenLines counts the broken lines of an import file and keeps the first
@@ -143,7 +148,7 @@ func (s *Store) ImportRows(ctx context.Context, rows ImportRows, o ImportOptions
 		return res, fmt.Errorf("import: nothing imported: commit: %w", err)
 	}
 	s.w.adopt(im.tw)
-	res.Imported = im.written
+	res.Imported, res.Summarised = im.written, im.tw.summarised
 	return res, nil
 }
 
@@ -242,7 +247,7 @@ func (im *importer) flush(ctx context.Context) error {
 	if len(im.chunk) == 0 {
 		return nil
 	}
-	if err := im.w.writeTx(ctx, im.tx, im.tw, im.chunk); err != nil {
+	if err := im.w.writeTx(ctx, im.tx, im.tw, im.chunk, replaceAmounts); err != nil {
 		return err
 	}
 	im.written = im.tw.writtenAll()

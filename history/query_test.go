@@ -39,6 +39,18 @@ func compactNow(t testing.TB, s *Store) {
 	}
 }
 
+// pruneAll runs retention as of now until nothing past it is left (one
+// pass stops after pruneBudget).
+func pruneAll(t testing.TB, s *Store, now time.Time) {
+	t.Helper()
+	for finished := false; !finished; {
+		var err error
+		if finished, err = s.w.prune(context.Background(), now); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func every(zone string, m sensors.Measurement, from time.Time, n int, step time.Duration, v func(i int) float64) []sensors.Reading {
 	rs := make([]sensors.Reading, n)
 	for i := range rs {

@@ -46,12 +46,7 @@ func recordsHistory(t *testing.T, extra ...sensors.Reading) *Store {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
-	for finished := false; !finished; {
-		var err error
-		if finished, err = s.w.prune(ctx, recordsNow); err != nil {
-			t.Fatal(err)
-		}
-	}
+	pruneAll(t, s, recordsNow)
 	return s
 }
 

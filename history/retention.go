@@ -21,22 +21,26 @@ type pruneTarget struct {
 	table     string
 	retention time.Duration
 	chunk     int64 // seconds deleted per step
+	// whole is the width of the next tier's buckets, in seconds: a step
+	// deletes whole ones of them, so that the rows of a bucket are all
+	// kept or all gone (summarised.go).
+	whole int64
 }
 
 // prune deletes raw readings and 5-minute buckets past their retention. It
 // returns whether it finished (nothing older than the retention is left).
 func (w *writer) prune(ctx context.Context, now time.Time) (bool, error) {
 	deadline := time.Now().Add(pruneBudget)
-	targets := []pruneTarget{{"raw", w.opts.RawRetention, 6 * 3600}}
-	for _, r := range rollupTiers {
+	targets := []pruneTarget{{"raw", w.opts.RawRetention, 6 * 3600, int64(rollupTiers[0].width / time.Second)}}
+	for i, r := range rollupTiers[:len(rollupTiers)-1] {
 		if r.retention != nil {
-			targets = append(targets, pruneTarget{r.table, r.retention(w.opts), r.pruneChunk})
+			targets = append(targets, pruneTarget{r.table, r.retention(w.opts), r.pruneChunk, int64(rollupTiers[i+1].width / time.Second)})
 		}
 	}
 	ids := slices.Collect(maps.Keys(w.keysByID()))
 	done := true
 	for _, tg := range targets {
-		cutoff := now.Add(-tg.retention).Unix()
+		cutoff := floorTo(now.Add(-tg.retention).Unix(), tg.whole)
 		for _, id := range ids {
 			deleted, late, err := w.pruneSeries(ctx, tg, id, cutoff, deadline)
 			if err != nil || late {
@@ -67,8 +71,19 @@ func (w *writer) pruneSeries(ctx context.Context, tg pruneTarget, id, cutoff int
 			return deleted, true, nil
 		}
 		deleted = true
-		if _, err := w.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t < ?", tg.table), id, min(cutoff, *oldest+tg.chunk)); err != nil {
+		// A step ends on a whole bucket past the oldest's, never before it.
+		end := min(cutoff, floorTo(*oldest, tg.whole)+max(tg.chunk-tg.chunk%tg.whole, tg.whole))
+		if _, err := w.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE series = ? AND t < ?", tg.table), id, end); err != nil {
 			return deleted, false, fmt.Errorf("prune %s: %w", tg.table, err)
 		}
 	}
+}
+
+// floorTo is t rounded down to a multiple of width (negative times too).
+func floorTo(t, width int64) int64 {
+	r := t % width
+	if r < 0 {
+		r += width
+	}
+	return t - r
 }

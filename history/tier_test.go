@@ -101,12 +101,7 @@ func TestRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
-	for finished := false; !finished; {
-		var err error
-		if finished, err = s.w.prune(ctx, now); err != nil {
-			t.Fatal(err)
-		}
-	}
+	pruneAll(t, s, now)
 	var oldest int64
 	var n, buckets int
 	s.rdb.QueryRow("SELECT min(t), count(*) FROM raw").Scan(&oldest, &n)

@@ -13,6 +13,9 @@ type txState struct {
 	// transaction keeps: those of a series a later reading took from the
 	// demo are deleted, and no longer counted.
 	written map[int64]int64
+	// summarised counts the readings writeTx left out, as falling into
+	// buckets the history summarises already past the raw retention.
+	summarised int64
 }
 
 func newTxState() *txState {

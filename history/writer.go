@@ -291,22 +291,23 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 }
 
 // writeTx writes rs within tx into raw and the rollups: compaction and
-// import use it. tw counts what it wrote per series (txState.written).
-func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading) error {
+// import use it. tw counts what it wrote per series (txState.written),
+// and what it left out as summarised already (summarised.go).
+func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading, am amounts) error {
 	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
+	if am == replaceAmounts {
+		amount = nil
+	}
+	old := newSummarised(w.opts.Now(), w.opts, rs)
 	rolls := newRollups()
 	days := touchedDays{}
 	for _, r := range rs {
-		id, c, err := w.seriesID(ctx, tx, tw, r)
+		id, ok, err := w.admit(ctx, tx, tw, old, rolls, r)
 		if err != nil {
 			return err
 		}
-		switch c {
-		case skipped:
+		if !ok {
 			continue
-		case taken:
-			rolls.drop(id) // what the batch gave it before is gone too
-			tw.written[id] = 0
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
@@ -335,28 +336,26 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 	return nil
 }
 
-// insertRaw writes r, its value v as stored, into the raw tier. first is
-// false when it replaced a value of the same instant, which the rollups
-// hold already (they keep the first).
-func (w *writer) insertRaw(ctx context.Context, tx *sql.Tx, gauge, amount *sql.Stmt, id int64, r sensors.Reading, v int64) (first bool, err error) {
-	t := r.Time.Unix()
-	if info, _ := sensors.Lookup(r.Measurement); info.Kind == sensors.Amount {
-		if _, err := amount.ExecContext(ctx, id, t, v); err != nil {
-			return false, fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
-		}
-		return true, nil
+// admit finds or creates r's series and says whether r is written: not
+// when its claim skips it, nor when it falls into a bucket the history
+// summarises already (summarised.go), which tw counts.
+func (w *writer) admit(ctx context.Context, tx *sql.Tx, tw *txState, old *summarised, rolls *rollups, r sensors.Reading) (id int64, ok bool, err error) {
+	id, c, err := w.seriesID(ctx, tx, tw, r)
+	if err != nil || c == skipped {
+		return id, false, err
 	}
-	res, err := gauge.ExecContext(ctx, id, t, v)
-	if err != nil {
-		return false, fmt.Errorf("insert %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
+	if c == taken {
+		// What the batch gave it before is gone too, and what was read
+		// of its buckets.
+		rolls.drop(id)
+		old.forget(id)
+		tw.written[id] = 0
 	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return true, nil
+	held, err := old.sealed(ctx, tx, id, r.Time.Unix())
+	if held {
+		tw.summarised++
 	}
-	if _, err := tx.Stmt(w.stmts.regauge).ExecContext(ctx, v, id, t); err != nil {
-		return false, fmt.Errorf("replace %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
-	}
-	return false, nil
+	return id, !held && err == nil, err
 }
 
 type writeFailure struct {

@@ -244,6 +244,10 @@ func reportImport(ctx context.Context, store *history.Store, res imported, stdou
 		skipped = config.Plural(res.Bad.N, "broken "+what) + ", their bad values skipped"
 	}
 	fmt.Fprintf(stdout, "imported %s from %s into %s (%s)\n", config.Plural(int(res.Imported), "reading"), file, db, skipped)
+	if res.Summarised > 0 {
+		fmt.Fprintf(stdout, "left out %s older than the raw retention: the history summarises their 5-minute spans already (imported before?), and holds no single reading that old to tell a repeat by\n",
+			config.Plural(int(res.Summarised), "reading"))
+	}
 	now := time.Now()
 	switch a, err := store.Ahead(ctx, now); {
 	case err != nil:

@@ -1,0 +1,139 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/climated/climated/sensors"
+)
+
+// Past the raw retention the history keeps no reading's instant, only the
+// buckets of the rollups it fell in, so it cannot tell a reading sent
+// again (an import run twice, a backup restored over its own history)
+// from a new one. A reading from before the raw retention is recorded
+// only into a bucket the history holds nothing of yet: a 5-minute bucket,
+// or an hour past the 5-minute rollups' retention. One that falls into a
+// bucket already summarised is not recorded, so that no count, mean or
+// rain sum counts a reading twice. Retention deletes raw readings and
+// 5-minute buckets a whole bucket of the next tier at a time (prune), so
+// a bucket the raw tier holds any reading of is one it holds all of, and
+// the raw tier tells its repeats.
+
+// summarised says, within one transaction, which buckets of old readings
+// the history summarises already. It reads, per series and tier, the
+// rollups' buckets over the span of the readings it is given once, and
+// the raw tier only for a bucket found there: an import of old history
+// into a history that holds none of it costs a query a series a chunk.
+// What it found holds for the transaction: retention does not run
+// within one.
+type summarised struct {
+	now    time.Time
+	opts   *Options
+	lo, hi int64            // the span of the readings, Unix seconds
+	loaded map[sealKey]bool // (series, tier): its buckets over the span read
+	held   map[sealKey]bool // a bucket the rollups hold: whether sealed (the raw tier holds none of it)
+}
+
+type sealKey struct {
+	series, t int64 // the bucket's start (0 in loaded)
+	tier      int   // index into rollupTiers
+}
+
+func newSummarised(now time.Time, o *Options, rs []sensors.Reading) *summarised {
+	s := &summarised{now: now, opts: o, loaded: map[sealKey]bool{}, held: map[sealKey]bool{}}
+	for i, r := range rs {
+		t := r.Time.Unix()
+		if i == 0 || t < s.lo {
+			s.lo = t
+		}
+		if i == 0 || t > s.hi {
+			s.hi = t
+		}
+	}
+	return s
+}
+
+// sealed reports whether a reading of series id at t falls into a bucket
+// that the rollups hold and the raw tier holds no reading of: one
+// summarised past the raw retention.
+func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
+	if t >= s.now.Add(-s.opts.RawRetention).Unix() {
+		return false, nil
+	}
+	tier := fiveMin - 1 // index into rollupTiers
+	if t < s.now.Add(-s.opts.RollupRetention).Unix() {
+		tier = hourly - 1
+	}
+	if err := s.load(ctx, tx, id, tier); err != nil {
+		return false, err
+	}
+	width := int64(rollupTiers[tier].width / time.Second)
+	k := sealKey{id, floorTo(t, width), tier}
+	sealed, held := s.held[k]
+	if !held || !sealed {
+		return false, nil
+	}
+	// A bucket the raw tier holds a reading of is open: the raw tier
+	// tells the repeats of its readings. Found open, it stays open within
+	// the transaction, as the readings it takes go into the raw tier.
+	var open bool
+	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)", id, k.t, k.t+width).Scan(&open); err != nil {
+		return false, fmt.Errorf("read the raw readings at %d: %w", t, err)
+	}
+	s.held[k] = !open
+	return !open, nil
+}
+
+// forget drops what was read of series id's buckets: the series was
+// emptied within the transaction (claim's taken).
+func (s *summarised) forget(id int64) {
+	for _, m := range []map[sealKey]bool{s.loaded, s.held} {
+		for k := range m {
+			if k.series == id {
+				delete(m, k)
+			}
+		}
+	}
+}
+
+// load reads the buckets of series id in rollupTiers[tier] over the
+// readings' span, once.
+func (s *summarised) load(ctx context.Context, tx *sql.Tx, id int64, tier int) error {
+	lk := sealKey{series: id, tier: tier}
+	if s.loaded[lk] {
+		return nil
+	}
+	width := int64(rollupTiers[tier].width / time.Second)
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT t FROM %s WHERE series = ? AND t >= ? AND t <= ?", rollupTiers[tier].table), id, floorTo(s.lo, width), s.hi)
+	if err != nil {
+		return fmt.Errorf("read what the history summarises: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t int64
+		if err := rows.Scan(&t); err != nil {
+			return fmt.Errorf("read what the history summarises: %w", err)
+		}
+		s.held[sealKey{id, t, tier}] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read what the history summarises: %w", err)
+	}
+	s.loaded[lk] = true
+	return nil
+}
+
+// saySummarised logs the readings a compaction step left out as
+// summarised already (a device that sent its old readings again): at
+// most one line every errLogEvery, with the count of those unsaid.
+func (w *writer) saySummarised(n int64) {
+	if n == 0 {
+		return
+	}
+	if ok, quiet := w.errLog.Allow("summarised", time.Now()); ok {
+		w.log.Info("readings older than the raw retention left out: the history summarises their spans already, and keeps no single reading that old to tell a repeat by",
+			"count", n, "raw_retention", w.opts.RawRetention, "unlogged_before", quiet)
+	}
+}
