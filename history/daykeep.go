@@ -64,7 +64,7 @@ func (s *Store) keptDays(ctx context.Context, zone string, from, to int64) (map[
 	if s.daysForeign {
 		return map[int64]keptDay{}, nil // in another zone: none is this store's
 	}
-	rows, err := s.rdb.QueryContext(ctx, "SELECT day, summary FROM day_summary WHERE zone = ? AND day >= ? AND day < ?", zone, from, to)
+	rows, err := s.readRows(ctx, "SELECT day, summary FROM day_summary WHERE zone = ? AND day >= ? AND day < ?", zone, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("read the kept daily summaries of %s: %w", zone, err)
 	}
@@ -94,7 +94,7 @@ func (s *Store) keptUntil(ctx context.Context, zone string) (time.Time, error) {
 	// read-only store (climated mcp, climated data) in another zone than
 	// the hub that keeps them reads none.
 	var kept string
-	err := s.rdb.QueryRowContext(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&kept)
+	err := s.readRow(ctx, "SELECT zone FROM day_summary_zone WHERE id = 1").Scan(&kept)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && kept != s.dayKey {
 		return time.Time{}, nil
 	}
@@ -104,7 +104,7 @@ func (s *Store) keptUntil(ctx context.Context, zone string) (time.Time, error) {
 	loc := s.opts.Location
 	until := climate.LocalMidnight(s.opts.Now(), loc)
 	var oldest sql.NullInt64
-	err = s.rdb.QueryRowContext(ctx, "SELECT min(r.t) FROM recent r JOIN series s ON s.id = r.series WHERE s.zone = ?", zone).Scan(&oldest)
+	err = s.readRow(ctx, "SELECT min(r.t) FROM recent r JOIN series s ON s.id = r.series WHERE s.zone = ?", zone).Scan(&oldest)
 	if err != nil {
 		return until, fmt.Errorf("read the recent readings of %s: %w", zone, err)
 	}
