@@ -61,10 +61,24 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 			out = append(out, d)
 		}
 	}
-	if o := s.opts.Outdoors; o != nil && o.isOutdoor(zone, zi.Measurements) {
-		o.addOutdoors(out, s.opts.Location)
-	}
 	return out, nil
+}
+
+// zoneDays are the days of z that start at starts (readDays), an
+// outdoor zone's with their degree days and the sun's times.
+func (s *Store) zoneDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
+	days, err := s.readDays(ctx, z, starts)
+	if err != nil {
+		return nil, err
+	}
+	if o := s.opts.Outdoors; o != nil && o.isOutdoor(z.Name, z.Measurements) {
+		for i := range days {
+			if len(days[i].Measurements) > 0 {
+				o.addOutdoors(days[i:i+1], s.opts.Location)
+			}
+		}
+	}
+	return days, nil
 }
 
 // readDays are the days of z that start at starts: kept ones as kept,

@@ -54,12 +54,12 @@ func (m *dayMemo) put(zone string, start time.Time, d Day) {
 	m.days[memoKey{zone, start.Unix()}] = d
 }
 
-// memoDays is readDays through the request's memo: the days it holds
+// memoDays is zoneDays through the request's memo: the days it holds
 // from it, the others read and added to it.
 func (s *Store) memoDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
 	memo := dayMemoOf(ctx)
 	if memo == nil {
-		return s.readDays(ctx, z, starts)
+		return s.zoneDays(ctx, z, starts)
 	}
 	days := make([]Day, len(starts))
 	var need []time.Time
@@ -74,7 +74,7 @@ func (s *Store) memoDays(ctx context.Context, z zoneSeries, starts []time.Time) 
 	if len(need) == 0 {
 		return days, nil
 	}
-	read, err := s.readDays(ctx, z, need)
+	read, err := s.zoneDays(ctx, z, need)
 	if err != nil {
 		return nil, err
 	}
