@@ -26,16 +26,23 @@ type preparedReads struct {
 // the prepare failed: the query run unprepared then says why).
 func (p *preparedReads) stmt(ctx context.Context, db *sql.DB, q string) *sql.Stmt {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if st, ok := p.stmts[q]; ok {
+	st, ok := p.stmts[q]
+	full := len(p.stmts) >= maxPrepared
+	p.mu.Unlock()
+	if ok || full {
 		return st
 	}
-	if len(p.stmts) >= maxPrepared {
-		return nil
-	}
+	// Prepared without the lock, which would hold every reader while this
+	// one waits for a connection.
 	st, err := db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if had, ok := p.stmts[q]; ok || len(p.stmts) >= maxPrepared {
+		st.Close() // another reader prepared it first, or the bound is reached
+		return had
 	}
 	if p.stmts == nil {
 		p.stmts = map[string]*sql.Stmt{}

@@ -3,15 +3,17 @@ package history
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/sensors"
 )
 
-// TestPreparedReads: the readers' queries are prepared once each and
-// answer as unprepared ones; past maxPrepared texts they still answer,
-// unprepared, and closing the store closes the statements.
+// TestPreparedReads: the readers' queries are prepared once each (by
+// readers at once too) and answer as unprepared ones; past maxPrepared
+// texts they still answer, unprepared, and closing the store closes the
+// statements.
 func TestPreparedReads(t *testing.T) {
 	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	now := start.Add(36 * time.Hour)
@@ -26,6 +28,24 @@ func TestPreparedReads(t *testing.T) {
 	held := len(s.prepared.stmts)
 	if held == 0 {
 		t.Fatal("no query kept prepared")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Go(func() {
+			var v int
+			if err := s.readRow(ctx, "SELECT ? * 2", i).Scan(&v); err != nil || v != 2*i {
+				errs <- fmt.Errorf("reader %d: %d, %v", i, v, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := len(s.prepared.stmts); n != held+1 {
+		t.Errorf("%d statements after 8 readers ran one new query at once; want %d", n, held+1)
 	}
 	for i := range maxPrepared + 5 {
 		var v int
