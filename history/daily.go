@@ -51,7 +51,7 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 	if err != nil {
 		return nil, err
 	}
-	days, err := s.readDays(ctx, zi, starts)
+	days, err := s.memoDays(ctx, zi, starts)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +61,24 @@ func (s *Store) Daily(ctx context.Context, zone string, from, to time.Time) ([]D
 			out = append(out, d)
 		}
 	}
-	if o := s.opts.Outdoors; o != nil && o.isOutdoor(zone, zi.Measurements) {
-		o.addOutdoors(out, s.opts.Location)
-	}
 	return out, nil
+}
+
+// zoneDays are the days of z that start at starts (readDays), an
+// outdoor zone's with their degree days and the sun's times.
+func (s *Store) zoneDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
+	days, err := s.readDays(ctx, z, starts)
+	if err != nil {
+		return nil, err
+	}
+	if o := s.opts.Outdoors; o != nil && o.isOutdoor(z.Name, z.Measurements) {
+		for i := range days {
+			if len(days[i].Measurements) > 0 {
+				o.addOutdoors(days[i:i+1], s.opts.Location)
+			}
+		}
+	}
+	return days, nil
 }
 
 // readDays are the days of z that start at starts: kept ones as kept,
@@ -115,7 +129,7 @@ func (s *Store) beforeNewest(ctx context.Context, zone string, starts []time.Tim
 		return live, nil
 	}
 	var newest sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT max(t) FROM (
+	err := s.readRow(ctx, `SELECT max(t) FROM (
 		SELECT (SELECT max(t) FROM rollup_1h WHERE series = s.id) AS t FROM series s WHERE s.zone = ?1
 		UNION ALL SELECT (SELECT max(t) FROM recent WHERE series = s.id) FROM series s WHERE s.zone = ?1)`, zone).Scan(&newest)
 	if err != nil {
@@ -226,7 +240,7 @@ func (s *Store) fillDays(ctx context.Context, zone string, m sensors.Measurement
 func (s *Store) dayStats(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, kind sensors.Kind) (Summary, bool, error) {
 	var st Summary
 	var sum float64
-	err := s.rdb.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(%s, 0), coalesce(%s, 0) FROM %s WHERE series = ? AND t >= ? AND t < ?",
+	err := s.readRow(ctx, fmt.Sprintf("SELECT coalesce(%s, 0), coalesce(%s, 0) FROM %s WHERE series = ? AND t >= ? AND t < ?",
 		tier.count, tier.sum, tier.table), id, from, to).Scan(&st.Count, &sum)
 	if err != nil || st.Count == 0 {
 		return st, false, err

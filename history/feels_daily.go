@@ -109,7 +109,7 @@ func (s *Store) bucketMeans(ctx context.Context, zone string, m sensors.Measurem
 	}
 	tier, _ := s.pickTier(m, run.dayFrom, run.dayTo, 5*time.Minute)
 	step := int64(max(tier.width, 5*time.Minute) / time.Second)
-	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf("SELECT t / ?1 * ?1 AS b, %s FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b",
+	rows, err := s.readRows(ctx, fmt.Sprintf("SELECT t / ?1 * ?1 AS b, %s FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b",
 		tier.mean, tier.table), step, id, from.Unix(), to.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("feels like %s/%s: %w", zone, m, err)

@@ -190,7 +190,7 @@ func (s *Store) rangeStep(q Query) (tierSQL, time.Duration, string) {
 func (s *Store) rangeBuckets(ctx context.Context, out *Series, tier tierSQL, id, sec int64, kind sensors.Kind) (float64, int, error) {
 	m := out.Measurement
 	div := tier.div(m)
-	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf(`SELECT t / ?1 * ?1 AS b, %s, %s, %s, %s, %s
+	rows, err := s.readRows(ctx, fmt.Sprintf(`SELECT t / ?1 * ?1 AS b, %s, %s, %s, %s, %s
 		FROM %s WHERE series = ?2 AND t >= ?3 AND t < ?4 GROUP BY b ORDER BY b`,
 		tier.mean, tier.low, tier.high, tier.sum, tier.count, tier.table), sec, id, out.From, out.To)
 	if err != nil {
@@ -249,7 +249,7 @@ func (s *Store) summarise(ctx context.Context, tier tierSQL, id, from, to int64,
 func (s *Store) meanDirection(ctx context.Context, tier tierSQL, id, from, to int64, m sensors.Measurement, st Summary) (Summary, error) {
 	var mean float64
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE series = ? AND t >= ? AND t < ?", tier.mean, tier.table)
-	if err := s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(&mean); err != nil {
+	if err := s.readRow(ctx, q, id, from, to).Scan(&mean); err != nil {
 		return st, err
 	}
 	st.Mean, st.direction = bearing(roundMore(m, mean/tier.div(m))), true
@@ -274,7 +274,7 @@ func (s *Store) extreme(ctx context.Context, tier tierSQL, fn string, id, from, 
 		col = tier.highCol
 	}
 	q := fmt.Sprintf("SELECT t, %s(%s) FROM %s WHERE series = ? AND t >= ? AND t < ?", fn, col, tier.table)
-	return s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(t, v)
+	return s.readRow(ctx, q, id, from, to).Scan(t, v)
 }
 
 func joinNotes(a, b string) string {
@@ -307,7 +307,7 @@ func formatStep(d time.Duration) string {
 // measurements there are.
 func (s *Store) series(ctx context.Context, zone string, m sensors.Measurement) (sensors.Info, int64, error) {
 	var id int64
-	err := s.rdb.QueryRowContext(ctx, "SELECT id FROM series WHERE zone = ? AND measurement = ?", zone, string(m)).Scan(&id)
+	err := s.readRow(ctx, "SELECT id FROM series WHERE zone = ? AND measurement = ?", zone, string(m)).Scan(&id)
 	if err == nil {
 		info, _ := sensors.Lookup(m)
 		return info, id, nil

@@ -265,7 +265,7 @@ func (s *Store) extremeIn(ctx context.Context, tier tierSQL, fn string, id, from
 	var t sql.NullInt64
 	var v sql.NullFloat64
 	q := fmt.Sprintf("SELECT t, %s(%s) FROM %s WHERE series = ? AND t >= ? AND t < ?", fn, col, tier.table)
-	if err := s.rdb.QueryRowContext(ctx, q, id, from, to).Scan(&t, &v); err != nil {
+	if err := s.readRow(ctx, q, id, from, to).Scan(&t, &v); err != nil {
 		return 0, 0, false, err
 	}
 	return v.Float64, t.Int64, v.Valid, nil
@@ -275,7 +275,7 @@ func (s *Store) extremeIn(ctx context.Context, tier tierSQL, fn string, id, from
 // amount rs, summed from the hourly tier (the hours that have some).
 func (s *Store) wettestDay(ctx context.Context, rs recordSeries, from, to int64) (Record, bool, error) {
 	tier := tierSQLs[hourly].of(rs.m)
-	rows, err := s.rdb.QueryContext(ctx, fmt.Sprintf("SELECT t, total FROM %s WHERE series = ? AND t >= ? AND t < ? AND total > 0", tier.table), rs.id, from, to)
+	rows, err := s.readRows(ctx, fmt.Sprintf("SELECT t, total FROM %s WHERE series = ? AND t >= ? AND t < ? AND total > 0", tier.table), rs.id, from, to)
 	if err != nil {
 		return Record{}, false, err
 	}

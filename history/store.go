@@ -66,6 +66,8 @@ type Store struct {
 	wdb *sql.DB // the writer's single connection
 	rdb *sql.DB // readers' pool, query-only
 
+	prepared preparedReads // the readers' hot queries
+
 	opened  []climate.Window // read at Open, until Opened takes them
 	knownMu sync.Mutex
 	known   map[seriesKey]bool // series recorded or in the database
@@ -386,7 +388,7 @@ func (s *Store) closeDBs() error {
 		errs = append(errs, s.w.close())
 	}
 	if s.rdb != nil {
-		errs = append(errs, s.rdb.Close())
+		errs = append(errs, s.prepared.close(), s.rdb.Close())
 	}
 	if s.wdb != nil {
 		errs = append(errs, s.wdb.Close())

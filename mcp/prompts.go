@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/climated/climated/history"
 	"github.com/climated/climated/history/climate"
 	"github.com/climated/climated/sensors"
 )
@@ -287,6 +288,9 @@ func (s *Server) reportMaterial(ctx context.Context, p promptSpec, args map[stri
 	if err != nil {
 		return "", nil, err
 	}
+	// The digest and the resources may read the same days (a year's
+	// digest and its months): each is read once.
+	ctx = history.WithDayMemo(ctx)
 	per := period{about: "the current state"}
 	if p.defaultPeriod != "" {
 		if per, err = findPeriod(args["period"], p.defaultPeriod, s.opts.Now().In(s.opts.Location)); err != nil {
