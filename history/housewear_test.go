@@ -19,7 +19,8 @@ import (
 // are written back (fdatasync), as the kernel does within its 30 s when
 // commits are a minute apart: a page dirtied again after that counts
 // again, as it does on a hub. It reports the bytes written to storage per
-// reading, all in, and those of the moves alone.
+// reading, all in, those of the moves alone, and those of keeping the
+// days the moves completed (a row a zone a day).
 func BenchmarkHouseWrites(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "h.db")
@@ -28,7 +29,7 @@ func BenchmarkHouseWrites(b *testing.B) {
 	ctx := context.Background()
 	ms := []sensors.Measurement{sensors.Temperature, sensors.Humidity, sensors.BatteryPercent, sensors.RFStatus}
 	base := []float64{20, 50, 80, 70}
-	var moved int64
+	var moved, kept int64
 	minute := func() {
 		var rs []sensors.Reading
 		for z := range 20 {
@@ -54,12 +55,20 @@ func BenchmarkHouseWrites(b *testing.B) {
 		}
 		writeBack(b, path)
 		moved += writeBytes(b) - w0
+		// The days the move completed are kept, as the writer's keeper
+		// does within seconds of the move.
+		w0 = writeBytes(b)
+		if _, err := s.keepDays(ctx, s.wdb, time.Hour); err != nil {
+			b.Fatal(err)
+		}
+		writeBack(b, path)
+		kept += writeBytes(b) - w0
 	}
 	for range int(compactAge / time.Minute) {
 		minute()
 	}
 	w0, readings := writeBytes(b), 0
-	moved = 0
+	moved, kept = 0, 0
 	for b.Loop() {
 		for range int(compactAge / time.Minute) {
 			minute()
@@ -68,6 +77,7 @@ func BenchmarkHouseWrites(b *testing.B) {
 	}
 	b.ReportMetric(float64(writeBytes(b)-w0)/float64(readings), "written-bytes/reading")
 	b.ReportMetric(float64(moved)/float64(readings), "move-bytes/reading")
+	b.ReportMetric(float64(kept)/float64(readings), "keep-bytes/reading")
 }
 
 // writeBack has the kernel write the database's files back now.
