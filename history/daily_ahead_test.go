@@ -22,7 +22,7 @@ func TestDailyOfReadingsAhead(t *testing.T) {
 	}
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: loc})
-	s.w.days.keep = nil
+	s.w.days.paused.Store(true)
 	ctx := context.Background()
 	csv := "time,zone,measurement,value,source\n" +
 		"2026-12-05T10:00:00Z,Living,Temperature,21,test\n" +

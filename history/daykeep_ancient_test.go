@@ -25,7 +25,7 @@ import (
 func TestKeeperAfterAReadingOfYearOne(t *testing.T) {
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	s.w.days.keep = nil
+	s.w.days.paused.Store(true)
 	ctx := context.Background()
 	csv := "time,zone,measurement,value,source\n" +
 		"0001-01-01T00:00:01Z,Living,Temperature,20,test\n" +

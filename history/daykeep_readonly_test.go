@@ -34,7 +34,7 @@ func TestReadOnlyStoreInAnotherTimeZoneReadsItsOwnDays(t *testing.T) {
 
 	// What the readings give in London, nothing kept.
 	s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: london})
-	s.w.days.keep = nil
+	s.w.days.paused.Store(true)
 	if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(start)}); err != nil {
 		t.Fatal(err)
 	}

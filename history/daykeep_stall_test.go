@@ -66,7 +66,7 @@ func importMonth(tb testing.TB) (*Store, time.Time) {
 	tb.Helper()
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
 	s := openTest(tb, filepath.Join(tb.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	s.w.days.keep = nil
+	s.w.days.paused.Store(true)
 	if _, err := s.ImportRows(context.Background(), &stationRows{t: now.AddDate(0, 0, -29), end: now.Add(-2 * time.Hour), step: time.Minute}, ImportOptions{}); err != nil {
 		tb.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func TestKeptDaysFollowAChangedSummerTimeRule(t *testing.T) {
 			ctx := context.Background()
 
 			s := openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: c.old})
-			s.w.days.keep = nil
+			s.w.days.paused.Store(true)
 			if err := s.Record(ctx, sensors.Batch{Readings: keepHouse(c.start)}); err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,9 @@ type dayKeeper struct {
 	// stale is set by whoever deletes kept days outside the writer's
 	// transactions (forget): the keeper looks again.
 	stale atomic.Bool
+	// paused keeps the writer from keeping days on its own (tests that
+	// keep them by hand, or look at what the tiers say first).
+	paused atomic.Bool
 	// foreign: the kept days are in another time zone than the store's
 	// (Store.settleDayZone); a write deletes those around the days it
 	// changes.
@@ -36,7 +39,7 @@ const keepEvery = time.Second
 // series is taken) or a new day begins. It runs in the writer's goroutine,
 // between writes, so that no write changes a day while it is summarised.
 func (w *writer) maybeKeepDays() {
-	if w.days.keep == nil || w.compacting {
+	if w.days.keep == nil || w.compacting || w.days.paused.Load() {
 		return
 	}
 	today := climate.LocalMidnight(w.opts.Now(), w.opts.Location).Unix()

@@ -48,7 +48,7 @@ func TestDailyAcrossAMidnightThatDoesNotExist(t *testing.T) {
 			to := time.Date(c.to.Year(), c.to.Month(), c.to.Day(), 0, 0, 0, 0, loc)
 			now := to.Add(3 * 24 * time.Hour)
 			s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: loc})
-			s.w.days.keep = nil // the keeper loops for ever on that day: see TestKeeperAcrossAMidnightThatDoesNotExist
+			s.w.days.paused.Store(true) // the keeper loops for ever on that day: see TestKeeperAcrossAMidnightThatDoesNotExist
 			ctx := context.Background()
 			if err := s.Record(ctx, sensors.Batch{Readings: gapHouse(from, 6)}); err != nil {
 				t.Fatal(err)
@@ -120,7 +120,7 @@ func TestKeeperAcrossAMidnightThatDoesNotExist(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	o := &Options{Now: testutil.FixedClock(now), Location: loc}
 	s := openTest(t, path, o)
-	s.w.days.keep = nil
+	s.w.days.paused.Store(true)
 	ctx := context.Background()
 	if err := s.Record(ctx, sensors.Batch{Readings: gapHouse(from, 6)}); err != nil {
 		t.Fatal(err)
