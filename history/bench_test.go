@@ -46,7 +46,8 @@ func BenchmarkWriterBatch(b *testing.B) {
 }
 
 // yearStore is a database with a year of one reading a minute for one
-// zone's temperature (525,600 rows), built once per benchmark binary run.
+// zone's temperature (525,600 rows), its days kept, built once per
+// benchmark binary run.
 func yearStore(b *testing.B) (*Store, time.Time) {
 	b.Helper()
 	start := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -78,12 +79,16 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 		b.Fatal(err)
 	}
 	s.w.adopt(tw)
+	if _, err := s.keepDays(ctx, s.wdb, time.Hour); err != nil { // as a hub keeps them
+		b.Fatal(err)
+	}
 	return s, end
 }
 
-// BenchmarkRangeYear reads a year of minute readings at 500 points, and a
-// day at full resolution (1,440 points), as the history resource and tool
-// do.
+// BenchmarkRangeYear reads a year of minute readings at 500 points (a
+// step of a day: the kept days) and in 6-hour steps (the hourly rollups),
+// and a day at full resolution (1,440 points), as the history resource
+// and tool do.
 func BenchmarkRangeYear(b *testing.B) {
 	s, end := yearStore(b)
 	ctx := context.Background()
@@ -91,6 +96,14 @@ func BenchmarkRangeYear(b *testing.B) {
 		for b.Loop() {
 			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.AddDate(-1, 0, 0), To: end, MaxPoints: 500})
 			if err != nil || len(res.Points) == 0 || len(res.Points) > 500 {
+				b.Fatalf("%v, %d points", err, len(res.Points))
+			}
+		}
+	})
+	b.Run("year-6h-steps", func(b *testing.B) { // from the hourly rollups
+		for b.Loop() {
+			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.AddDate(-1, 0, 0), To: end, Step: 6 * time.Hour, MaxPoints: MaxPoints})
+			if err != nil || len(res.Points) != 1460 {
 				b.Fatalf("%v, %d points", err, len(res.Points))
 			}
 		}

@@ -84,13 +84,32 @@ func (s *Store) zoneDays(ctx context.Context, z zoneSeries, starts []time.Time) 
 // readDays are the days of z that start at starts: kept ones as kept,
 // the rest summarised (liveDays).
 func (s *Store) readDays(ctx context.Context, z zoneSeries, starts []time.Time) ([]Day, error) {
-	until, err := s.keptUntil(ctx, z.Name)
+	days, live, err := s.keptOrLive(ctx, z.Name, starts)
+	if err != nil || len(live) == 0 {
+		return days, err
+	}
+	computed, err := s.liveDays(ctx, z, startsAt(starts, live))
 	if err != nil {
 		return nil, err
 	}
-	kept, err := s.keptDays(ctx, z.Name, starts[0].Unix(), until.Unix())
+	for j, i := range live {
+		days[i] = computed[j]
+	}
+	return days, nil
+}
+
+// keptOrLive are the days of zone that start at starts, the kept ones as
+// kept and the others without measurements, and which of the others
+// (indexes into starts) may have readings to summarise: those before the
+// zone's newest reading.
+func (s *Store) keptOrLive(ctx context.Context, zone string, starts []time.Time) ([]Day, []int, error) {
+	until, err := s.keptUntil(ctx, zone)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	kept, err := s.keptDays(ctx, zone, starts[0].Unix(), until.Unix())
+	if err != nil {
+		return nil, nil, err
 	}
 	days := make([]Day, len(starts))
 	var live []int
@@ -103,21 +122,17 @@ func (s *Store) readDays(ctx context.Context, z zoneSeries, starts []time.Time) 
 		days[i] = Day{Date: d.Format(time.DateOnly), Measurements: map[string]Summary{}}
 		live = append(live, i)
 	}
-	if live, err = s.beforeNewest(ctx, z.Name, starts, live); err != nil || len(live) == 0 {
-		return days, err
+	live, err = s.beforeNewest(ctx, zone, starts, live)
+	return days, live, err
+}
+
+// startsAt are the starts at indexes at.
+func startsAt(starts []time.Time, at []int) []time.Time {
+	out := make([]time.Time, len(at))
+	for j, i := range at {
+		out[j] = starts[i]
 	}
-	liveStarts := make([]time.Time, len(live))
-	for j, i := range live {
-		liveStarts[j] = starts[i]
-	}
-	computed, err := s.liveDays(ctx, z, liveStarts)
-	if err != nil {
-		return nil, err
-	}
-	for j, i := range live {
-		days[i] = computed[j]
-	}
-	return days, nil
+	return out
 }
 
 // beforeNewest are the days of live (indexes into starts) that start

@@ -25,7 +25,7 @@ type Query struct {
 	Zone        string
 	Measurement sensors.Measurement
 	From, To    time.Time
-	Step        time.Duration // bucket width; 0 chooses one that fits MaxPoints
+	Step        time.Duration // bucket width (DayStep: local days); 0 chooses one that fits MaxPoints
 	MaxPoints   int           // 0 means DefaultMaxPoints; at most MaxPoints
 }
 
@@ -118,6 +118,9 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		return nil, err
 	}
 	tier, step, note := s.rangeStep(q)
+	if step == DayStep && id != 0 {
+		return s.rangeDays(ctx, q, info, id, note)
+	}
 	sec := int64(step / time.Second)
 	// Readings carry whole seconds, so [From, To) holds those before To
 	// rounded up to a whole second: "now" includes this second's readings.

@@ -191,7 +191,8 @@ func TestAppsTextUnchanged(t *testing.T) {
 }
 
 // TestAppsViewHistoryTool: the view's range switch asks for a range and
-// gets the series of it, within the points a chart can show.
+// gets the series of it, within the points a chart can show; a year in
+// local days, from the daily summaries.
 func TestAppsViewHistoryTool(t *testing.T) {
 	h := newTestHub(t)
 	cs := h.inMemory(t, nil)
@@ -212,11 +213,21 @@ func TestAppsViewHistoryTool(t *testing.T) {
 			t.Fatalf("range %s: %v %+v", c.rng, err, res)
 		}
 		var s struct {
-			From, To int64
-			Points   [][]float64
+			From, To   int64
+			Step, Tier string
+			Points     [][]float64
 		}
 		json.Unmarshal([]byte(toJSON(res.StructuredContent)), &s)
-		if got := s.To - s.From; got < c.span-3600 || got > c.span+3600 || len(s.Points) == 0 || len(s.Points) > viewPoints {
+		// A year answers whole local days: from the midnight that starts
+		// the first, up to a day before the year's start.
+		slack := int64(3600)
+		if c.rng == "1y" {
+			slack = 86400 + 3600
+			if s.Step != "1d" || s.Tier != "daily summaries" {
+				t.Errorf("range 1y: step %q, tier %q; want 1d, daily summaries", s.Step, s.Tier)
+			}
+		}
+		if got := s.To - s.From; got < c.span-3600 || got > c.span+slack || len(s.Points) == 0 || len(s.Points) > viewPoints {
 			t.Errorf("range %s: span %d s, %d points", c.rng, got, len(s.Points))
 		}
 	}

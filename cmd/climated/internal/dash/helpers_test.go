@@ -56,7 +56,13 @@ func demoStore(t testing.TB, span time.Duration) (*hub.Hub, *demo.House) {
 // emptyStore is a real SQLite history with nothing in it yet.
 func emptyStore(t testing.TB) *hub.Hub {
 	t.Helper()
-	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: time.UTC})
+	return emptyStoreIn(t, time.UTC)
+}
+
+// emptyStoreIn is emptyStore in the time zone loc.
+func emptyStoreIn(t testing.TB, loc *time.Location) *hub.Hub {
+	t.Helper()
+	store, err := hub.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), &history.Options{Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,19 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/climated/climated/history"
 )
 
-// ranges are the spans a chart offers.
-var ranges = map[string]time.Duration{
-	"24h": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "30d": 30 * 24 * time.Hour, "1y": 365 * 24 * time.Hour,
+// chartRange is a span a chart offers, and the step it is read at (0:
+// the finest that fits the chart's width).
+type chartRange struct{ span, step time.Duration }
+
+// ranges are the spans a chart offers. A year is read in local days, from
+// the daily summaries, whatever the chart's width.
+var ranges = map[string]chartRange{
+	"24h": {span: 24 * time.Hour}, "7d": {span: 7 * 24 * time.Hour}, "30d": {span: 30 * 24 * time.Hour},
+	"1y": {span: 365 * 24 * time.Hour, step: history.DayStep},
 }
 
 // Chart widths: a chart asks for no more points than it has pixels.
@@ -21,7 +29,7 @@ const (
 // serveHistory answers /dash/history?zone=Z&m=M&range=24h&points=N.
 func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	span, ok := ranges[q.Get("range")]
+	rg, ok := ranges[q.Get("range")]
 	if !ok {
 		http.Error(w, "range must be one of 24h, 7d, 30d, 1y", http.StatusBadRequest)
 		return
@@ -36,7 +44,7 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	to := h.opts.Now()
-	res, err := h.src.Range(r.Context(), q.Get("zone"), q.Get("m"), to.Add(-span), to, n)
+	res, err := h.src.Range(r.Context(), q.Get("zone"), q.Get("m"), to.Add(-rg.span), to, rg.step, n)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
