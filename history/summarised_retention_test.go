@@ -1,0 +1,165 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
+)
+
+// tierCounts is how many readings each rollup tier counts of s's series
+// over [from, to), by bucket start.
+func tierCounts(t *testing.T, s *Store, from, to time.Time) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for _, tier := range rollupTiers {
+		var n int64
+		if err := s.rdb.QueryRow(fmt.Sprintf("SELECT coalesce(sum(n), 0) FROM %s WHERE t >= ? AND t < ?", tier.table), from.Unix(), to.Unix()).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[tier.table] = n
+	}
+	return out
+}
+
+// TestImportAgainAfterRawRetentionGrewCountsNothingTwice: a history kept
+// its raw readings a week, and is opened again with the default 30 days;
+// a backup of readings 20 days old, pruned from the raw tier under the
+// week's retention, imported again adds nothing: the raw tier holds none
+// of their spans, so it cannot tell them for repeats.
+func TestImportAgainAfterRawRetentionGrewCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-20 * 24 * time.Hour)
+	path := filepath.Join(t.TempDir(), "h.db")
+	ctx := context.Background()
+	s, err := Open(ctx, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 7 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	res := importAll(t, s, csv)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportAgainAfterRollupRetentionGrewCountsNothingTwice: a history
+// kept its 5-minute buckets 30 days, and is opened again keeping them 90;
+// a backup of readings 60 days old, whose 5-minute buckets retention
+// deleted, imported again adds nothing to the hours that summarise them.
+func TestImportAgainAfterRollupRetentionGrewCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-60 * 24 * time.Hour)
+	path := filepath.Join(t.TempDir(), "h.db")
+	ctx := context.Background()
+	o := Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour}
+	s, err := Open(ctx, path, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	o.RollupRetention = 90 * 24 * time.Hour
+	s = openTest(t, path, &o)
+	res := importAll(t, s, csv)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportAgainBefore1970CountsNothingTwice: readings from before 1970
+// (negative Unix times), past every retention, imported twice are counted
+// once: the spans they fall in are those the rollups keep them in.
+func TestImportAgainBefore1970CountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	csv := "time,zone,measurement,value,source\n"
+	for _, r := range every("Garden", sensors.Temperature, from, 10, time.Minute, func(i int) float64 { return 15 }) {
+		csv += r.Time.Format(time.RFC3339) + ",Garden,Temperature,15,import\n"
+	}
+	if res := importAll(t, s, []byte(csv)); res.Imported != 10 {
+		t.Fatalf("first import: imported %d of 10", res.Imported)
+	}
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	res := importAll(t, s, []byte(csv))
+	pruneAll(t, s, now)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the same file again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportTipsOfOneSecondAddUp: a rain gauge's file with two tips
+// within one second (times to the tenth of a second) records both: the
+// history keeps instants to the second, and the second's rain is their
+// sum, in the raw tier and in the rollups alike.
+func TestImportTipsOfOneSecondAddUp(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	at := time.Date(2026, 6, 30, 10, 0, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	csv := "time,zone,measurement,value,source\n" +
+		"2026-06-30T10:00:00.2Z,Garden,Rain,0.2,gauge\n" +
+		"2026-06-30T10:00:00.7Z,Garden,Rain,0.3,gauge\n"
+	importAll(t, s, []byte(csv))
+	for _, q := range []struct {
+		name string
+		step time.Duration
+	}{{"raw", time.Minute}, {"hourly", time.Hour}} {
+		got, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: at, To: at.Add(time.Hour), Step: q.step})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := got.Summary; sum == nil || sum.Sum == nil || *sum.Sum < 0.499 || *sum.Sum > 0.501 {
+			t.Errorf("rain read at %s steps: %+v; want 0.5 mm", q.name, sum)
+		}
+	}
+}
+
+// TestRecordedAgainWithinRawRetentionRainCountsOnce: a device that sends
+// its rain readings of last week again (a logger replaying its memory)
+// adds nothing to the week's rain, as it adds nothing to its
+// temperatures.
+func TestRecordedAgainWithinRawRetentionRainCountsOnce(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-7 * 24 * time.Hour)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	rs := every("Garden", sensors.Rain, from, 12, 15*time.Minute, func(i int) float64 { return 0.2 })
+	for i := range 2 {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+			t.Fatal(err)
+		}
+		compactNow(t, s)
+		got, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: from, To: from.Add(3 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := got.Summary; sum == nil || sum.Sum == nil || *sum.Sum < 2.39 || *sum.Sum > 2.41 {
+			t.Errorf("after recording 12 rain readings of 0.2 mm %d times: %+v; want 2.4 mm", i+1, sum)
+		}
+	}
+}
