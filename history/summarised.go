@@ -56,34 +56,41 @@ func newSummarised(now time.Time, o *Options, rs []sensors.Reading) *summarised 
 }
 
 // sealed reports whether a reading of series id at t falls into a bucket
-// that the rollups hold and the raw tier holds no reading of: one
-// summarised past the raw retention.
+// that the rollups hold and the finer tiers hold nothing of: one
+// summarised past a retention. It does not go by the retentions as they
+// are now, which may have grown since the history was pruned (a raw tier
+// kept a week, then 30 days, holds nothing of the weeks between).
 func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
-	if t >= s.now.Add(-s.opts.RawRetention).Unix() {
-		return false, nil
+	for tier := range rollupTiers[:hourly] {
+		if err := s.load(ctx, tx, id, tier); err != nil {
+			return false, err
+		}
+		width := int64(rollupTiers[tier].width / time.Second)
+		k := sealKey{id, floorTo(t, width), tier}
+		sealed, held := s.held[k]
+		if !held {
+			continue
+		}
+		if !sealed {
+			return false, nil
+		}
+		// A bucket a finer tier holds any of is open: retention deletes
+		// whole buckets of the next tier, so that tier holds all of it
+		// and tells its repeats (the raw tier), or its empty spans (the
+		// 5-minute rollups of an hour). Found open, it stays open within
+		// the transaction, as the readings it takes go into every tier.
+		var open bool
+		q := "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)"
+		if tier > 0 {
+			q = fmt.Sprintf("SELECT EXISTS (SELECT 1 FROM raw WHERE series = ?1 AND t >= ?2 AND t < ?3) OR EXISTS (SELECT 1 FROM %s WHERE series = ?1 AND t >= ?2 AND t < ?3)", rollupTiers[tier-1].table)
+		}
+		if err := tx.QueryRowContext(ctx, q, id, k.t, k.t+width).Scan(&open); err != nil {
+			return false, fmt.Errorf("read the finer tiers at %d: %w", t, err)
+		}
+		s.held[k] = !open
+		return !open, nil
 	}
-	tier := fiveMin - 1 // index into rollupTiers
-	if t < s.now.Add(-s.opts.RollupRetention).Unix() {
-		tier = hourly - 1
-	}
-	if err := s.load(ctx, tx, id, tier); err != nil {
-		return false, err
-	}
-	width := int64(rollupTiers[tier].width / time.Second)
-	k := sealKey{id, floorTo(t, width), tier}
-	sealed, held := s.held[k]
-	if !held || !sealed {
-		return false, nil
-	}
-	// A bucket the raw tier holds a reading of is open: the raw tier
-	// tells the repeats of its readings. Found open, it stays open within
-	// the transaction, as the readings it takes go into the raw tier.
-	var open bool
-	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)", id, k.t, k.t+width).Scan(&open); err != nil {
-		return false, fmt.Errorf("read the raw readings at %d: %w", t, err)
-	}
-	s.held[k] = !open
-	return !open, nil
+	return false, nil
 }
 
 // forget drops what was read of series id's buckets: the series was
