@@ -163,3 +163,38 @@ func TestRecordedAgainWithinRawRetentionRainCountsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOldReadingsRecordedTakeEveryReadingAcrossCompactionSteps: a
+// station replaying its logger's memory of March (past the raw
+// retention) into a history that holds nothing of it is recorded whole,
+// though compaction moves it in steps that end inside a 5-minute bucket
+// and retention runs between them, deleting the raw readings the step
+// before wrote into the bucket.
+func TestOldReadingsRecordedTakeEveryReadingAcrossCompactionSteps(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(2026, 3, 12, 10, 2, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	const n = 3000
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, n, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for more := true; more; steps++ {
+		var err error
+		if more, err = s.w.compactStep(ctx, now); err != nil {
+			t.Fatal(err)
+		}
+		pruneAll(t, s, now) // the writer's retention, between two ticks' steps
+	}
+	got := tierCounts(t, s, from.Truncate(24*time.Hour), from.Add(n*time.Minute))
+	for _, tier := range rollupTiers {
+		if got[tier.table] != n {
+			t.Errorf("after compaction in %d steps: the rollups count %v; want %d readings in every tier", steps, got, n)
+			break
+		}
+	}
+}
