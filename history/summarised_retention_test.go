@@ -198,3 +198,39 @@ func TestOldReadingsRecordedTakeEveryReadingAcrossCompactionSteps(t *testing.T) 
 		}
 	}
 }
+
+// TestImportAfterForgetPastRawRetentionCountsNothingTwice: forget of a
+// time in March, past the raw retention, deletes the 5-minute buckets and
+// hours after it but keeps whole the hour and the day that straddle it
+// (the raw tier no longer holds what would rebuild them); the backup
+// imported again then adds nothing to that hour or day, which count the
+// forgotten readings still.
+func TestImportAfterForgetPastRawRetentionCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(2026, 3, 12, 9, 0, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 180, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	if _, err := s.Forget(ctx, time.Date(2026, 3, 12, 10, 17, 30, 0, time.UTC), true); err != nil {
+		t.Fatal(err)
+	}
+	day := from.Truncate(24 * time.Hour)
+	for _, span := range []struct {
+		name     string
+		from, to time.Time
+	}{{"the hour of the time", from.Add(time.Hour), from.Add(2 * time.Hour)}, {"its day", day, day.Add(24 * time.Hour)}} {
+		before := tierCounts(t, s, span.from, span.to)
+		res := importAll(t, s, csv)
+		got := tierCounts(t, s, span.from, span.to)
+		for _, tier := range rollupTiers[1:] {
+			if w := int64(span.to.Sub(span.from) / time.Minute); got[tier.table] > min(w, 180) {
+				t.Errorf("%s after the backup imported again (imported %d, left out %d): the rollups count %v, before %v; %s counts more readings than there were", span.name, res.Imported, res.Summarised, got, before, tier.table)
+			}
+		}
+	}
+}
