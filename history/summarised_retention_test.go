@@ -234,3 +234,36 @@ func TestImportAfterForgetPastRawRetentionCountsNothingTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestImportWhereRawIsKeptLongerThanFiveMinuteRollups: a history that
+// keeps its raw readings 90 days and its 5-minute buckets 30 takes a
+// reading of two months ago into a 5-minute span it has no reading of,
+// in an hour it summarises, and counts nothing twice of the backup
+// imported again: the raw tier holds that hour still, and tells.
+func TestImportWhereRawIsKeptLongerThanFiveMinuteRollups(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-60 * 24 * time.Hour).Add(10 * time.Hour)
+	o := &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 90 * 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour}
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), o)
+	ctx := context.Background()
+	var rs []sensors.Reading
+	for _, r := range every("Garden", sensors.Temperature, from, 30, time.Minute, func(int) float64 { return 15 }) {
+		if m := r.Time.Minute(); m < 10 || m >= 15 {
+			rs = append(rs, r) // nothing from 10:10 to 10:15
+		}
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	hour := func() int64 { return tierCounts(t, s, from, from.Add(time.Hour))["rollup_1h"] }
+	if res := importAll(t, s, csv); res.Imported != 25 || hour() != 25 {
+		t.Errorf("the backup imported again: imported %d, left out %d; the hour counts %d readings, want 25", res.Imported, res.Summarised, hour())
+	}
+	gap := "time,zone,measurement,value,source\n" + from.Add(12*time.Minute).Format(time.RFC3339) + ",Garden,Temperature,16,import\n"
+	if res := importAll(t, s, []byte(gap)); res.Imported != 1 || hour() != 26 {
+		t.Errorf("a reading of 10:12 imported: imported %d, left out %d; the hour counts %d readings, want 26", res.Imported, res.Summarised, hour())
+	}
+}
