@@ -89,11 +89,34 @@ func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool,
 			}
 			s.verdict[k] = sealed
 		}
+		if sealed && tier > 0 {
+			// The raw tier may hold it still, kept longer than the
+			// 5-minute rollups (RawRetention over RollupRetention).
+			return s.rawSealed(ctx, tx, id, t)
+		}
 		if sealed || tier == 0 {
 			return sealed, nil
 		}
 	}
 	return false, nil
+}
+
+// rawSealed reports whether the raw tier cannot tell the repeats of a
+// reading of series id at t, which a coarser bucket summarises without
+// the 5-minute rollups: whether it holds no reading of its hour up to the
+// end of its 5-minute bucket. Retention deletes the raw tier's readings
+// oldest first, a whole 5-minute bucket at a time, so one it holds of the
+// hour before it says it holds all there was of the bucket.
+func (s *summarised) rawSealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
+	k := sealKey{id, floorTo(t, 300), -1}
+	open, known := s.verdict[k]
+	if !known {
+		if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)", id, floorTo(t, 3600), k.t+300).Scan(&open); err != nil {
+			return false, fmt.Errorf("read the raw readings at %d: %w", t, err)
+		}
+		s.verdict[k] = open
+	}
+	return !open, nil
 }
 
 // forget drops what was read of series id's buckets: the series was
