@@ -10,8 +10,10 @@ import (
 
 // amounts says what an amount (rain) at an instant the raw tier holds
 // does to it: compaction adds it (the tips of one second come as
-// readings of their own), an import replaces it (a file holds each
-// instant's total, and importing it again changes nothing).
+// readings of their own), an import replaces what the history held
+// before it (a file holds each instant's total, and importing it again
+// changes nothing) and adds up the tips of one second within its file
+// (times in fractions of a second; txState.amountAgain).
 type amounts int
 
 const (

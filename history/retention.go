@@ -38,9 +38,19 @@ func (w *writer) prune(ctx context.Context, now time.Time) (bool, error) {
 		}
 	}
 	ids := slices.Collect(maps.Keys(w.keysByID()))
+	// Readings compaction has still to move may fall into buckets a step
+	// of it has begun: those buckets are kept whole until it has moved
+	// them, or their rest would be left out as summarised already.
+	var waiting *int64
+	if err := w.db.QueryRowContext(ctx, "SELECT min(t) FROM recent").Scan(&waiting); err != nil {
+		return false, fmt.Errorf("prune: %w", err)
+	}
 	done := true
 	for _, tg := range targets {
 		cutoff := floorTo(now.Add(-tg.retention).Unix(), tg.whole)
+		if waiting != nil {
+			cutoff = min(cutoff, floorTo(*waiting, tg.whole))
+		}
 		for _, id := range ids {
 			deleted, late, err := w.pruneSeries(ctx, tg, id, cutoff, deadline)
 			if err != nil || late {

@@ -29,11 +29,12 @@ import (
 // What it found holds for the transaction: retention does not run
 // within one.
 type summarised struct {
-	now    time.Time
-	opts   *Options
-	lo, hi int64            // the span of the readings, Unix seconds
-	loaded map[sealKey]bool // (series, tier): its buckets over the span read
-	held   map[sealKey]bool // a bucket the rollups hold: whether sealed (the raw tier holds none of it)
+	now     time.Time
+	opts    *Options
+	lo, hi  int64            // the span of the readings, Unix seconds
+	loaded  map[sealKey]bool // (series, tier): its buckets over the span read
+	held    map[sealKey]bool // a bucket the rollups hold
+	verdict map[sealKey]bool // a bucket held: whether sealed (the finer tiers cannot tell its repeats)
 }
 
 type sealKey struct {
@@ -42,7 +43,7 @@ type sealKey struct {
 }
 
 func newSummarised(now time.Time, o *Options, rs []sensors.Reading) *summarised {
-	s := &summarised{now: now, opts: o, loaded: map[sealKey]bool{}, held: map[sealKey]bool{}}
+	s := &summarised{now: now, opts: o, loaded: map[sealKey]bool{}, held: map[sealKey]bool{}, verdict: map[sealKey]bool{}}
 	for i, r := range rs {
 		t := r.Time.Unix()
 		if i == 0 || t < s.lo {
@@ -56,40 +57,72 @@ func newSummarised(now time.Time, o *Options, rs []sensors.Reading) *summarised 
 }
 
 // sealed reports whether a reading of series id at t falls into a bucket
-// that the rollups hold and the raw tier holds no reading of: one
-// summarised past the raw retention.
+// the history summarises without the finer tiers to tell its repeats: a
+// 5-minute bucket the raw tier holds nothing of, or an hour or a day
+// that counts more readings than the finer tier holds of it (retention
+// deleted its 5-minute buckets, or forget its later hours and kept the
+// day whole). It goes by what the tiers hold, not by the retentions as
+// they are now, which may have grown since the history was pruned.
 func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
-	if t >= s.now.Add(-s.opts.RawRetention).Unix() {
-		return false, nil
+	for tier := range rollupTiers {
+		if err := s.load(ctx, tx, id, tier); err != nil {
+			return false, err
+		}
+		width := int64(rollupTiers[tier].width / time.Second)
+		k := sealKey{id, floorTo(t, width), tier}
+		if !s.held[k] {
+			continue
+		}
+		sealed, known := s.verdict[k]
+		if !known {
+			// Retention deletes whole buckets of the next tier, so a
+			// 5-minute bucket the raw tier holds any of is one it holds
+			// all of. Found open, a bucket stays open within the
+			// transaction, as the readings it takes go into every tier.
+			q := "SELECT NOT EXISTS (SELECT 1 FROM raw WHERE series = ?1 AND t >= ?2 AND t < ?3)"
+			if tier > 0 {
+				q = fmt.Sprintf("SELECT (SELECT n FROM %s WHERE series = ?1 AND t = ?2) > (SELECT coalesce(sum(n), 0) FROM %s WHERE series = ?1 AND t >= ?2 AND t < ?3)",
+					rollupTiers[tier].table, rollupTiers[tier-1].table)
+			}
+			if err := tx.QueryRowContext(ctx, q, id, k.t, k.t+width).Scan(&sealed); err != nil {
+				return false, fmt.Errorf("read the finer tiers at %d: %w", t, err)
+			}
+			s.verdict[k] = sealed
+		}
+		if sealed && tier > 0 {
+			// The raw tier may hold it still, kept longer than the
+			// 5-minute rollups (RawRetention over RollupRetention).
+			return s.rawSealed(ctx, tx, id, t)
+		}
+		if sealed || tier == 0 {
+			return sealed, nil
+		}
 	}
-	tier := fiveMin - 1 // index into rollupTiers
-	if t < s.now.Add(-s.opts.RollupRetention).Unix() {
-		tier = hourly - 1
+	return false, nil
+}
+
+// rawSealed reports whether the raw tier cannot tell the repeats of a
+// reading of series id at t, which a coarser bucket summarises without
+// the 5-minute rollups: whether it holds no reading of its hour up to the
+// end of its 5-minute bucket. Retention deletes the raw tier's readings
+// oldest first, a whole 5-minute bucket at a time, so one it holds of the
+// hour before it says it holds all there was of the bucket.
+func (s *summarised) rawSealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
+	k := sealKey{id, floorTo(t, 300), -1}
+	open, known := s.verdict[k]
+	if !known {
+		if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)", id, floorTo(t, 3600), k.t+300).Scan(&open); err != nil {
+			return false, fmt.Errorf("read the raw readings at %d: %w", t, err)
+		}
+		s.verdict[k] = open
 	}
-	if err := s.load(ctx, tx, id, tier); err != nil {
-		return false, err
-	}
-	width := int64(rollupTiers[tier].width / time.Second)
-	k := sealKey{id, floorTo(t, width), tier}
-	sealed, held := s.held[k]
-	if !held || !sealed {
-		return false, nil
-	}
-	// A bucket the raw tier holds a reading of is open: the raw tier
-	// tells the repeats of its readings. Found open, it stays open within
-	// the transaction, as the readings it takes go into the raw tier.
-	var open bool
-	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM raw WHERE series = ? AND t >= ? AND t < ?)", id, k.t, k.t+width).Scan(&open); err != nil {
-		return false, fmt.Errorf("read the raw readings at %d: %w", t, err)
-	}
-	s.held[k] = !open
 	return !open, nil
 }
 
 // forget drops what was read of series id's buckets: the series was
 // emptied within the transaction (claim's taken).
 func (s *summarised) forget(id int64) {
-	for _, m := range []map[sealKey]bool{s.loaded, s.held} {
+	for _, m := range []map[sealKey]bool{s.loaded, s.held, s.verdict} {
 		for k := range m {
 			if k.series == id {
 				delete(m, k)

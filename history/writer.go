@@ -294,10 +294,7 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 // import use it. tw counts what it wrote per series (txState.written),
 // and what it left out as summarised already (summarised.go).
 func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading, am amounts) error {
-	gauge, amount := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
-	if am == replaceAmounts {
-		amount = nil
-	}
+	gauge, add := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	old := newSummarised(w.opts.Now(), w.opts, rs)
 	rolls := newRollups()
 	days := touchedDays{}
@@ -311,6 +308,10 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		}
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
+		amount := add
+		if am == replaceAmounts && info.Kind == sensors.Amount && !tw.amountAgain(id, t) {
+			amount = nil // the file's total at the instant replaces the history's
+		}
 		first, err := w.insertRaw(ctx, tx, gauge, amount, id, r, v)
 		if err != nil {
 			return err

@@ -1,0 +1,286 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
+)
+
+// tierCounts is how many readings each rollup tier counts of s's series
+// over [from, to), by bucket start.
+func tierCounts(t *testing.T, s *Store, from, to time.Time) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for _, tier := range rollupTiers {
+		var n int64
+		if err := s.rdb.QueryRow(fmt.Sprintf("SELECT coalesce(sum(n), 0) FROM %s WHERE t >= ? AND t < ?", tier.table), from.Unix(), to.Unix()).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[tier.table] = n
+	}
+	return out
+}
+
+// rainOf says what a summary of rain holds.
+func rainOf(sum *Summary) string {
+	if sum == nil || sum.Sum == nil {
+		return "no rain"
+	}
+	return fmt.Sprintf("%d readings, %.2f mm", sum.Count, *sum.Sum)
+}
+
+// TestImportAgainAfterRawRetentionGrewCountsNothingTwice: a history kept
+// its raw readings a week, and is opened again with the default 30 days;
+// a backup of readings 20 days old, pruned from the raw tier under the
+// week's retention, imported again adds nothing: the raw tier holds none
+// of their spans, so it cannot tell them for repeats.
+func TestImportAgainAfterRawRetentionGrewCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-20 * 24 * time.Hour)
+	path := filepath.Join(t.TempDir(), "h.db")
+	ctx := context.Background()
+	s, err := Open(ctx, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 7 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	res := importAll(t, s, csv)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportAgainAfterRollupRetentionGrewCountsNothingTwice: a history
+// kept its 5-minute buckets 30 days, and is opened again keeping them 90;
+// a backup of readings 60 days old, whose 5-minute buckets retention
+// deleted, imported again adds nothing to the hours that summarise them.
+func TestImportAgainAfterRollupRetentionGrewCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-60 * 24 * time.Hour)
+	path := filepath.Join(t.TempDir(), "h.db")
+	ctx := context.Background()
+	o := Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour}
+	s, err := Open(ctx, path, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	o.RollupRetention = 90 * 24 * time.Hour
+	s = openTest(t, path, &o)
+	res := importAll(t, s, csv)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportAgainBefore1970CountsNothingTwice: readings from before 1970
+// (negative Unix times), past every retention, imported twice are counted
+// once: the spans they fall in are those the rollups keep them in.
+func TestImportAgainBefore1970CountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	csv := "time,zone,measurement,value,source\n"
+	for _, r := range every("Garden", sensors.Temperature, from, 10, time.Minute, func(i int) float64 { return 15 }) {
+		csv += r.Time.Format(time.RFC3339) + ",Garden,Temperature,15,import\n"
+	}
+	if res := importAll(t, s, []byte(csv)); res.Imported != 10 {
+		t.Fatalf("first import: imported %d of 10", res.Imported)
+	}
+	pruneAll(t, s, now)
+	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+	res := importAll(t, s, []byte(csv))
+	pruneAll(t, s, now)
+	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after importing the same file again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	}
+}
+
+// TestImportTipsOfOneSecondAddUp: a rain gauge's file with two tips
+// within one second (times to the tenth of a second) records both: the
+// history keeps instants to the second, and the second's rain is their
+// sum, in the raw tier and in the rollups alike.
+func TestImportTipsOfOneSecondAddUp(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	at := time.Date(2026, 6, 30, 10, 0, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	csv := "time,zone,measurement,value,source\n" +
+		"2026-06-30T10:00:00.2Z,Garden,Rain,0.2,gauge\n" +
+		"2026-06-30T10:00:00.7Z,Garden,Rain,0.3,gauge\n"
+	importAll(t, s, []byte(csv))
+	for _, q := range []struct {
+		name string
+		step time.Duration
+	}{{"raw", time.Minute}, {"hourly", time.Hour}} {
+		got, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: at, To: at.Add(time.Hour), Step: q.step})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := got.Summary; sum == nil || sum.Sum == nil || *sum.Sum < 0.499 || *sum.Sum > 0.501 {
+			t.Errorf("rain read at %s steps: %s; want 0.5 mm", q.name, rainOf(sum))
+		}
+	}
+	for _, tier := range rollupTiers {
+		var total float64
+		if err := s.rdb.QueryRow(fmt.Sprintf("SELECT coalesce(sum(total), 0) FROM %s", tier.table)).Scan(&total); err != nil {
+			t.Fatal(err)
+		}
+		if total < 0.499 || total > 0.501 {
+			t.Errorf("the %s hold %.2f mm; want 0.5", tier.name, total)
+		}
+	}
+}
+
+// TestRecordedAgainWithinRawRetentionRainCountsOnce: a device that sends
+// its rain readings of last week again (a logger replaying its memory)
+// adds nothing to the week's rain, as it adds nothing to its
+// temperatures.
+func TestRecordedAgainWithinRawRetentionRainCountsOnce(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-7 * 24 * time.Hour)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	rs := every("Garden", sensors.Rain, from, 12, 15*time.Minute, func(i int) float64 { return 0.2 })
+	for i := range 2 {
+		if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+			t.Fatal(err)
+		}
+		compactNow(t, s)
+		got, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: from, To: from.Add(3 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := got.Summary; sum == nil || sum.Sum == nil || *sum.Sum < 2.39 || *sum.Sum > 2.41 {
+			t.Errorf("after recording 12 rain readings of 0.2 mm %d times: %s; want 2.4 mm", i+1, rainOf(sum))
+		}
+	}
+}
+
+// TestOldReadingsRecordedTakeEveryReadingAcrossCompactionSteps: a
+// station replaying its logger's memory of March (past the raw
+// retention) into a history that holds nothing of it is recorded whole,
+// though compaction moves it in steps that end inside a 5-minute bucket
+// and retention runs between them, deleting the raw readings the step
+// before wrote into the bucket.
+func TestOldReadingsRecordedTakeEveryReadingAcrossCompactionSteps(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(2026, 3, 12, 10, 2, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	const n = 3000
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, n, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for more := true; more; steps++ {
+		var err error
+		if more, err = s.w.compactStep(ctx, now); err != nil {
+			t.Fatal(err)
+		}
+		pruneAll(t, s, now) // the writer's retention, between two ticks' steps
+	}
+	got := tierCounts(t, s, from.Truncate(24*time.Hour), from.Add(n*time.Minute))
+	for _, tier := range rollupTiers {
+		if got[tier.table] != n {
+			t.Errorf("after compaction in %d steps: the rollups count %v; want %d readings in every tier", steps, got, n)
+			break
+		}
+	}
+}
+
+// TestImportAfterForgetPastRawRetentionCountsNothingTwice: forget of a
+// time in March, past the raw retention, deletes the 5-minute buckets and
+// hours after it but keeps whole the hour and the day that straddle it
+// (the raw tier no longer holds what would rebuild them); the backup
+// imported again then adds nothing to that hour or day, which count the
+// forgotten readings still.
+func TestImportAfterForgetPastRawRetentionCountsNothingTwice(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := time.Date(2026, 3, 12, 9, 0, 0, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	ctx := context.Background()
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 180, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	if _, err := s.Forget(ctx, time.Date(2026, 3, 12, 10, 17, 30, 0, time.UTC), true); err != nil {
+		t.Fatal(err)
+	}
+	day := from.Truncate(24 * time.Hour)
+	for _, span := range []struct {
+		name     string
+		from, to time.Time
+	}{{"the hour of the time", from.Add(time.Hour), from.Add(2 * time.Hour)}, {"its day", day, day.Add(24 * time.Hour)}} {
+		before := tierCounts(t, s, span.from, span.to)
+		res := importAll(t, s, csv)
+		got := tierCounts(t, s, span.from, span.to)
+		for _, tier := range rollupTiers[1:] {
+			if w := int64(span.to.Sub(span.from) / time.Minute); got[tier.table] > min(w, 180) {
+				t.Errorf("%s after the backup imported again (imported %d, left out %d): the rollups count %v, before %v; %s counts more readings than there were", span.name, res.Imported, res.Summarised, got, before, tier.table)
+			}
+		}
+	}
+}
+
+// TestImportWhereRawIsKeptLongerThanFiveMinuteRollups: a history that
+// keeps its raw readings 90 days and its 5-minute buckets 30 takes a
+// reading of two months ago into a 5-minute span it has no reading of,
+// in an hour it summarises, and counts nothing twice of the backup
+// imported again: the raw tier holds that hour still, and tells.
+func TestImportWhereRawIsKeptLongerThanFiveMinuteRollups(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	from := now.Add(-60 * 24 * time.Hour).Add(10 * time.Hour)
+	o := &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 90 * 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour}
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), o)
+	ctx := context.Background()
+	var rs []sensors.Reading
+	for _, r := range every("Garden", sensors.Temperature, from, 30, time.Minute, func(int) float64 { return 15 }) {
+		if m := r.Time.Minute(); m < 10 || m >= 15 {
+			rs = append(rs, r) // nothing from 10:10 to 10:15
+		}
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	csv := exportAll(t, s)
+	pruneAll(t, s, now)
+	hour := func() int64 { return tierCounts(t, s, from, from.Add(time.Hour))["rollup_1h"] }
+	if res := importAll(t, s, csv); res.Imported != 25 || hour() != 25 {
+		t.Errorf("the backup imported again: imported %d, left out %d; the hour counts %d readings, want 25", res.Imported, res.Summarised, hour())
+	}
+	gap := "time,zone,measurement,value,source\n" + from.Add(12*time.Minute).Format(time.RFC3339) + ",Garden,Temperature,16,import\n"
+	if res := importAll(t, s, []byte(gap)); res.Imported != 1 || hour() != 26 {
+		t.Errorf("a reading of 10:12 imported: imported %d, left out %d; the hour counts %d readings, want 26", res.Imported, res.Summarised, hour())
+	}
+}
