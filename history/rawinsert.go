@@ -13,7 +13,7 @@ import (
 // readings of their own), an import replaces what the history held
 // before it (a file holds each instant's total, and importing it again
 // changes nothing) and adds up the tips of one second within its file
-// (times in fractions of a second; txState.amountAgain).
+// (times in fractions of a second; amountsAt).
 type amounts int
 
 const (
@@ -44,4 +44,20 @@ func (w *writer) insertRaw(ctx context.Context, tx *sql.Tx, gauge, amount *sql.S
 		return false, fmt.Errorf("replace %s/%s at %d: %w", r.Zone, r.Measurement, t, err)
 	}
 	return false, nil
+}
+
+// amountsAt are the instants of amounts (rain) one writeTx wrote, per
+// series: a second amount at one of them is a tip of the same second,
+// added to the first, where an amount the history held before is
+// replaced (replaceAmounts). It lives for one call, a chunk of an import
+// (importChunk readings at most), so it holds at most that many.
+type amountsAt map[bucketKey]bool
+
+// again records an amount of series id at t, and reports whether one was
+// written there before.
+func (a amountsAt) again(id, t int64) bool {
+	k := bucketKey{id, t}
+	was := a[k]
+	a[k] = true
+	return was
 }

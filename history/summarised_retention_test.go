@@ -97,29 +97,6 @@ func TestImportAgainAfterRollupRetentionGrewCountsNothingTwice(t *testing.T) {
 	}
 }
 
-// TestImportAgainBefore1970CountsNothingTwice: readings from before 1970
-// (negative Unix times), past every retention, imported twice are counted
-// once: the spans they fall in are those the rollups keep them in.
-func TestImportAgainBefore1970CountsNothingTwice(t *testing.T) {
-	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
-	from := time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC)
-	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	csv := "time,zone,measurement,value,source\n"
-	for _, r := range every("Garden", sensors.Temperature, from, 10, time.Minute, func(i int) float64 { return 15 }) {
-		csv += r.Time.Format(time.RFC3339) + ",Garden,Temperature,15,import\n"
-	}
-	if res := importAll(t, s, []byte(csv)); res.Imported != 10 {
-		t.Fatalf("first import: imported %d of 10", res.Imported)
-	}
-	pruneAll(t, s, now)
-	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
-	res := importAll(t, s, []byte(csv))
-	pruneAll(t, s, now)
-	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("after importing the same file again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
-	}
-}
-
 // TestImportTipsOfOneSecondAddUp: a rain gauge's file with two tips
 // within one second (times to the tenth of a second) records both: the
 // history keeps instants to the second, and the second's rain is their
@@ -152,31 +129,6 @@ func TestImportTipsOfOneSecondAddUp(t *testing.T) {
 		}
 		if total < 0.499 || total > 0.501 {
 			t.Errorf("the %s hold %.2f mm; want 0.5", tier.name, total)
-		}
-	}
-}
-
-// TestRecordedAgainWithinRawRetentionRainCountsOnce: a device that sends
-// its rain readings of last week again (a logger replaying its memory)
-// adds nothing to the week's rain, as it adds nothing to its
-// temperatures.
-func TestRecordedAgainWithinRawRetentionRainCountsOnce(t *testing.T) {
-	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
-	from := now.Add(-7 * 24 * time.Hour)
-	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	ctx := context.Background()
-	rs := every("Garden", sensors.Rain, from, 12, 15*time.Minute, func(i int) float64 { return 0.2 })
-	for i := range 2 {
-		if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
-			t.Fatal(err)
-		}
-		compactNow(t, s)
-		got, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: from, To: from.Add(3 * time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum := got.Summary; sum == nil || sum.Sum == nil || *sum.Sum < 2.39 || *sum.Sum > 2.41 {
-			t.Errorf("after recording 12 rain readings of 0.2 mm %d times: %s; want 2.4 mm", i+1, rainOf(sum))
 		}
 	}
 }

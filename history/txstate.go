@@ -16,27 +16,10 @@ type txState struct {
 	// summarised counts the readings writeTx left out, as falling into
 	// buckets the history summarises already past the raw retention.
 	summarised int64
-	// amountsAt are the instants an import wrote amounts (rain) at in
-	// the transaction: a second amount at one of them is a tip of the
-	// same second, added to the first, where an amount the history held
-	// before is replaced (replaceAmounts).
-	amountsAt map[bucketKey]bool
 }
 
 func newTxState() *txState {
 	return &txState{created: map[seriesKey]int64{}, sources: map[int64]string{}, written: map[int64]int64{}}
-}
-
-// amountAgain records that the transaction wrote an amount of series id
-// at t, and reports whether it had written one there before.
-func (t *txState) amountAgain(id, at int64) bool {
-	if t.amountsAt == nil {
-		t.amountsAt = map[bucketKey]bool{}
-	}
-	k := bucketKey{id, at}
-	again := t.amountsAt[k]
-	t.amountsAt[k] = true
-	return again
 }
 
 // writtenAll is how many readings writeTx wrote, all series together.

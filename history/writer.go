@@ -296,6 +296,7 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading, am amounts) error {
 	gauge, add := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
 	old := newSummarised(w.opts.Now(), w.opts, rs)
+	tipped := amountsAt{}
 	rolls := newRollups()
 	days := touchedDays{}
 	for _, r := range rs {
@@ -309,7 +310,7 @@ func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sens
 		t, v := r.Time.Unix(), encode(r.Measurement, r.Value)
 		info, _ := sensors.Lookup(r.Measurement)
 		amount := add
-		if am == replaceAmounts && info.Kind == sensors.Amount && !tw.amountAgain(id, t) {
+		if am == replaceAmounts && info.Kind == sensors.Amount && !tipped.again(id, t) {
 			amount = nil // the file's total at the instant replaces the history's
 		}
 		first, err := w.insertRaw(ctx, tx, gauge, amount, id, r, v)
