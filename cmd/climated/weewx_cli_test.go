@@ -199,7 +199,7 @@ func TestWeewxDryRun(t *testing.T) {
 // record and its last, however long the archive.
 func TestWeewxImportBesideRainOfTheSameDay(t *testing.T) {
 	const cut = 1279162800 // 2010-07-15 03:00 UTC
-	later := weewxCopy(t, "metricwx-wview.sdb", fmt.Sprintf("DELETE FROM archive WHERE dateTime < %d", cut), "UPDATE archive SET rain = 0.2")
+	later := weewxCopy(t, "metricwx-wview.sdb", fmt.Sprintf("DELETE FROM archive WHERE dateTime < %d", cut+3*3600), "UPDATE archive SET rain = 0.2")
 	// The earlier archive ends before cut on the same day, and begins 290
 	// days before its second day: a span read a day a step.
 	earlier := weewxCopy(t, "metricwx-wview.sdb", fmt.Sprintf("DELETE FROM archive WHERE dateTime >= %d", cut),
