@@ -20,9 +20,9 @@ const daysTier = "daily summaries"
 
 // rangeDays answers q, whose step is DayStep, with the local days that
 // overlap [q.From, q.To) of series id: the answer starts at the first
-// one's start, and its summary is over the days.
-func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, note string) (*Series, error) {
-	starts := localDays(q.From, q.To, s.opts.Location)
+// one's start, and its summary is over the days. starts are the days'
+// starts (localDays).
+func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, starts []time.Time, note string) (*Series, error) {
 	days, err := s.measurementDays(ctx, q.Zone, q.Measurement, starts)
 	if err != nil {
 		return nil, err
