@@ -45,8 +45,10 @@ func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id in
 	sm := acc.summary(q.Measurement, info.Kind)
 	if info.Kind == sensors.Direction {
 		// The mean of the days' mean directions is not the mean of the
-		// readings' unit vectors: that is read from the tiers.
-		if sm, err = s.meanDirection(ctx, tierSQLs[hourly].of(q.Measurement), id, out.From, out.To, q.Measurement, sm); err != nil {
+		// readings' unit vectors: that is read from the tiers, over the
+		// whole days the count is of (the last one may end after To).
+		end := nextMidnight(starts[len(starts)-1], s.opts.Location).Unix()
+		if sm, err = s.meanDirection(ctx, tierSQLs[hourly].of(q.Measurement), id, out.From, end, q.Measurement, sm); err != nil {
 			return nil, err
 		}
 	}
