@@ -119,7 +119,14 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 	}
 	tier, step, note := s.rangeStep(q)
 	if step == DayStep && id != 0 {
-		return s.rangeDays(ctx, q, info, id, note)
+		// Local days overlapping the range can be one more than its
+		// span's days (from mid-day, a 23-hour day): beyond MaxPoints,
+		// the next step answers.
+		if starts := localDays(q.From, q.To, s.opts.Location); len(starts) <= q.MaxPoints {
+			return s.rangeDays(ctx, q, info, id, starts, note)
+		}
+		step = niceStep(DayStep + time.Second)
+		note = joinNotes(note, fmt.Sprintf("local days would give more points than the limit of %d: answered at %s", q.MaxPoints, formatStep(step)))
 	}
 	sec := int64(step / time.Second)
 	// Readings carry whole seconds, so [From, To) holds those before To

@@ -20,9 +20,9 @@ const daysTier = "daily summaries"
 
 // rangeDays answers q, whose step is DayStep, with the local days that
 // overlap [q.From, q.To) of series id: the answer starts at the first
-// one's start, and its summary is over the days.
-func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, note string) (*Series, error) {
-	starts := localDays(q.From, q.To, s.opts.Location)
+// one's start, and its summary is over the days. starts are the days'
+// starts (localDays).
+func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, starts []time.Time, note string) (*Series, error) {
 	days, err := s.measurementDays(ctx, q.Zone, q.Measurement, starts)
 	if err != nil {
 		return nil, err
@@ -45,8 +45,10 @@ func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id in
 	sm := acc.summary(q.Measurement, info.Kind)
 	if info.Kind == sensors.Direction {
 		// The mean of the days' mean directions is not the mean of the
-		// readings' unit vectors: that is read from the tiers.
-		if sm, err = s.meanDirection(ctx, tierSQLs[hourly].of(q.Measurement), id, out.From, out.To, q.Measurement, sm); err != nil {
+		// readings' unit vectors: that is read from the tiers, over the
+		// whole days the count is of (the last one may end after To).
+		end := nextMidnight(starts[len(starts)-1], s.opts.Location).Unix()
+		if sm, err = s.meanDirection(ctx, tierSQLs[hourly].of(q.Measurement), id, out.From, end, q.Measurement, sm); err != nil {
 			return nil, err
 		}
 	}

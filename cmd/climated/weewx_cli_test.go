@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -189,5 +190,25 @@ func TestWeewxDryRun(t *testing.T) {
 	_, errOut, code = runCLI(t, "import", "--db", db, "--from", "weewx", "--zone", "garden=X", file)
 	if code == 0 || !strings.Contains(errOut, "zone for garden: neither a weewx column") {
 		t.Errorf("unknown key: exit %d %s", code, errOut)
+	}
+}
+
+// TestWeewxImportBesideRainOfTheSameDay: an archive that ends on a day
+// whose later hours hold rain from elsewhere (another archive, the hub's
+// own) is imported: none of that rain falls between the archive's first
+// record and its last, however long the archive.
+func TestWeewxImportBesideRainOfTheSameDay(t *testing.T) {
+	const cut = 1279162800 // 2010-07-15 03:00 UTC
+	later := weewxCopy(t, "metricwx-wview.sdb", fmt.Sprintf("DELETE FROM archive WHERE dateTime < %d", cut+3*3600), "UPDATE archive SET rain = 0.2")
+	// The earlier archive ends before cut on the same day, and begins 290
+	// days before its second day: a span read a day a step.
+	earlier := weewxCopy(t, "metricwx-wview.sdb", fmt.Sprintf("DELETE FROM archive WHERE dateTime >= %d", cut),
+		fmt.Sprintf("UPDATE archive SET dateTime = dateTime - %d WHERE dateTime < 1278000000", 290*86400))
+	db := filepath.Join(t.TempDir(), "h.db")
+	if _, errOut, code := runCLI(t, "import", "--db", db, "--from", "weewx", later); code != 0 {
+		t.Fatalf("the later archive: exit %d %s", code, errOut)
+	}
+	if out, errOut, code := runCLI(t, "import", "--db", db, "--from", "weewx", earlier); code != 0 {
+		t.Errorf("the earlier archive: exit %d %s%s", code, out, errOut)
 	}
 }

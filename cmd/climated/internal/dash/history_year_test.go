@@ -73,3 +73,34 @@ func chartSeries(t *testing.T, base, rng string) history.Series {
 	}
 	return s
 }
+
+// TestYearChartNoMorePointsThanPixels: a year's chart as narrow as a
+// year has days asks for 365 points and gets no more than that.
+func TestYearChartNoMorePointsThanPixels(t *testing.T) {
+	ctx := context.Background()
+	store := emptyStoreIn(t, time.UTC)
+	now := time.Now()
+	var rs []sensors.Reading
+	for at := now.Add(-370 * 24 * time.Hour).Truncate(time.Hour); at.Before(now); at = at.Add(time.Hour) {
+		rs = append(rs, sensors.Reading{Zone: "Garden", Measurement: sensors.Temperature, Value: float64(at.Hour()), Time: at, Source: "test"})
+	}
+	if err := store.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	base := serve(t, "127.0.0.1", newDash(t, dash.StoreSource{Store: store}, nil))
+	res, err := http.Get(base + "/dash/history?zone=Garden&m=Temperature&range=1y&points=365")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var s history.Series
+	if err := json.NewDecoder(res.Body).Decode(&s); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("%s %v", res.Status, err)
+	}
+	if len(s.Points) > 365 {
+		t.Errorf("%d points at %s from %s; want at most the 365 asked", len(s.Points), s.Step, s.Tier)
+	}
+}

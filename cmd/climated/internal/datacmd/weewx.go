@@ -102,7 +102,14 @@ func noAmountTwice(ctx context.Context, store *history.Store, a *weewx.Archive) 
 		if info, _ := sensors.Lookup(m.Measurement); m.Zone == "" || info.Kind != sensors.Amount {
 			continue
 		}
-		got, err := store.Range(ctx, history.Query{Zone: m.Zone, Measurement: m.Measurement, From: first.Add(-time.Second), To: last.Add(time.Second)})
+		// One bucket over exactly the archive's span: a step of a day
+		// would answer whole local days, with readings outside it.
+		from, to := first.Add(-time.Second), last.Add(time.Second)
+		step := to.Sub(from)
+		if step == history.DayStep {
+			step += time.Second
+		}
+		got, err := store.Range(ctx, history.Query{Zone: m.Zone, Measurement: m.Measurement, From: from, To: to, Step: step})
 		var arg *history.ArgError
 		if errors.As(err, &arg) && (arg.Arg == "zone" || arg.Arg == "measurement") {
 			continue // none yet
