@@ -85,13 +85,21 @@ func yearStore(b *testing.B) (*Store, time.Time) {
 	return s, end
 }
 
-// BenchmarkRangeYear reads a year of minute readings at 500 points (a
-// step of a day: the kept days) and in 6-hour steps (the hourly rollups),
-// and a day at full resolution (1,440 points), as the history resource
-// and tool do.
+// BenchmarkRangeYear reads a year of minute readings at 500 points and
+// in 6-hour steps (the hourly rollups), in local days (the kept days, as
+// the charts' year), and a day at full resolution (1,440 points), as the
+// history resource and tool do.
 func BenchmarkRangeYear(b *testing.B) {
 	s, end := yearStore(b)
 	ctx := context.Background()
+	b.Run("year-in-days", func(b *testing.B) {
+		for b.Loop() {
+			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.AddDate(-1, 0, 0), To: end, Days: true, MaxPoints: 500})
+			if err != nil || len(res.Points) < 365 || res.Tier != daysTier {
+				b.Fatalf("%v, %d points from %s", err, len(res.Points), res.Tier)
+			}
+		}
+	})
 	b.Run("year-500-points", func(b *testing.B) {
 		for b.Loop() {
 			res, err := s.Range(ctx, Query{Zone: "Balcony", Measurement: sensors.Temperature, From: end.AddDate(-1, 0, 0), To: end, MaxPoints: 500})

@@ -25,8 +25,14 @@ type Query struct {
 	Zone        string
 	Measurement sensors.Measurement
 	From, To    time.Time
-	Step        time.Duration // bucket width (DayStep: local days); 0 chooses one that fits MaxPoints
+	Step        time.Duration // bucket width; 0 chooses one that fits MaxPoints
 	MaxPoints   int           // 0 means DefaultMaxPoints; at most MaxPoints
+	// Days answers in local days of the hub's time zone, from the daily
+	// summaries (query_days.go): a point per day overlapping [From, To),
+	// at its midnight; the answer's From and To are the first day's
+	// start and the last one's end, the days its summary is over. Step is
+	// then ignored, unless the days are more than MaxPoints.
+	Days bool
 }
 
 // Summary describes one measurement over a range (a query's, or a local
@@ -118,14 +124,14 @@ func (s *Store) Range(ctx context.Context, q Query) (*Series, error) {
 		return nil, err
 	}
 	tier, step, note := s.rangeStep(q)
-	if step == DayStep && id != 0 {
+	if q.Days && id != 0 {
 		// Local days overlapping the range can be one more than its
 		// span's days (from mid-day, a 23-hour day): beyond MaxPoints,
-		// the next step answers.
+		// the step that fits answers.
 		if starts := localDays(q.From, q.To, s.opts.Location); len(starts) <= q.MaxPoints {
-			return s.rangeDays(ctx, q, info, id, starts, note)
+			return s.rangeDays(ctx, q, info, id, starts)
 		}
-		step = niceStep(DayStep + time.Second)
+		step = max(step, niceStep(DayStep+time.Second))
 		note = joinNotes(note, fmt.Sprintf("local days would give more points than the limit of %d: answered at %s", q.MaxPoints, formatStep(step)))
 	}
 	sec := int64(step / time.Second)

@@ -8,7 +8,7 @@ import (
 	"github.com/climated/climated/sensors"
 )
 
-// DayStep is the step at which a range query answers in local days: one
+// DayStep is the step an answer in local days (Query.Days) reports: one
 // point per day of the hub's time zone, at the day's start (its local
 // midnight), read from the daily summaries (Daily's days, kept or worked
 // out) rather than bucketed from the hourly rollups. A day is 23 or 25
@@ -18,17 +18,18 @@ const DayStep = 24 * time.Hour
 // daysTier is the Tier of an answer in local days.
 const daysTier = "daily summaries"
 
-// rangeDays answers q, whose step is DayStep, with the local days that
-// overlap [q.From, q.To) of series id: the answer starts at the first
-// one's start, and its summary is over the days. starts are the days'
+// rangeDays answers q (Query.Days) with the local days that overlap
+// [q.From, q.To) of series id: the answer is from the first one's start
+// to the last one's end, which its summary is over. starts are the days'
 // starts (localDays).
-func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, starts []time.Time, note string) (*Series, error) {
+func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id int64, starts []time.Time) (*Series, error) {
 	days, err := s.measurementDays(ctx, q.Zone, q.Measurement, starts)
 	if err != nil {
 		return nil, err
 	}
-	out := &Series{Zone: q.Zone, Measurement: q.Measurement, Unit: info.Unit, From: starts[0].Unix(), To: q.To.Add(time.Second - 1).Unix(),
-		Step: formatStep(DayStep), StepSeconds: int64(DayStep / time.Second), Tier: daysTier, Note: note,
+	end := nextMidnight(starts[len(starts)-1], s.opts.Location).Unix()
+	out := &Series{Zone: q.Zone, Measurement: q.Measurement, Unit: info.Unit, From: starts[0].Unix(), To: end,
+		Step: formatStep(DayStep), StepSeconds: int64(DayStep / time.Second), Tier: daysTier,
 		Columns: columns[info.Kind], Points: make([][]float64, 0, len(days))}
 	var acc daysSummary
 	for i, d := range days {
@@ -46,8 +47,7 @@ func (s *Store) rangeDays(ctx context.Context, q Query, info sensors.Info, id in
 	if info.Kind == sensors.Direction {
 		// The mean of the days' mean directions is not the mean of the
 		// readings' unit vectors: that is read from the tiers, over the
-		// whole days the count is of (the last one may end after To).
-		end := nextMidnight(starts[len(starts)-1], s.opts.Location).Unix()
+		// whole days the count is of.
 		if sm, err = s.meanDirection(ctx, tierSQLs[hourly].of(q.Measurement), id, out.From, end, q.Measurement, sm); err != nil {
 			return nil, err
 		}

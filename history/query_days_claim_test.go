@@ -31,7 +31,7 @@ func TestRangeInDaysAfterMeasuredTakesSimulated(t *testing.T) {
 		t.Fatal(err)
 	}
 	compactNow(t, s)
-	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: start, To: now, Step: DayStep})
+	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: start, To: now, Days: true})
 	if err != nil {
 		t.Fatal(err)
 	}

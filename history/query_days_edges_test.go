@@ -31,7 +31,7 @@ func TestRangeInDaysNeverMorePointsThanAsked(t *testing.T) {
 		{"a day from mid-day", time.Date(2026, 3, 17, 12, 0, 0, 0, berlin), 1, 1},
 	} {
 		to := c.from.Add(time.Duration(c.n) * DayStep)
-		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: c.from, To: to, Step: DayStep, MaxPoints: c.maxPoint})
+		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: c.from, To: to, Days: true, MaxPoints: c.maxPoint})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,11 +41,14 @@ func TestRangeInDaysNeverMorePointsThanAsked(t *testing.T) {
 	}
 }
 
-// TestRangeInDaysSummaryWithinFromTo: the summary of a range answered in
-// local days holds no reading after the answer's To: its highest is not
-// later than To, and a range that ends before a day's readings counts none
-// of them.
-func TestRangeInDaysSummaryWithinFromTo(t *testing.T) {
+// TestRangeInDaysSaysTheDaysItSummarises: a range in local days from
+// mid-day to noon of the third day answers the three whole days, and says
+// so: its From and To are the first day's start and the last day's end,
+// and its summary is a plain range's over them (the afternoon of the
+// third day, after the To asked, included). A plain range at a step of a
+// day keeps to [from, to): only a range that asks for local days reads
+// them.
+func TestRangeInDaysSaysTheDaysItSummarises(t *testing.T) {
 	ctx := context.Background()
 	start := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	now := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
@@ -56,16 +59,26 @@ func TestRangeInDaysSummaryWithinFromTo(t *testing.T) {
 		}
 		return 10
 	}))
-	from, to := start, start.Add(2*DayStep+12*time.Hour) // to: noon of the third day
-	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: to, Step: DayStep})
+	from, to := start.Add(6*time.Hour), start.Add(2*DayStep+12*time.Hour) // to: noon of the third day
+	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: to, Days: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: to, Step: 12 * time.Hour})
+	if res.From != start.Unix() || res.To != start.Add(3*DayStep).Unix() || len(res.Points) != 3 {
+		t.Fatalf("local days from %s to %s: [%d, %d) in %d points; want the three whole days [%d, %d)", from, to, res.From, res.To, len(res.Points), start.Unix(), start.Add(3*DayStep).Unix())
+	}
+	whole, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: time.Unix(res.From, 0), To: time.Unix(res.To, 0), Step: 12 * time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sm := res.Summary; sm == nil || sm.MaxTime >= res.To || sm.Count != plain.Summary.Count {
-		t.Errorf("summary %+v over [%d, %d); want %d readings, none after to (a plain range's %+v)", res.Summary, res.From, res.To, plain.Summary.Count, plain.Summary)
+	if *res.Summary != *whole.Summary {
+		t.Errorf("summary %+v; a plain range's over the days it says %+v", res.Summary, whole.Summary)
+	}
+	plain, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: to, Step: DayStep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sm := plain.Summary; plain.Tier == daysTier || sm == nil || sm.MaxTime >= to.Unix() || sm.MinTime < from.Unix() {
+		t.Errorf("a plain range at a step of a day: tier %s, summary %+v; want [%d, %d) alone", plain.Tier, sm, from.Unix(), to.Unix())
 	}
 }

@@ -20,7 +20,7 @@ func TestRangeInDaysWindThroughNorth(t *testing.T) {
 	if _, err := s.keepDays(ctx, s.wdb, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.WindAngle, From: start, To: now, Step: DayStep})
+	res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.WindAngle, From: start, To: now, Days: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestRangeInDaysWhileRecording(t *testing.T) {
 			defer wg.Done()
 			for i := range 20 {
 				from := start.Add(time.Duration(g*7+i) * time.Hour)
-				if _, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: now, Step: DayStep}); err != nil {
+				if _, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Temperature, From: from, To: now, Days: true}); err != nil {
 					t.Error(err)
 					return
 				}

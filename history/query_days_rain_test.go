@@ -27,7 +27,7 @@ func TestRangeInDaysRainZeroAndNone(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: start, To: now, Step: DayStep})
+		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.Rain, From: start, To: now, Days: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func TestRangeInDaysSummaryAsPlainOverWholeDays(t *testing.T) {
 			}
 		}
 		for _, m := range []sensors.Measurement{sensors.Temperature, sensors.Rain, sensors.WindAngle} {
-			days, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: to, Step: DayStep})
+			days, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: to, Days: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,7 +56,7 @@ func TestYearInLocalDays(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []sensors.Measurement{sensors.Temperature, sensors.Rain, sensors.WindAngle} {
-		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: now, Step: DayStep, MaxPoints: MaxPoints})
+		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: now, Days: true, MaxPoints: MaxPoints})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestRangeInDaysWindOnlyAfterTo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.WindAngle, From: from, To: to, Step: DayStep})
+		res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: sensors.WindAngle, From: from, To: to, Days: true})
 		if err != nil {
 			t.Fatalf("days kept %v: %v", keep, err)
 		}

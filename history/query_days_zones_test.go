@@ -46,7 +46,7 @@ func TestRangeInDaysAcrossTimeZones(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range []sensors.Measurement{sensors.Temperature, sensors.WindAngle} {
-				res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: to, Step: DayStep, MaxPoints: MaxPoints})
+				res, err := s.Range(ctx, Query{Zone: "Garden", Measurement: m, From: from, To: to, Days: true, MaxPoints: MaxPoints})
 				if err != nil {
 					t.Fatal(err)
 				}

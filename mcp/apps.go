@@ -38,10 +38,13 @@ const (
 )
 
 // viewRanges are the history view's range switches, with their "from"
-// and step ("": the finest that fits): a year is read in local days, from
-// the daily summaries.
-var viewRanges = map[string]struct{ from, step string }{
-	"24h": {from: "24h"}, "7d": {from: "7d"}, "30d": {from: "30d"}, "1y": {from: "365d", step: "1d"},
+// and whether they are read in local days: a year is, from the daily
+// summaries.
+var viewRanges = map[string]struct {
+	from string
+	days bool
+}{
+	"24h": {from: "24h"}, "7d": {from: "7d"}, "30d": {from: "30d"}, "1y": {from: "365d", days: true},
 }
 
 // viewPoints is how many points the view asks for: about a point per
@@ -75,7 +78,7 @@ func (s *Server) addViews() {
 		Annotations: readOnly(),
 		Meta:        sdk.Meta{"ui": map[string]any{"resourceUri": ViewHistoryURI, "visibility": []string{"app"}}},
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, a viewHistoryArgs) (*sdk.CallToolResult, any, error) {
-		return s.historyResult(ctx, historyArgs{Zone: a.Zone, Measurement: a.Measurement, From: viewRanges[a.Range].from, Step: viewRanges[a.Range].step, MaxPoints: viewPoints})
+		return s.historyResult(ctx, historyArgs{Zone: a.Zone, Measurement: a.Measurement, From: viewRanges[a.Range].from, days: viewRanges[a.Range].days, MaxPoints: viewPoints})
 	})
 }
 

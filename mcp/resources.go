@@ -256,6 +256,9 @@ type historyArgs struct {
 	To          string `json:"to,omitempty"`
 	Step        string `json:"step,omitempty"`
 	MaxPoints   int    `json:"max_points,omitempty"`
+	// days reads the range in local days (history.Query.Days): the
+	// history view's year; not an argument of the tool.
+	days bool
 }
 
 func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, error) {
@@ -273,7 +276,7 @@ func (s *Server) history(ctx context.Context, a historyArgs) (*history.Series, e
 		return nil, fmt.Errorf("max_points %d: want 1 to %d", a.MaxPoints, maxPointsLimit)
 	}
 	res, err := s.hub.Range(ctx, history.Query{Zone: a.Zone, Measurement: sensors.Measurement(a.Measurement),
-		From: from, To: to, Step: step, MaxPoints: a.MaxPoints})
+		From: from, To: to, Step: step, MaxPoints: a.MaxPoints, Days: a.days})
 	if err != nil {
 		return nil, s.hubError(err, "history")
 	}

@@ -183,13 +183,7 @@ func (s *Server) factSummary(ctx context.Context, zone string, m sensors.Measure
 		st, ok := span.Measurements[string(m)]
 		return st.Summary(), ok, nil
 	}
-	// One bucket: the summary is all it reads. A step of a day would
-	// answer whole local days, not [from, to).
-	step := max(to.Sub(from), time.Second)
-	if step == history.DayStep {
-		step += time.Second
-	}
-	res, err := s.hub.Range(ctx, history.Query{Zone: zone, Measurement: m, From: from, To: to, Step: step})
+	res, err := s.hub.Range(ctx, history.Query{Zone: zone, Measurement: m, From: from, To: to, Step: max(to.Sub(from), time.Second)})
 	if err != nil {
 		return history.Summary{}, false, s.hubError(err, "weather digest")
 	}

@@ -71,7 +71,7 @@ func (b bigHouse) Climate() []byte {
 	return []byte(fmt.Sprintf(`{"Indoor":{"pad":%q,"When":%d}}`, strings.Repeat("x", 1<<20), time.Now().UnixNano()))
 }
 func (b bigHouse) Zones() []dash.Zone { return nil }
-func (b bigHouse) Range(context.Context, string, string, time.Time, time.Time, time.Duration, int) (any, error) {
+func (b bigHouse) Range(context.Context, string, string, time.Time, time.Time, bool, int) (any, error) {
 	return nil, nil
 }
 func (b bigHouse) OnChange(f func()) { b.change <- f }

@@ -5,19 +5,20 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/climated/climated/history"
 )
 
-// chartRange is a span a chart offers, and the step it is read at (0:
-// the finest that fits the chart's width).
-type chartRange struct{ span, step time.Duration }
+// chartRange is a span a chart offers, and whether it is read in local
+// days (else at the finest step that fits the chart's width).
+type chartRange struct {
+	span time.Duration
+	days bool
+}
 
 // ranges are the spans a chart offers. A year is read in local days, from
-// the daily summaries, whatever the chart's width.
+// the daily summaries.
 var ranges = map[string]chartRange{
 	"24h": {span: 24 * time.Hour}, "7d": {span: 7 * 24 * time.Hour}, "30d": {span: 30 * 24 * time.Hour},
-	"1y": {span: 365 * 24 * time.Hour, step: history.DayStep},
+	"1y": {span: 365 * 24 * time.Hour, days: true},
 }
 
 // Chart widths: a chart asks for no more points than it has pixels.
@@ -44,7 +45,7 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	to := h.opts.Now()
-	res, err := h.src.Range(r.Context(), q.Get("zone"), q.Get("m"), to.Add(-rg.span), to, rg.step, n)
+	res, err := h.src.Range(r.Context(), q.Get("zone"), q.Get("m"), to.Add(-rg.span), to, rg.days, n)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return

@@ -13,11 +13,11 @@ type Source interface {
 	// Zones reports each zone's status, sorted by name.
 	Zones() []Zone
 	// Range answers a history read of one measurement of one zone over
-	// [from, to) in at most maxPoints buckets of step (0: the finest that
-	// fit; history.DayStep: local days). The value is encoded as JSON
+	// [from, to) in at most maxPoints buckets, or in local days
+	// (history.Query.Days). The value is encoded as JSON
 	// with the fields of history.Series: tier, step_seconds, summary,
 	// columns ("t","mean","min","max" or "t","sum") and points.
-	Range(ctx context.Context, zone, measurement string, from, to time.Time, step time.Duration, maxPoints int) (any, error)
+	Range(ctx context.Context, zone, measurement string, from, to time.Time, days bool, maxPoints int) (any, error)
 	// OnChange registers f to be called after new readings arrive. f must
 	// return at once: it runs on the recording goroutine.
 	OnChange(f func())

@@ -42,8 +42,8 @@ func (s StoreSource) Alerts() []Alert {
 
 func (s StoreSource) Climate() []byte   { return s.Store.Snapshot().JSON }
 func (s StoreSource) OnChange(f func()) { s.Store.OnUpdate(func([]string, bool) { f() }) }
-func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Time, step time.Duration, n int) (any, error) {
-	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, Step: step, MaxPoints: n})
+func (s StoreSource) Range(ctx context.Context, zone, m string, from, to time.Time, days bool, n int) (any, error) {
+	return s.Store.Range(ctx, history.Query{Zone: zone, Measurement: sensors.Measurement(m), From: from, To: to, Days: days, MaxPoints: n})
 }
 func (s StoreSource) Zones() []Zone {
 	health, out, after := sensors.HealthByZone(s.Store.Statuses()), []Zone{}, cmp.Or(s.StaleAfter, climate.DefaultStaleAfter)

@@ -102,14 +102,10 @@ func noAmountTwice(ctx context.Context, store *history.Store, a *weewx.Archive) 
 		if info, _ := sensors.Lookup(m.Measurement); m.Zone == "" || info.Kind != sensors.Amount {
 			continue
 		}
-		// One bucket over exactly the archive's span: a step of a day
-		// would answer whole local days, with readings outside it.
+		// One bucket over exactly the archive's span: the summary is all
+		// the check reads.
 		from, to := first.Add(-time.Second), last.Add(time.Second)
-		step := to.Sub(from)
-		if step == history.DayStep {
-			step += time.Second
-		}
-		got, err := store.Range(ctx, history.Query{Zone: m.Zone, Measurement: m.Measurement, From: from, To: to, Step: step})
+		got, err := store.Range(ctx, history.Query{Zone: m.Zone, Measurement: m.Measurement, From: from, To: to, Step: to.Sub(from)})
 		var arg *history.ArgError
 		if errors.As(err, &arg) && (arg.Arg == "zone" || arg.Arg == "measurement") {
 			continue // none yet
