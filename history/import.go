@@ -187,6 +187,7 @@ func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportRe
 		if err != nil {
 			return err
 		}
+		row = sinceEarliest(row)
 		if row.Err != nil {
 			res.Bad.Add(LineError{Line: row.Line, Where: row.Where, Err: row.Err})
 		}
@@ -200,6 +201,26 @@ func (im *importer) readRows(ctx context.Context, rows ImportRows, res *ImportRe
 			}
 		}
 	}
+}
+
+// sinceEarliest leaves out the readings of row stamped before Earliest,
+// and says so: no query can name their time, and the rollups' buckets of
+// times before 1970 are not those the checks of what they summarise
+// read, so such a reading could be neither read back nor told from a
+// repeat.
+func sinceEarliest(row ImportRow) ImportRow {
+	kept := row.Readings[:0]
+	for _, r := range row.Readings {
+		if !r.Time.Before(Earliest) {
+			kept = append(kept, r)
+			continue
+		}
+		if row.Err == nil {
+			row.Err = fmt.Errorf("time %s is before %s, the earliest the history keeps", r.Time.UTC().Format(time.RFC3339), Earliest.Format(time.DateOnly))
+		}
+	}
+	row.Readings = kept
+	return row
 }
 
 // ImportSource is the source of an imported reading that names none (an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -234,5 +235,28 @@ func TestImportWhereRawIsKeptLongerThanFiveMinuteRollups(t *testing.T) {
 	gap := "time,zone,measurement,value,source\n" + from.Add(12*time.Minute).Format(time.RFC3339) + ",Garden,Temperature,16,import\n"
 	if res := importAll(t, s, []byte(gap)); res.Imported != 1 || hour() != 26 {
 		t.Errorf("a reading of 10:12 imported: imported %d, left out %d; the hour counts %d readings, want 26", res.Imported, res.Summarised, hour())
+	}
+}
+
+// TestImportBeforeEarliestRefused: readings from before 2000 (here 1969,
+// a negative Unix time) are broken lines, named with their time: no
+// query can name such a time, and the rollups' buckets before 1970 are
+// not those the check for repeats reads, so the same file imported twice
+// counted them twice. With --skip-bad the rest is imported, none of
+// them.
+func TestImportBeforeEarliestRefused(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	old := time.Date(1969, 7, 20, 20, 17, 40, 0, time.UTC)
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
+	csv := "time,zone,measurement,value,source\n" +
+		old.Format(time.RFC3339) + ",Garden,Temperature,15,import\n" +
+		now.Add(-time.Hour).Format(time.RFC3339) + ",Garden,Temperature,16,import\n"
+	_, err := s.Import(context.Background(), strings.NewReader(csv), ImportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "1969-07-20T20:17:40Z is before 2000-01-01") {
+		t.Fatalf("import of a reading of 1969: %v; want line 2 named as before 2000-01-01", err)
+	}
+	res, err := s.Import(context.Background(), strings.NewReader(csv), ImportOptions{SkipBad: true})
+	if err != nil || res.Imported != 1 || res.Bad.N != 1 {
+		t.Fatalf("with --skip-bad: %+v, %v; want the reading of 2026 imported, the one of 1969 skipped", res, err)
 	}
 }
