@@ -3,18 +3,20 @@ package history
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/climated/climated/internal/testutil"
+	"github.com/climated/climated/sensors"
 )
 
-// TestKeeperAfterAReadingOfYearOne: an import is RFC 3339 and takes any
-// year; a spreadsheet that writes an empty date as 0001-01-01 gives one
-// such reading. The days before 2000 cannot be asked for (history.Earliest;
-// climate://months from 1970), so a history of two readings, one of year
-// 1, should be kept at once: that import, then the keeper's ticks
+// TestKeeperAfterAReadingOfYearOne: a spreadsheet that writes an empty
+// date as 0001-01-01 gives one such reading. An import now refuses it
+// (a line before Earliest is broken), but a history may hold one (an
+// import of before, a source's clock) and the days before 2000 cannot be
+// asked for (history.Earliest; climate://months from 1970), so a history
+// of two readings, one of year 1, should be kept at once: those two
+// recorded, then the keeper's ticks
 // (keepDays with keepBudget) for at most 20 s. missingDays walked every
 // local day from the zone's first reading, 739,000 of them, and read and
 // unmarshalled every kept row of the zone each tick (a tick took
@@ -27,12 +29,14 @@ func TestKeeperAfterAReadingOfYearOne(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), &Options{Now: testutil.FixedClock(now), Location: time.UTC})
 	s.w.days.paused.Store(true)
 	ctx := context.Background()
-	csv := "time,zone,measurement,value,source\n" +
-		"0001-01-01T00:00:01Z,Living,Temperature,20,test\n" +
-		"2026-12-01T10:00:00Z,Living,Temperature,21,test\n"
-	if _, err := s.Import(ctx, strings.NewReader(csv), ImportOptions{}); err != nil {
+	rs := []sensors.Reading{
+		{Zone: "Living", Measurement: sensors.Temperature, Value: 20, Time: time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC), Source: "test"},
+		{Zone: "Living", Measurement: sensors.Temperature, Value: 21, Time: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Source: "test"},
+	}
+	if err := s.Record(ctx, sensors.Batch{Readings: rs}); err != nil {
 		t.Fatal(err)
 	}
+	compactNow(t, s)
 	var longest time.Duration
 	deadline := time.Now().Add(20 * time.Second)
 	for ticks := 1; ; ticks++ {
