@@ -29,8 +29,6 @@ import (
 // What it found holds for the transaction: retention does not run
 // within one.
 type summarised struct {
-	now     time.Time
-	opts    *Options
 	lo, hi  int64            // the span of the readings, Unix seconds
 	loaded  map[sealKey]bool // (series, tier): its buckets over the span read
 	held    map[sealKey]bool // a bucket the rollups hold
@@ -42,8 +40,8 @@ type sealKey struct {
 	tier      int   // index into rollupTiers
 }
 
-func newSummarised(now time.Time, o *Options, rs []sensors.Reading) *summarised {
-	s := &summarised{now: now, opts: o, loaded: map[sealKey]bool{}, held: map[sealKey]bool{}, verdict: map[sealKey]bool{}}
+func newSummarised(rs []sensors.Reading) *summarised {
+	s := &summarised{loaded: map[sealKey]bool{}, held: map[sealKey]bool{}, verdict: map[sealKey]bool{}}
 	for i, r := range rs {
 		t := r.Time.Unix()
 		if i == 0 || t < s.lo {

@@ -35,66 +35,51 @@ func rainOf(sum *Summary) string {
 	return fmt.Sprintf("%d readings, %.2f mm", sum.Count, *sum.Sum)
 }
 
-// TestImportAgainAfterRawRetentionGrewCountsNothingTwice: a history kept
-// its raw readings a week, and is opened again with the default 30 days;
-// a backup of readings 20 days old, pruned from the raw tier under the
-// week's retention, imported again adds nothing: the raw tier holds none
-// of their spans, so it cannot tell them for repeats.
-func TestImportAgainAfterRawRetentionGrewCountsNothingTwice(t *testing.T) {
+// TestImportAgainAfterRetentionGrewCountsNothingTwice: a history pruned
+// under one retention and opened again under a longer one; a backup of
+// readings from the span between, imported again, adds nothing. Raw: kept
+// a week, then the default 30 days, the readings 20 days old, so the raw
+// tier holds none of their spans and cannot tell them for repeats.
+// 5-minute: kept 30 days, then 90, the readings 60 days old, whose
+// 5-minute buckets retention deleted: the hours summarise them.
+func TestImportAgainAfterRetentionGrewCountsNothingTwice(t *testing.T) {
 	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
-	from := now.Add(-20 * 24 * time.Hour)
-	path := filepath.Join(t.TempDir(), "h.db")
-	ctx := context.Background()
-	s, err := Open(ctx, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 7 * 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
-		t.Fatal(err)
-	}
-	compactNow(t, s)
-	csv := exportAll(t, s)
-	pruneAll(t, s, now)
-	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	s = openTest(t, path, &Options{Now: testutil.FixedClock(now), Location: time.UTC})
-	res := importAll(t, s, csv)
-	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
-	}
-}
-
-// TestImportAgainAfterRollupRetentionGrewCountsNothingTwice: a history
-// kept its 5-minute buckets 30 days, and is opened again keeping them 90;
-// a backup of readings 60 days old, whose 5-minute buckets retention
-// deleted, imported again adds nothing to the hours that summarise them.
-func TestImportAgainAfterRollupRetentionGrewCountsNothingTwice(t *testing.T) {
-	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
-	from := now.Add(-60 * 24 * time.Hour)
-	path := filepath.Join(t.TempDir(), "h.db")
-	ctx := context.Background()
-	o := Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour}
-	s, err := Open(ctx, path, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
-		t.Fatal(err)
-	}
-	compactNow(t, s)
-	csv := exportAll(t, s)
-	pruneAll(t, s, now)
-	want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	o.RollupRetention = 90 * 24 * time.Hour
-	s = openTest(t, path, &o)
-	res := importAll(t, s, csv)
-	if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+	for _, c := range []struct {
+		name          string
+		age           time.Duration
+		before, after Options
+	}{
+		{"raw", 20 * 24 * time.Hour, Options{RawRetention: 7 * 24 * time.Hour}, Options{}},
+		{"5-minute", 60 * 24 * time.Hour, Options{RawRetention: 24 * time.Hour, RollupRetention: 30 * 24 * time.Hour},
+			Options{RawRetention: 24 * time.Hour, RollupRetention: 90 * 24 * time.Hour}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			from := now.Add(-c.age)
+			path := filepath.Join(t.TempDir(), "h.db")
+			ctx := context.Background()
+			for _, o := range []*Options{&c.before, &c.after} {
+				o.Now, o.Location = testutil.FixedClock(now), time.UTC
+			}
+			s, err := Open(ctx, path, &c.before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, from, 60, time.Minute, func(i int) float64 { return 15 })}); err != nil {
+				t.Fatal(err)
+			}
+			compactNow(t, s)
+			csv := exportAll(t, s)
+			pruneAll(t, s, now)
+			want := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour))
+			if err := s.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			s = openTest(t, path, &c.after)
+			res := importAll(t, s, csv)
+			if got := tierCounts(t, s, from.Add(-24*time.Hour), from.Add(24*time.Hour)); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("after importing the backup again (imported %d, left out %d): the rollups count %v; before %v", res.Imported, res.Summarised, got, want)
+			}
+		})
 	}
 }
 

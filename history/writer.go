@@ -295,7 +295,7 @@ func (w *writer) seriesID(ctx context.Context, tx *sql.Tx, tw *txState, r sensor
 // and what it left out as summarised already (summarised.go).
 func (w *writer) writeTx(ctx context.Context, tx *sql.Tx, tw *txState, rs []sensors.Reading, am amounts) error {
 	gauge, add := tx.Stmt(w.stmts.gauge), tx.Stmt(w.stmts.amount)
-	old := newSummarised(w.opts.Now(), w.opts, rs)
+	old := newSummarised(rs)
 	tipped := amountsAt{}
 	rolls := newRollups()
 	days := touchedDays{}
