@@ -63,29 +63,18 @@ func newSummarised(rs []sensors.Reading) *summarised {
 // they are now, which may have grown since the history was pruned.
 func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool, error) {
 	for tier := range rollupTiers {
-		if err := s.load(ctx, tx, id, tier); err != nil {
-			return false, err
-		}
 		width := int64(rollupTiers[tier].width / time.Second)
 		k := sealKey{id, floorTo(t, width), tier}
-		if !s.held[k] {
+		held, err := s.holds(ctx, tx, k)
+		if err != nil {
+			return false, err
+		}
+		if !held {
 			continue
 		}
-		sealed, known := s.verdict[k]
-		if !known {
-			// Retention deletes whole buckets of the next tier, so a
-			// 5-minute bucket the raw tier holds any of is one it holds
-			// all of. Found open, a bucket stays open within the
-			// transaction, as the readings it takes go into every tier.
-			q := "SELECT NOT EXISTS (SELECT 1 FROM raw WHERE series = ?1 AND t >= ?2 AND t < ?3)"
-			if tier > 0 {
-				q = fmt.Sprintf("SELECT (SELECT n FROM %s WHERE series = ?1 AND t = ?2) > (SELECT coalesce(sum(n), 0) FROM %s WHERE series = ?1 AND t >= ?2 AND t < ?3)",
-					rollupTiers[tier].table, rollupTiers[tier-1].table)
-			}
-			if err := tx.QueryRowContext(ctx, q, id, k.t, k.t+width).Scan(&sealed); err != nil {
-				return false, fmt.Errorf("read the finer tiers at %d: %w", t, err)
-			}
-			s.verdict[k] = sealed
+		sealed, err := s.judge(ctx, tx, k)
+		if err != nil {
+			return false, err
 		}
 		if sealed && tier > 0 {
 			// The raw tier may hold it still, kept longer than the
@@ -97,6 +86,30 @@ func (s *summarised) sealed(ctx context.Context, tx *sql.Tx, id, t int64) (bool,
 		}
 	}
 	return false, nil
+}
+
+// judge reports whether bucket k, which the rollups hold, is summarised
+// without the finer tier to tell its repeats, once a transaction.
+// Retention deletes whole buckets of the next tier, so a 5-minute bucket
+// the raw tier holds any of is one it holds all of. Found open, a bucket
+// stays open within the transaction, as the readings it takes go into
+// every tier.
+func (s *summarised) judge(ctx context.Context, tx *sql.Tx, k sealKey) (bool, error) {
+	if sealed, known := s.verdict[k]; known {
+		return sealed, nil
+	}
+	width := int64(rollupTiers[k.tier].width / time.Second)
+	q := "SELECT NOT EXISTS (SELECT 1 FROM raw WHERE series = ?1 AND t >= ?2 AND t < ?3)"
+	if k.tier > 0 {
+		q = fmt.Sprintf("SELECT (SELECT n FROM %s WHERE series = ?1 AND t = ?2) > (SELECT coalesce(sum(n), 0) FROM %s WHERE series = ?1 AND t >= ?2 AND t < ?3)",
+			rollupTiers[k.tier].table, rollupTiers[k.tier-1].table)
+	}
+	var sealed bool
+	if err := tx.QueryRowContext(ctx, q, k.series, k.t, k.t+width).Scan(&sealed); err != nil {
+		return false, fmt.Errorf("read the finer tiers at %d: %w", k.t, err)
+	}
+	s.verdict[k] = sealed
+	return sealed, nil
 }
 
 // rawSealed reports whether the raw tier cannot tell the repeats of a
@@ -127,6 +140,36 @@ func (s *summarised) forget(id int64) {
 			}
 		}
 	}
+}
+
+// maxLoaded bounds the buckets load reads of one series and tier: the
+// readings' span holds at most this many (two weeks of 5-minute buckets)
+// or each bucket a reading falls in is looked up alone (holds), so that
+// one reading stamped years before the rest (a device's clock) makes the
+// check hold no more than a bucket a reading.
+const maxLoaded = 4096
+
+// holds reports whether the rollups hold bucket k: from its series' and
+// tier's buckets over the readings' span, read once (load), or, for a
+// span of more than maxLoaded buckets, from a lookup of k alone.
+func (s *summarised) holds(ctx context.Context, tx *sql.Tx, k sealKey) (bool, error) {
+	width := int64(rollupTiers[k.tier].width / time.Second)
+	if (s.hi-floorTo(s.lo, width))/width < maxLoaded {
+		if err := s.load(ctx, tx, k.series, k.tier); err != nil {
+			return false, err
+		}
+		return s.held[k], nil
+	}
+	if held, known := s.held[k]; known {
+		return held, nil
+	}
+	var held bool
+	q := fmt.Sprintf("SELECT EXISTS (SELECT 1 FROM %s WHERE series = ? AND t = ?)", rollupTiers[k.tier].table)
+	if err := tx.QueryRowContext(ctx, q, k.series, k.t).Scan(&held); err != nil {
+		return false, fmt.Errorf("read what the history summarises: %w", err)
+	}
+	s.held[k] = held
+	return held, nil
 }
 
 // load reads the buckets of series id in rollupTiers[tier] over the

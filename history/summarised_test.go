@@ -201,3 +201,52 @@ func TestMeasuredImportTakesASummarisedSimulatedSpan(t *testing.T) {
 		t.Errorf("the span after the import: %+v; want the measured 4 alone", sum)
 	}
 }
+
+// TestOneReadingYearsOldKeepsTheCheckSmall: two years of hourly
+// readings, then a chunk whose readings span them all (one stamped two
+// years back, as a device's wrong clock or its replayed memory gives,
+// beside the latest): the check of what the history summarises reads at
+// most maxLoaded buckets of a tier over the span and looks up the rest a
+// bucket a reading, rather than holding the 17,300 hours (18,064 buckets
+// in all before the bound), and still leaves out a repeat and takes a
+// reading into an hour the history holds nothing of.
+func TestOneReadingYearsOldKeepsTheCheckSmall(t *testing.T) {
+	now := time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)
+	old := time.Date(2024, 7, 10, 10, 0, 0, 0, time.UTC)
+	o := &Options{Now: testutil.FixedClock(now), Location: time.UTC, RawRetention: 24 * time.Hour, RollupRetention: 24 * time.Hour}
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), o)
+	ctx := context.Background()
+	hours := int(now.Sub(old) / time.Hour)
+	if err := s.Record(ctx, sensors.Batch{Readings: every("Garden", sensors.Temperature, old, hours, time.Hour, func(int) float64 { return 20 })}); err != nil {
+		t.Fatal(err)
+	}
+	compactNow(t, s)
+	pruneAll(t, s, now)
+	again := []sensors.Reading{
+		{Zone: "Garden", Measurement: sensors.Temperature, Value: 20, Time: old, Source: "test"},                     // a repeat
+		{Zone: "Garden", Measurement: sensors.Temperature, Value: 6, Time: old.Add(-24 * time.Hour), Source: "test"}, // an hour of nothing
+		{Zone: "Garden", Measurement: sensors.Temperature, Value: 20, Time: now.Add(-time.Hour), Source: "test"},
+	}
+	_, id, err := s.series(ctx, "Garden", sensors.Temperature)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	check := newSummarised(again)
+	for i, r := range again[:2] {
+		sealed, err := check.sealed(ctx, tx, id, r.Time.Unix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i == 0; sealed != want {
+			t.Errorf("reading at %s: sealed %v; want %v (a repeat in a summarised hour is, one in an empty hour is not)", r.Time, sealed, want)
+		}
+	}
+	if n, most := len(check.held), len(rollupTiers)*(maxLoaded+len(again)); n > most {
+		t.Errorf("the check holds %d buckets for a chunk over %d hours of history; want at most %d (maxLoaded a tier, and a bucket a reading)", n, hours, most)
+	}
+}
